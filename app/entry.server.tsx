@@ -1,0 +1,47 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { StyleProvider, createCache, extractStyle } from "@ant-design/cssinjs";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { createServerI18n, getRequestLanguage } from "./i18n/i18n.server";
+
+const ABORT_DELAY = 10_000;
+
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+  const i18n = await createServerI18n(getRequestLanguage(request));
+  // antd's styles are collected during render and put in <head>, so pages never flash unstyled.
+  const cache = createCache();
+  const html = await new Promise<string>((resolve, reject) => {
+    let didError = false;
+    const chunks: Buffer[] = [];
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <StyleProvider cache={cache} hashPriority="high">
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+        </StyleProvider>
+      </I18nextProvider>,
+      {
+        onAllReady() {
+          const sink = new PassThrough();
+          sink.on("data", (c: Buffer) => chunks.push(c));
+          sink.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+          pipe(sink);
+        },
+        onShellError: reject,
+        onError(error) {
+          didError = true;
+          if (!request.signal.aborted) console.error(error);
+        },
+      },
+    );
+    void didError;
+    setTimeout(abort, ABORT_DELAY);
+  });
+  const styles = extractStyle(cache);
+  const body = `<!DOCTYPE html>${html.replace("</head>", `${styles}</head>`)}`;
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  const stream = new PassThrough();
+  stream.end(body);
+  return new Response(createReadableStreamFromReadable(stream), { headers: responseHeaders, status: responseStatusCode });
+}

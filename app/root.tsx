@@ -1,0 +1,79 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData, type MetaFunction } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { App as AntApp, ConfigProvider } from "antd";
+import enUS from "antd/locale/en_US";
+import ptBR from "antd/locale/pt_BR";
+import zhCN from "antd/locale/zh_CN";
+import zhTW from "antd/locale/zh_TW";
+import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { HTML_LANG, type TLanguage } from "./i18n/config";
+import { getRequestLanguage } from "./i18n/i18n.server";
+import { readUiSize, type TUiSize } from "./lib/ui-size";
+import { THEME } from "./lib/theme";
+import { ShellProvider } from "./components/shell/shell-context";
+import { ShellEffects } from "./components/shell/shell-effects";
+import { LicenceOverlay } from "./components/shell/licence-overlay";
+import { ScreenLockOverlay } from "./components/shell/screen-lock-overlay";
+import { ErrorScreen } from "./components/shell/error-screen";
+import { getShellSettings } from "./lib/shell-settings.server";
+import "./styles/global.css";
+
+export const handle = { i18n: ["common", "errors"] };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const locale = getRequestLanguage(request);
+  return { locale, uiSize: readUiSize(request.headers.get("cookie")), ...getShellSettings() };
+}
+
+export type TRootData = Awaited<ReturnType<typeof loader>>;
+
+export const meta: MetaFunction = () => [{ name: "viewport", content: "width=device-width, initial-scale=1, viewport-fit=cover" }];
+
+const ANTD_LOCALES: Record<TLanguage, typeof enUS> = { zh_hans: zhCN, zh_hant: zhTW, en: enUS, pt: ptBR };
+const SIZE_CLASS: Record<TUiSize, string> = { small: "ui-small", medium: "ui-medium", large: "ui-large" };
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<TRootData>("root");
+  const locale = data?.locale ?? "zh_hans";
+  const uiSize = data?.uiSize ?? "medium";
+  return (
+    <html lang={HTML_LANG[locale]} data-lng={locale} data-build={data?.buildVersion ?? ""} className={SIZE_CLASS[uiSize]}>
+      <head>
+        <meta charSet="utf-8" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <ConfigProvider locale={ANTD_LOCALES[locale]} theme={THEME} componentSize={uiSize === "medium" ? "middle" : uiSize}>
+          <AntApp>{children}</AntApp>
+        </ConfigProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function Root() {
+  const data = useLoaderData<typeof loader>();
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    if (i18n.language !== data.locale) void i18n.changeLanguage(data.locale);
+  }, [data.locale, i18n]);
+  return (
+    <ShellProvider settings={data}>
+      <ShellEffects />
+      <Outlet />
+      <LicenceOverlay />
+      <ScreenLockOverlay />
+    </ShellProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorScreen status={status} />;
+}

@@ -1,0 +1,55 @@
+// Every page of the product, once. routes.ts registers each twice, at its path and under /mobi
+// with the phone layout, from the same module (DESIGN 5). Areas add their pages here.
+export type TLayout = "site" | "bare";
+
+export type TRouteEntry = {
+  /** Unique, stable id: also the route id of the desktop registration. */
+  id: string;
+  path: string;
+  /** Module path relative to app/. */
+  file: string;
+  layout: TLayout;
+  /** Pages that exist only under /mobi (SPEC 2, "Mobile only"); path is then given without the prefix. */
+  mobiOnly?: boolean;
+};
+
+export const ROUTE_TABLE: TRouteEntry[] = [
+  // Public site (SPEC 2).
+  { id: "home", path: "/", file: "routes/site/home.tsx", layout: "site" },
+  { id: "case", path: "/case", file: "routes/site/case.tsx", layout: "site" },
+  { id: "scheme", path: "/scheme", file: "routes/site/scheme.tsx", layout: "site" },
+  { id: "partner", path: "/partner", file: "routes/site/partner.tsx", layout: "site" },
+  { id: "policy", path: "/policy", file: "routes/site/policy.tsx", layout: "site" },
+  { id: "terms", path: "/terms", file: "routes/site/terms.tsx", layout: "site" },
+  // Access refusals.
+  { id: "no_perm", path: "/no_perm", file: "routes/shell/no-perm.tsx", layout: "bare" },
+  { id: "no_page_perm", path: "/no_page_perm", file: "routes/shell/no-perm.tsx", layout: "bare" },
+  // Mobile only.
+  { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
+  { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },
+  { id: "intro", path: "/intro", file: "routes/mobi/intro.tsx", layout: "site", mobiOnly: true },
+  { id: "scan", path: "/scan", file: "routes/mobi/scan.tsx", layout: "site", mobiOnly: true },
+  { id: "error", path: "/error", file: "routes/mobi/error.tsx", layout: "bare", mobiOnly: true },
+  { id: "upgrade_mobi", path: "/upgrade", file: "routes/mobi/upgrade.tsx", layout: "site", mobiOnly: true },
+];
+
+export const MOBI_PREFIX = "/mobi";
+
+export const LAYOUT_FILES: Record<TLayout, string> = {
+  site: "components/layouts/site-layout.tsx",
+  bare: "components/layouts/bare-layout.tsx",
+};
+
+export function toMobiPath(path: string) {
+  if (path === MOBI_PREFIX || path.startsWith(`${MOBI_PREFIX}/`)) return path;
+  return path === "/" ? MOBI_PREFIX : `${MOBI_PREFIX}${path}`;
+}
+
+export function isMobiPath(pathname: string) {
+  return pathname === MOBI_PREFIX || pathname.startsWith(`${MOBI_PREFIX}/`);
+}
+
+/** Whether a desktop path has a page; used to keep phone links from pointing at desktop-only paths. */
+export function hasDesktopPage(pathname: string) {
+  return ROUTE_TABLE.some((r) => !r.mobiOnly && r.path === pathname);
+}

@@ -1,0 +1,66 @@
+// Settings come from the environment, parsed once per process at boot. A bad value stops the
+// process with a sentence naming the setting, instead of failing later in some request.
+import path from "node:path";
+import { z } from "zod";
+
+const ZBool = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+export const MARKETS = ["zelinai", "zelinai_hk", "zelinai_global"] as const;
+
+export const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default(".data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  MARKET: z.enum(MARKETS).default("zelinai"),
+  OWN_HOSTS: z
+    .string()
+    .default("localhost,127.0.0.1")
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  PUBLIC_DOMAIN: z.string().default("zelinai.com"),
+  PAY_ENABLE: ZBool.default(true),
+  APP_AUDIO_ENABLE: ZBool.default(true),
+  PRIVATE_DEPLOYMENT: ZBool.default(false),
+  INTELLIGENT_AGENT_MARKET: ZBool.default(true),
+  LICENCE_FILE: z.string().optional(),
+  LICENCE_PUBLIC_KEY: z.string().optional(),
+  LICENCE_TIMEZONE: z.string().default("Asia/Shanghai"),
+  CONTACT_PHONE: z.string().default("400-820-1024"),
+  ADMIN_API_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  QUEUE_PREFIX: z.string().default("zelin"),
+});
+
+export type TEnv = z.infer<typeof ZEnv>;
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): TEnv {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = ZEnv.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
+    throw new Error(`Zelin cannot start: bad settings in the environment.\n${lines.join("\n")}\nSee README.md, "Configuration".`);
+  }
+  const env = result.data;
+  return { ...env, DATA_DIR: path.resolve(env.DATA_DIR) };
+}
+
+let cached: TEnv | undefined;
+export function getEnv(): TEnv {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** For tests that change settings between cases. */
+export function resetEnvCache() {
+  cached = undefined;
+}

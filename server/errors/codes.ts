@@ -1,0 +1,62 @@
+// The catalogue of refusals. Each code has the envelope status the browser reads, the HTTP status,
+// and an i18n key in public/locales/<lng>/errors.json. SPEC 8's user messages are all here.
+export const ERROR_CODES = {
+  // Platform codes with a meaning fixed by SPEC 7/8.
+  not_logged_in: { status: 110003, http: 401 },
+  redirect: { status: 494105, http: 200 },
+  licence_expiring: { status: 10001, http: 200 },
+  licence_expired: { status: 10002, http: 403 },
+  // General.
+  validation_failed: { status: 400001, http: 400 },
+  not_found: { status: 404001, http: 404 },
+  no_permission: { status: 403001, http: 403 },
+  rate_limited: { status: 429001, http: 429 },
+  internal_error: { status: 500001, http: 500 },
+  // SPEC 8 user messages.
+  balance_insufficient: { status: 420001, http: 402 },
+  trial_exhausted: { status: 420002, http: 402 },
+  times_exhausted: { status: 420003, http: 429 },
+  days_exhausted: { status: 420004, http: 402 },
+  system_busy: { status: 420005, http: 503 },
+  too_many_users: { status: 420006, http: 503 },
+  network_poor: { status: 420007, http: 502 },
+  payment_failed: { status: 420008, http: 402 },
+  sensitive_input: { status: 420009, http: 422 },
+  content_illegal: { status: 420010, http: 422 },
+  output_review_failed: { status: 420011, http: 422 },
+  key_banned: { status: 420012, http: 502 },
+  registration_full: { status: 420013, http: 409 },
+  characters_insufficient: { status: 420014, http: 402 },
+  document_expired: { status: 420015, http: 410 },
+  upload_failed: { status: 420016, http: 500 },
+  file_too_large: { status: 420017, http: 413 },
+  file_empty_or_prohibited: { status: 420018, http: 422 },
+  training_failed: { status: 420019, http: 422 },
+  channel_test_failed: { status: 420020, http: 502 },
+  channel_in_use: { status: 420021, http: 409 },
+  model_no_plugins: { status: 420022, http: 422 },
+  repeat_action: { status: 420023, http: 409 },
+  cannot_follow_self: { status: 420024, http: 422 },
+  already_liked: { status: 420025, http: 409 },
+  already_collected: { status: 420026, http: 409 },
+  password_mismatch: { status: 420027, http: 422 },
+  bot_limit_reached: { status: 420028, http: 402 },
+  bot_package_expired: { status: 420029, http: 402 },
+  no_voice_package: { status: 420030, http: 402 },
+  not_certified_engineer: { status: 420031, http: 403 },
+  task_cancel_too_soon: { status: 420032, http: 409 },
+  submissions_exceed_five: { status: 420033, http: 409 },
+  ranking_repeat: { status: 420034, http: 409 },
+  database_verification_failed: { status: 420035, http: 422 },
+  pc_required: { status: 420036, http: 422 },
+} as const satisfies Record<string, { status: number; http: number }>;
+
+export type TErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is TErrorCode {
+  return typeof value === "string" && value in ERROR_CODES;
+}
+
+export function codeForStatus(status: number): TErrorCode | undefined {
+  return (Object.keys(ERROR_CODES) as TErrorCode[]).find((c) => ERROR_CODES[c].status === status);
+}

@@ -1,0 +1,36 @@
+// One mapping from what a service threw to what a client sees: the {status, description, data}
+// envelope for REST, the same shape inside tRPC errors, and the message on page error boundaries.
+import { ZodError } from "zod";
+import { logger } from "../lib/logger";
+import { getT } from "../i18n/translate";
+import { AppError, isAppError } from "./app-error";
+import { ERROR_CODES, type TErrorCode } from "./codes";
+
+export type TEnvelope<T = unknown> = { status: number; description: string; data: T };
+
+export type TMappedError = { httpStatus: number; code: TErrorCode; envelope: TEnvelope };
+
+export function mapError(err: unknown, lng?: string): TMappedError {
+  const t = getT(lng, "errors");
+  if (err instanceof ZodError) {
+    const fields = err.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { defaultValue: i.message, ...i }) }));
+    const code = "validation_failed" as const;
+    return {
+      httpStatus: ERROR_CODES[code].http,
+      code,
+      envelope: { status: ERROR_CODES[code].status, description: fields[0]?.message ?? t(code), data: { fields } },
+    };
+  }
+  const appError = isAppError(err) ? (err as AppError) : undefined;
+  if (!appError) logger.error({ err }, "unexpected error");
+  const code: TErrorCode = appError?.code ?? "internal_error";
+  return {
+    httpStatus: ERROR_CODES[code].http,
+    code,
+    envelope: { status: ERROR_CODES[code].status, description: t(code, appError?.params ?? {}), data: appError?.data ?? null },
+  };
+}
+
+export function okEnvelope<T>(data: T, description = "success"): TEnvelope<T> {
+  return { status: 200, description, data };
+}

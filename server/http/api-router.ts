@@ -1,0 +1,38 @@
+// REST under /api/v1 and /api/v2: the {status, description, data} envelope of SPEC 7.
+import express from "express";
+import { AppError } from "../errors/app-error";
+import { getT } from "../i18n/translate";
+import { getLicenceStatus } from "../platform/licence.service";
+import { ZSetScreenLockInput } from "../platform/platform.schema";
+import { getScreenLock, getSystemConfig, setScreenLock } from "../platform/platform.service";
+import { handle, sendError } from "./envelope-response";
+import { getRequestLanguage, isPlatformAdmin } from "./request-context";
+
+export function createApiRouter() {
+  const router = express.Router();
+  router.use(express.json({ limit: "1mb" }));
+  router.use(express.urlencoded({ extended: true, limit: "1mb" }));
+
+  router.get("/v1/account/version_check", (req, res) => {
+    const licence = getLicenceStatus();
+    const t = getT(getRequestLanguage(req), "errors");
+    const description = licence.status === 10001 ? t("licence_expiring") : licence.status === 10002 ? t("licence_expired") : "success";
+    const period = { start_time: licence.start_time, end_time: licence.end_time };
+    // SPEC 7 reads the validity range from `message`; `data` carries the same and more.
+    res.json({ status: licence.status, description, message: period, data: { ...period, state: licence.state, days_left: licence.days_left, contact_phone: licence.contact_phone } });
+  });
+
+  router.get("/v1/system/config", handle(() => getSystemConfig()));
+  router.get("/v1/system/screen_lock", handle(() => getScreenLock()));
+
+  router.put(
+    "/v1/admin/screen_lock",
+    handle(async (req) => {
+      if (!isPlatformAdmin(req)) throw new AppError("no_permission");
+      return setScreenLock(ZSetScreenLockInput.parse(req.body).items);
+    }),
+  );
+
+  router.use((req, res) => sendError(req, res, new AppError("not_found")));
+  return router;
+}

@@ -1,0 +1,42 @@
+// The web process: one Express app serving health, REST/SSE under /api, tRPC at /trpc, and Remix.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import { createExpressMiddleware } from "@trpc/server/adapters/express";
+import compression from "compression";
+import express from "express";
+import { appRouter } from "../trpc/app-router";
+import { createContext } from "../trpc/trpc";
+import { createApiRouter } from "./api-router";
+import { healthz } from "./health";
+import { licenceWriteGuard } from "./licence-guard";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", true);
+
+  app.get("/healthz", healthz);
+  // Streams must reach the browser event by event: never compress text/event-stream.
+  app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
+  app.use(licenceWriteGuard);
+  app.use("/api", createApiRouter());
+  app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext }));
+
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  if (dev) {
+    const vite = await import("vite").then((v) => v.createServer({ root: ROOT, server: { middlewareMode: true } }));
+    app.use(vite.middlewares);
+    build = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+  } else {
+    const clientDir = path.join(ROOT, "build/client");
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+    app.use(express.static(clientDir, { maxAge: "1h" }));
+    build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+  }
+  app.all("*", createRequestHandler({ build, mode: dev ? "development" : "production" }));
+  return app;
+}

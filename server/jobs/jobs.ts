@@ -1,0 +1,21 @@
+// Every job the platform runs: its id (dotted, SPEC-style), the queue it goes to, and its payload.
+// Producers enqueue through enqueueJob(); workers/main.ts binds each queue to its handlers.
+import { z } from "zod";
+import { getQueue } from "./queue";
+
+export const JOBS = {
+  "platform.heartbeat": { queue: "platform", payload: z.object({ process: z.string() }) },
+} as const;
+
+export type TJobId = keyof typeof JOBS;
+export type TJobPayload<J extends TJobId> = z.infer<(typeof JOBS)[J]["payload"]>;
+
+export async function enqueueJob<J extends TJobId>(id: J, payload: TJobPayload<J>, opts: { jobId?: string; delay?: number } = {}) {
+  const def = JOBS[id];
+  return getQueue(def.queue).add(id, def.payload.parse(payload), { ...opts, removeOnComplete: 1000, removeOnFail: 5000 });
+}
+
+export async function scheduleRepeatingJob<J extends TJobId>(schedulerId: string, id: J, payload: TJobPayload<J>, everyMs: number) {
+  const def = JOBS[id];
+  return getQueue(def.queue).upsertJobScheduler(schedulerId, { every: everyMs }, { name: id, data: def.payload.parse(payload), opts: { removeOnComplete: 100, removeOnFail: 100 } });
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+const ZYmd = z
+  .number()
+  .int()
+  .refine((n) => isValidYmd(n), "must be a date written as YYYYMMDD");
+
+export const ZLicencePayload = z
+  .object({
+    licensee: z.string().min(1),
+    start_time: ZYmd,
+    end_time: ZYmd,
+    contact_phone: z.string().min(3).optional(),
+    issued_at: z.string().optional(),
+  })
+  .refine((p) => p.start_time <= p.end_time, "start_time must not be after end_time");
+
+export const ZLicenceFile = z.object({ payload: ZLicencePayload, signature: z.string().min(1) });
+
+export type TLicencePayload = z.infer<typeof ZLicencePayload>;
+export type TLicenceFile = z.infer<typeof ZLicenceFile>;
+
+/** open: no licence configured; expiring: ends within EXPIRY_WARNING_DAYS; invalid: bad file or signature. */
+export type TLicenceState = "open" | "valid" | "expiring" | "expired" | "not_started" | "invalid";
+
+export type TLicenceStatus = {
+  state: TLicenceState;
+  /** The envelope status: 200, 10001 or 10002. */
+  status: 200 | 10001 | 10002;
+  start_time: number | null;
+  end_time: number | null;
+  contact_phone: string;
+  days_left: number | null;
+};
+
+export const EXPIRY_WARNING_DAYS = 30;
+
+export function isValidYmd(n: number) {
+  const y = Math.floor(n / 10000);
+  const m = Math.floor((n % 10000) / 100);
+  const d = n % 100;
+  if (y < 2000 || y > 2200 || m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** Days from a to b, both YYYYMMDD. */
+export function daysBetween(a: number, b: number) {
+  const toUtc = (n: number) => Date.UTC(Math.floor(n / 10000), Math.floor((n % 10000) / 100) - 1, n % 100);
+  return Math.round((toUtc(b) - toUtc(a)) / 86_400_000);
+}
+
+/** Today as YYYYMMDD in the deployment's time zone. */
+export function todayYmd(now: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return Number(parts.replaceAll("-", ""));
+}

@@ -1,0 +1,9 @@
+import { ZSetScreenLockInput } from "./platform.schema";
+import { getScreenLock, getSystemConfig, setScreenLock } from "./platform.service";
+import { adminProcedure, publicProcedure, router } from "../trpc/trpc";
+
+export const platformRouter = router({
+  systemConfig: publicProcedure.query(() => getSystemConfig()),
+  screenLock: publicProcedure.query(() => getScreenLock()),
+  setScreenLock: adminProcedure.input(ZSetScreenLockInput).mutation(({ input }) => setScreenLock(input.items)),
+});

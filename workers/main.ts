@@ -1,0 +1,39 @@
+// The worker process: binds every queue of server/jobs/jobs.ts to its handlers.
+import type { Job } from "bullmq";
+import { parseEnv } from "../server/env";
+import { logger } from "../server/lib/logger";
+import { JOBS, scheduleRepeatingJob, type TJobId } from "../server/jobs/jobs";
+import { createWorker } from "../server/jobs/queue";
+import { handlePlatformHeartbeat } from "./jobs/platform-heartbeat/handler";
+
+const HANDLERS: { [J in TJobId]: (payload: never, job: Job) => Promise<unknown> } = {
+  "platform.heartbeat": handlePlatformHeartbeat,
+};
+
+export async function startWorkers() {
+  const queues = new Set(Object.values(JOBS).map((j) => j.queue));
+  const workers = [...queues].map((queue) =>
+    createWorker(queue, async (job) => {
+      const id = job.name as TJobId;
+      const def = JOBS[id];
+      if (!def) throw new Error(`no handler for job ${job.name}`);
+      return HANDLERS[id](def.payload.parse(job.data) as never, job);
+    }),
+  );
+  for (const w of workers) w.on("failed", (job, err) => logger.warn({ job: job?.name, id: job?.id, err }, "job failed"));
+  await scheduleRepeatingJob("worker-heartbeat", "platform.heartbeat", { process: "worker" }, 5_000);
+  return workers;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.env.ZELIN_PROCESS ??= "worker";
+  parseEnv();
+  const workers = await startWorkers();
+  logger.info({ queues: workers.map((w) => w.name) }, "worker ready");
+  const stop = async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
