@@ -16,6 +16,17 @@ type QueuedMessage = {
 const BATCH_TYPES = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt(0)));
 const SYNC = "S".charCodeAt(0);
 const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4]);
+const ROLLBACK_MESSAGE = simpleQuery("ROLLBACK");
+
+/** A protocol 'Q' message. Inside runExclusive we cannot call db.exec: it takes the same mutex. */
+function simpleQuery(sql: string) {
+  const text = new TextEncoder().encode(`${sql}\0`);
+  const msg = new Uint8Array(5 + text.length);
+  msg[0] = "Q".charCodeAt(0);
+  new DataView(msg.buffer).setInt32(1, 4 + text.length);
+  msg.set(text, 5);
+  return msg;
+}
 
 export class SessionQueue {
   private queue: QueuedMessage[] = [];
@@ -61,7 +72,7 @@ export class SessionQueue {
     await this.db.runExclusive(async () => {
       // A batch cut off after an error leaves Postgres skipping messages until Sync.
       if (this.openBatches.has(handlerId)) await this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} });
-      if (this.db.isInTransaction()) await this.db.exec("ROLLBACK");
+      if (this.db.isInTransaction()) await this.db.execProtocolRawStream(ROLLBACK_MESSAGE, { onRawData: () => {} });
     });
     this.openBatches.delete(handlerId);
     this.setOwner(null);

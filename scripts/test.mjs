@@ -1,0 +1,28 @@
+// `npm test`: unit, integration and end-to-end tests, in that order. End-to-end tests need a
+// Chromium (/usr/bin/chromium or CHROMIUM_PATH); without one they are skipped with one loud line,
+// unless E2E_REQUIRED=1, when that is a failure.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const vitest = path.join(root, "node_modules/vitest/vitest.mjs");
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const projects = ["unit", "integration"];
+
+if (fs.existsSync(chromium)) projects.push("e2e");
+else if (process.env.E2E_REQUIRED === "1") {
+  console.error(`\nE2E_REQUIRED=1 but no Chromium at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.\n`);
+  process.exit(1);
+} else {
+  console.warn(`\n!!!!! END-TO-END TESTS SKIPPED: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH) !!!!!\n`);
+}
+
+const only = process.argv.slice(2);
+let failed = false;
+for (const project of only.length ? only : projects) {
+  console.log(`\n=== ${project} tests ===`);
+  const r = spawnSync(process.execPath, [vitest, "run", "--project", project], { cwd: root, stdio: "inherit", env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" } });
+  if (r.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);

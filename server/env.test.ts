@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+describe("settings", () => {
+  it("has embedded defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, MARKET: "zelinai", PAY_ENABLE: true });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.DATA_DIR.endsWith(".data")).toBe(true);
+  });
+
+  it("fails fast with a sentence that names the bad setting", () => {
+    expect(() => parseEnv({ PORT: "eighty", REDIS_URL: "localhost:6379" })).toThrowError(/Zelin cannot start: bad settings[\s\S]*PORT[\s\S]*REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => parseEnv({ MARKET: "mars" })).toThrowError(/MARKET/);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrowError(/DATABASE_URL: must be a postgresql:\/\/ URL/);
+  });
+
+  it("reads booleans and lists", () => {
+    expect(parseEnv({ PAY_ENABLE: "0", OWN_HOSTS: "A.com, b.com" })).toMatchObject({ PAY_ENABLE: false, OWN_HOSTS: ["a.com", "b.com"] });
+  });
+});

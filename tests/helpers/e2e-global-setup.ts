@@ -1,0 +1,45 @@
+// One platform for the end-to-end run: the current build, the run's database, a worker, two web
+// instances (DESIGN 10: they must behave like one) and two more whose licences expire soon and
+// have expired.
+import type { TestProject } from "vitest/node";
+import { ensureBuild } from "../../scripts/ensure-build.mjs";
+import { provideTestDatabase } from "./database";
+import { writeLicenceFixtures } from "./licence-fixtures";
+import { startWeb, startWorker } from "./platform";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    webUrl: string;
+    webUrl2: string;
+    expiringUrl: string;
+    expiredUrl: string;
+    adminToken: string;
+    chromiumPath: string;
+  }
+}
+
+export const ADMIN_TOKEN = "e2e-admin-token-0123456789";
+
+export default async function setup(project: TestProject) {
+  ensureBuild({ quiet: true });
+  const db = await provideTestDatabase();
+  const licences = writeLicenceFixtures();
+  const base = { DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  const [web, web2, expiring, expired] = await Promise.all([
+    startWeb(base),
+    startWeb(base),
+    startWeb({ ...base, LICENCE_FILE: licences.files.expiring }),
+    startWeb({ ...base, LICENCE_FILE: licences.files.expired }),
+  ]);
+  const worker = await startWorker(base);
+  project.provide("webUrl", web.url);
+  project.provide("webUrl2", web2.url);
+  project.provide("expiringUrl", expiring.url);
+  project.provide("expiredUrl", expired.url);
+  project.provide("adminToken", ADMIN_TOKEN);
+  project.provide("chromiumPath", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+  return async () => {
+    await Promise.all([web, web2, expiring, expired, worker].map((p) => p.stop()));
+    await db.close();
+  };
+}
