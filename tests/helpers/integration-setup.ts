@@ -4,3 +4,13 @@ import { inject } from "vitest";
 process.env.DATABASE_URL = inject("databaseUrl");
 if (inject("embeddedDb")) process.env.ZELIN_EMBEDDED_DB = "1";
 process.env.LOG_LEVEL ??= "warn";
+
+import { afterAll } from "vitest";
+
+// Close this file's pools before the run's database goes away, so teardown is quiet.
+afterAll(async () => {
+  const { getDb } = await import("../../server/db/client");
+  const { dropSingleton } = await import("../../server/lib/singleton");
+  await getDb().$disconnect();
+  dropSingleton("prisma");
+});
