@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData, type MetaFunction } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { App as AntApp, ConfigProvider } from "antd";
 import enUS from "antd/locale/en_US";
@@ -28,8 +28,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type TRootData = Awaited<ReturnType<typeof loader>>;
 
-export const meta: MetaFunction = () => [{ name: "viewport", content: "width=device-width, initial-scale=1, viewport-fit=cover" }];
-
 const ANTD_LOCALES: Record<TLanguage, typeof enUS> = { zh_hans: zhCN, zh_hant: zhTW, en: enUS, pt: ptBR };
 const SIZE_CLASS: Record<TUiSize, string> = { small: "ui-small", medium: "ui-medium", large: "ui-large" };
 
@@ -41,6 +39,8 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang={HTML_LANG[locale]} data-lng={locale} data-build={data?.buildVersion ?? ""} className={SIZE_CLASS[uiSize]}>
       <head>
         <meta charSet="utf-8" />
+        {/* In the head itself: a route's meta export replaces the root's, and phones must never lose this. */}
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />

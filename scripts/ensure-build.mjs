@@ -24,7 +24,8 @@ export function ensureBuild({ quiet = false } = {}) {
   const r = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build"], {
     cwd: root,
     stdio: quiet ? "pipe" : "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
+    // Under vitest, VITEST is set and vite.config.ts would leave the Remix plugin out.
+    env: Object.fromEntries(Object.entries({ ...process.env, NODE_ENV: "production" }).filter(([k]) => !k.startsWith("VITEST"))),
   });
   if (r.status !== 0) {
     if (quiet) process.stderr.write(r.stdout?.toString() + r.stderr?.toString());

@@ -20,6 +20,11 @@ else if (process.env.E2E_REQUIRED === "1") {
 
 const only = process.argv.slice(2);
 let failed = false;
+if (!only.length) {
+  console.log("\n=== typecheck ===");
+  const tsc = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit"], { cwd: root, stdio: "inherit" });
+  if (tsc.status !== 0) failed = true;
+}
 for (const project of only.length ? only : projects) {
   console.log(`\n=== ${project} tests ===`);
   const r = spawnSync(process.execPath, [vitest, "run", "--project", project], { cwd: root, stdio: "inherit", env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" } });

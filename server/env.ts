@@ -43,7 +43,7 @@ export const ZEnv = z.object({
 
 export type TEnv = z.infer<typeof ZEnv>;
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): TEnv {
+export function parseEnv(source: Record<string, string | undefined> = process.env): TEnv {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = ZEnv.safeParse(cleaned);
   if (!result.success) {

@@ -1,14 +1,14 @@
 // Server-side translation for API envelopes, emails and bot replies, from the same files the pages use.
 import fs from "node:fs";
 import path from "node:path";
-import i18next, { type TFunction } from "i18next";
+import i18next, { type Resource, type TFunction } from "i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES, NAMESPACES, isLanguage, type TLanguage } from "../../app/i18n/config";
 import { singleton } from "../lib/singleton";
 
 export const LOCALES_DIR = path.resolve(import.meta.dirname, "../../public/locales");
 
-export function loadResources(dir = LOCALES_DIR) {
-  const resources: Record<string, Record<string, unknown>> = {};
+export function loadResources(dir = LOCALES_DIR): Resource {
+  const resources: Resource = {};
   for (const lng of LANGUAGES) {
     resources[lng] = {};
     for (const ns of NAMESPACES) {

@@ -29,6 +29,7 @@ export default function SiteLayout() {
 function DesktopFrame() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
   return (
     <div className="site">
       <header className="site-header">
@@ -46,12 +47,20 @@ function DesktopFrame() {
           <div className="site-header__tools">
             <UiSizeSwitcher />
             <LanguageSwitcher />
-            <AppLink to="/scheme">
+            <AppLink to="/scheme" className="site-header__cta">
               <Button type="primary">{t("nav.cta")}</Button>
             </AppLink>
+            <Button type="text" className="site-header__menu" aria-label={t("nav.menu")} icon={<MenuOutlined />} onClick={() => setOpen(true)} />
           </div>
         </div>
       </header>
+      {/* Narrow desktop windows lose the nav bar: the same links live in this drawer. */}
+      <Drawer open={open} onClose={() => setOpen(false)} placement="right" size={320} title={t("nav.menu")}>
+        <NavList pathname={pathname} onNavigate={() => setOpen(false)} />
+        <div className="phone-nav__size">
+          <UiSizeSwitcher />
+        </div>
+      </Drawer>
       <main className="site-main">
         <Outlet />
       </main>
@@ -75,14 +84,8 @@ function PhoneFrame() {
           <Button type="text" aria-label={t("nav.menu")} data-testid="phone-menu" icon={<MenuOutlined />} onClick={() => setOpen(true)} />
         </div>
       </header>
-      <Drawer open={open} onClose={() => setOpen(false)} placement="right" width="78%" title={t("nav.menu")}>
-        <nav className="phone-nav">
-          {[...NAV, { to: "/intro", key: "nav.intro" as const }].map((n) => (
-            <AppLink key={n.to} to={n.to} onClick={() => setOpen(false)} className={`phone-nav__link${isActive(pathname, n.to) ? " is-active" : ""}`}>
-              {t(n.key)}
-            </AppLink>
-          ))}
-        </nav>
+      <Drawer open={open} onClose={() => setOpen(false)} placement="right" size="78%" title={t("nav.menu")}>
+        <NavList pathname={pathname} onNavigate={() => setOpen(false)} withIntro />
         <div className="phone-nav__size">
           <UiSizeSwitcher />
         </div>
@@ -92,6 +95,20 @@ function PhoneFrame() {
       </main>
       <SiteFooter compact />
     </div>
+  );
+}
+
+function NavList({ pathname, onNavigate, withIntro = false }: { pathname: string; onNavigate: () => void; withIntro?: boolean }) {
+  const { t } = useTranslation();
+  const items = withIntro ? [...NAV, { to: "/intro", key: "nav.intro" as const }] : NAV;
+  return (
+    <nav className="phone-nav">
+      {items.map((n) => (
+        <AppLink key={n.to} to={n.to} onClick={onNavigate} className={`phone-nav__link${isActive(pathname, n.to) ? " is-active" : ""}`}>
+          {t(n.key)}
+        </AppLink>
+      ))}
+    </nav>
   );
 }
 

@@ -16,10 +16,14 @@ export function LicenceOverlay() {
   const { t } = useTranslation();
   const { licenceNotice, contactPhone } = useShell();
   const [dismissed, setDismissed] = useState(false);
+  // A Modal renders through a portal, which the server cannot: render it only once mounted, or
+  // the first client render differs from the server's and hydration fails.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
   useEffect(() => {
     setDismissed(sessionStorage.getItem(DISMISS_KEY) === String(licenceNotice?.end_time));
   }, [licenceNotice?.end_time]);
-  if (!licenceNotice) return null;
+  if (!licenceNotice || !mounted) return null;
   const expired = licenceNotice.status === 10002;
   const open = expired || !dismissed;
   const close = () => {

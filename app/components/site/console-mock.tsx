@@ -40,7 +40,7 @@ export function ConsoleMock() {
         {staff.map((s) => (
           <div key={s.key} className="lp-console__row">
             <span className="lp-console__who">{t(`enterprise.mock.${s.key}_initial`)}</span>
-            <span>{t(`enterprise.mock.${s.key}_name`)}</span>
+            <span className="lp-console__name">{t(`enterprise.mock.${s.key}_name`)}</span>
             <Tag color={s.color}>{t(`enterprise.mock.role_${s.role}`)}</Tag>
           </div>
         ))}
