@@ -3,6 +3,7 @@
 // unless E2E_REQUIRED=1, when that is a failure.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -20,6 +21,7 @@ else if (process.env.E2E_REQUIRED === "1") {
 
 const only = process.argv.slice(2);
 let failed = false;
+const totals = { passed: 0, failed: 0, skipped: 0 };
 if (!only.length) {
   console.log("\n=== typecheck ===");
   const tsc = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit"], { cwd: root, stdio: "inherit" });
@@ -27,7 +29,23 @@ if (!only.length) {
 }
 for (const project of only.length ? only : projects) {
   console.log(`\n=== ${project} tests ===`);
-  const r = spawnSync(process.execPath, [vitest, "run", "--project", project], { cwd: root, stdio: "inherit", env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" } });
+  const report = path.join(os.tmpdir(), `zelin-vitest-${process.pid}-${project}.json`);
+  const r = spawnSync(process.execPath, [vitest, "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+  });
   if (r.status !== 0) failed = true;
+  try {
+    const json = JSON.parse(fs.readFileSync(report, "utf8"));
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += json.numPendingTests + json.numTodoTests;
+    fs.rmSync(report, { force: true });
+  } catch {
+    failed = true;
+  }
 }
+// One plain closing line for whoever reads the end of the log.
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(failed ? 1 : 0);

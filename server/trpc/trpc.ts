@@ -1,7 +1,7 @@
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateExpressContextOptions } from "@trpc/server/adapters/express";
 import superjson from "superjson";
-import { AppError } from "../errors/app-error";
+import { AppError, isAppError } from "../errors/app-error";
 import { mapError } from "../errors/map-error";
 import { getRequestLanguage, isPlatformAdmin } from "../http/request-context";
 
@@ -19,9 +19,34 @@ const t = initTRPC.context<TContext>().create({
   },
 });
 
+type TTrpcCode = ConstructorParameters<typeof TRPCError>[0]["code"];
+const TRPC_CODES: Record<number, TTrpcCode> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  402: "PAYMENT_REQUIRED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  410: "NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+// Services throw AppError; tRPC would call that a 500. next() never throws (STYLE, trap 3): look
+// at its result and give the error the HTTP status of its catalogue code.
+const mapAppErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (result.ok || !isAppError(result.error.cause)) return result;
+  const cause = result.error.cause as AppError;
+  return { ...result, error: new TRPCError({ code: TRPC_CODES[cause.httpStatus] ?? "INTERNAL_SERVER_ERROR", cause }) };
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure;
-export const adminProcedure = t.procedure.use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.use(mapAppErrors);
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.isPlatformAdmin) throw new AppError("no_permission");
   return next();
 });

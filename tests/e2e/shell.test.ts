@@ -107,3 +107,42 @@ describe("refusals", () => {
     await context.close();
   });
 });
+
+describe("shell state", () => {
+  it("keeps the derived private_info in session storage", async () => {
+    const context = await newContext(browser, { baseURL });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.waitForFunction(() => sessionStorage.getItem("private_info"));
+    const info = JSON.parse((await page.evaluate(() => sessionStorage.getItem("private_info"))) ?? "{}");
+    expect(info).toEqual({ pay_enable: true, app_audio_enable: true, domain: { second_level: "", top_level: "zelinai.com" }, is_private: false, is_finished: true });
+    await context.close();
+  });
+
+  it("remembers the UI size per browser, medium by default", async () => {
+    const context = await newContext(browser, { baseURL, lang: "en" });
+    const page = await context.newPage();
+    await page.goto("/case");
+    expect(await page.getAttribute("html", "class")).toContain("ui-medium");
+    const before = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+    await Promise.all([page.waitForEvent("load"), page.locator("[data-testid=ui-size-switcher]").getByText("L", { exact: true }).click()]);
+    await page.waitForSelector("html.ui-large");
+    await page.goto("/scheme");
+    expect(await page.getAttribute("html", "class")).toContain("ui-large");
+    const after = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+    expect(parseFloat(after)).toBeGreaterThan(parseFloat(before));
+    expect((await context.cookies()).find((c) => c.name === "ui_size")?.value).toBe("large");
+    await context.close();
+  });
+
+  it("lets the language be switched on error pages too", async () => {
+    const context = await newContext(browser, { baseURL, lang: "zh_hans" });
+    const page = await context.newPage();
+    await page.goto("/no/such/page");
+    await page.locator("[data-testid=language-switcher]").click();
+    await Promise.all([page.waitForEvent("load"), page.locator("[data-testid=language-option-pt]").click()]);
+    await page.waitForSelector("html[lang=pt]");
+    expect(await page.locator("[data-testid=error-not_found]").innerText()).toContain("Página não encontrada");
+    await context.close();
+  });
+});

@@ -2,6 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { Button, Result } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
+import { LanguageSwitcher } from "../../components/shell/preference-switchers";
 
 export const handle = { i18n: ["errors", "mobi"] };
 
@@ -13,6 +14,9 @@ export default function MobiError() {
   const known = /^[a-z_]+$/.test(code) && t(code, { ns: "errors", defaultValue: "" }) !== "";
   return (
     <main className="phone error-screen" data-testid="mobi-error">
+      <div className="error-screen__tools">
+        <LanguageSwitcher compact />
+      </div>
       <Result
         status="warning"
         title={known ? t(code, { ns: "errors" }) : t("shell.errors.failed_title")}

@@ -1,0 +1,50 @@
+// `npm run bench`: figures, not pass/fail. Loopback only, bounded in count and time.
+//  - the embedded database through the loopback socket (what every process pays per query);
+//  - server-rendered pages and API calls of the web process on that database.
+import pg from "pg";
+import { ensureBuild } from "../scripts/ensure-build.mjs";
+import { startEmbeddedHost } from "../server/db/embedded-host";
+import { applyMigrations } from "../server/db/migrate";
+import { startWeb } from "../tests/helpers/platform";
+import { measure, printRow } from "./lib";
+
+ensureBuild({ quiet: true });
+const host = await startEmbeddedHost();
+await applyMigrations(host.url);
+console.log(`Zelin benchmarks (node ${process.version}, embedded PGlite)\n`);
+
+console.log("embedded database over the loopback socket");
+const pool = new pg.Pool({ connectionString: host.url, max: 4 });
+await pool.query("SELECT 1");
+printRow("SELECT $1 (1 connection)", await measure(async () => void (await pool.query("SELECT $1::int", [1])), 2000, 1));
+printRow("SELECT $1 (4 connections)", await measure(async () => void (await pool.query("SELECT $1::int", [1])), 4000, 4));
+printRow("transaction: read + update (4 connections)", await measure(async () => {
+  const c = await pool.connect();
+  try {
+    await c.query("BEGIN");
+    await c.query("SELECT value FROM system_setting WHERE key = $1", ["bench"]);
+    await c.query(`INSERT INTO system_setting (key, value, updated_at) VALUES ($1, $2, now()) ON CONFLICT (key) DO UPDATE SET value = $2, updated_at = now()`, ["bench", JSON.stringify({ n: Math.random() })]);
+    await c.query("COMMIT");
+  } finally {
+    c.release();
+  }
+}, 1000, 4));
+await pool.end();
+
+console.log("\nweb process (production build, server-side rendering with antd styles)");
+const web = await startWeb({ DATABASE_URL: host.url, ZELIN_EMBEDDED_DB: "1" });
+const get = (path: string) => async () => {
+  const res = await fetch(`${web.url}${path}`);
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(String(res.status));
+};
+for (const path of ["/", "/mobi"]) await get(path)(); // warm up
+printRow("GET /healthz (concurrency 10)", await measure(get("/healthz"), 500, 10));
+printRow("GET /api/v1/system/config (concurrency 10)", await measure(get("/api/v1/system/config"), 500, 10));
+printRow("GET / landing page (sequential)", await measure(get("/"), 100, 1));
+printRow("GET / landing page (concurrency 10)", await measure(get("/"), 200, 10));
+printRow("GET /mobi phone landing (sequential)", await measure(get("/mobi"), 100, 1));
+const html = await (await fetch(`${web.url}/`)).text();
+console.log(`\nlanding page HTML: ${(html.length / 1024).toFixed(0)} KiB (styles inlined for first paint)`);
+await web.stop();
+await host.close();
