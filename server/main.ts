@@ -4,6 +4,8 @@ import { logger } from "./lib/logger";
 import { createWebApp } from "./http/app";
 
 process.env.ZELIN_PROCESS ??= "web";
+// React and Remix pick their production builds from this; set before the server build loads.
+process.env.NODE_ENV ??= process.argv.includes("--dev") ? "development" : "production";
 const env = parseEnv();
 const app = await createWebApp({ dev: process.argv.includes("--dev") });
 const server = app.listen(env.PORT, env.HOST, () => {

@@ -45,7 +45,7 @@ function launch(spec: (typeof PROCESSES)[number], attempt = 0) {
   const child = fork(path.join(ROOT, spec.file), dev && spec.name === "web" ? ["--dev"] : [], {
     cwd: ROOT,
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, ZELIN_PROCESS: spec.name, NODE_ENV: dev ? "development" : process.env.NODE_ENV },
+    env: { ...process.env, ZELIN_PROCESS: spec.name, NODE_ENV: dev ? "development" : (process.env.NODE_ENV ?? "production") },
     stdio: "inherit",
   });
   children.set(spec.name, child);
