@@ -13,7 +13,6 @@ export default async function handleRequest(request: Request, responseStatusCode
   // antd's styles are collected during render and put in <head>, so pages never flash unstyled.
   const cache = createCache();
   const html = await new Promise<string>((resolve, reject) => {
-    let didError = false;
     const chunks: Buffer[] = [];
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={i18n}>
@@ -30,12 +29,10 @@ export default async function handleRequest(request: Request, responseStatusCode
         },
         onShellError: reject,
         onError(error) {
-          didError = true;
           if (!request.signal.aborted) console.error(error);
         },
       },
     );
-    void didError;
     setTimeout(abort, ABORT_DELAY);
   });
   const styles = extractStyle(cache);
