@@ -14,6 +14,7 @@ export default async function handleRequest(request: Request, responseStatusCode
   const cache = createCache();
   const html = await new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={i18n}>
         <StyleProvider cache={cache} hashPriority="high">
@@ -24,7 +25,10 @@ export default async function handleRequest(request: Request, responseStatusCode
         onAllReady() {
           const sink = new PassThrough();
           sink.on("data", (c: Buffer) => chunks.push(c));
-          sink.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+          sink.on("end", () => {
+            clearTimeout(timer);
+            resolve(Buffer.concat(chunks).toString("utf8"));
+          });
           pipe(sink);
         },
         onShellError: reject,
@@ -33,7 +37,7 @@ export default async function handleRequest(request: Request, responseStatusCode
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    timer = setTimeout(abort, ABORT_DELAY);
   });
   const styles = extractStyle(cache);
   const body = `<!DOCTYPE html>${html.replace("</head>", `${styles}</head>`)}`;
