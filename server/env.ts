@@ -37,6 +37,10 @@ export const ZEnv = z.object({
   LICENCE_TIMEZONE: z.string().default("Asia/Shanghai"),
   CONTACT_PHONE: z.string().default("400-820-1024"),
   ADMIN_API_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  REGISTRATION_MODE: z.enum(["open", "invitation", "paid", "closed"]).default("open"),
+  STRICT_PASSWORD: ZBool.default(false),
+  SMS_PROVIDER: z.enum(["dev", "aliyun"]).default("dev"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   QUEUE_PREFIX: z.string().default("zelin"),
 });

@@ -2,6 +2,8 @@
 // PGlite and hands its address to the three processes; then it applies migrations, seeds the demo
 // data once, and keeps web, worker and bot gateway running, restarting any that dies.
 import { fork, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { parseEnv } from "./env";
 import { logger } from "./lib/logger";
@@ -24,6 +26,8 @@ try {
   process.exit(1);
 }
 
+ensureAppSecret(env.DATA_DIR);
+
 let host: EmbeddedHost | undefined;
 if (!env.DATABASE_URL) {
   host = await startEmbeddedHost({ dataDir: env.DATA_DIR });
@@ -36,6 +40,15 @@ const applied = await applyMigrations(databaseUrl);
 if (applied.length) logger.info({ applied }, "migrations applied");
 const { seedDemoData } = await import("../prisma/seed/seed");
 await seedDemoData();
+
+/** Secrets at rest need APP_SECRET; a fresh install makes one and keeps it in DATA_DIR. */
+function ensureAppSecret(dataDir: string) {
+  if (process.env.APP_SECRET) return;
+  const file = path.join(dataDir, "app-secret");
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+  process.env.APP_SECRET = fs.readFileSync(file, "utf8").trim();
+}
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;

@@ -93,6 +93,8 @@ export async function apiRequest<T = unknown>(
   const url = withTouser(path, env.touser());
   const method = opts.method ?? (opts.body ? "POST" : "GET");
   const headers: Record<string, string> = { Accept: "application/json" };
+  const csrf = typeof document !== "undefined" ? /(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] : undefined;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = decodeURIComponent(csrf);
   let body: BodyInit | undefined;
   if (opts.body) {
     if (opts.json) {

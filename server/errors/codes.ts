@@ -49,6 +49,24 @@ export const ERROR_CODES = {
   ranking_repeat: { status: 420034, http: 409 },
   database_verification_failed: { status: 420035, http: 422 },
   pc_required: { status: 420036, http: 422 },
+  // Accounts.
+  invalid_credentials: { status: 420101, http: 401 },
+  login_locked: { status: 420102, http: 429 },
+  sms_too_frequent: { status: 420103, http: 429 },
+  sms_daily_limit: { status: 420104, http: 429 },
+  sms_code_invalid: { status: 420105, http: 422 },
+  phone_not_registered: { status: 420106, http: 404 },
+  account_taken: { status: 420107, http: 409 },
+  phone_taken: { status: 420108, http: 409 },
+  invitation_invalid: { status: 420109, http: 422 },
+  registration_closed: { status: 420110, http: 403 },
+  registration_requires_payment: { status: 420111, http: 402 },
+  account_disabled: { status: 420112, http: 403 },
+  edition_upgrade_required: { status: 420113, http: 402 },
+  csrf_failed: { status: 420114, http: 403 },
+  wechat_login_failed: { status: 420115, http: 502 },
+  wechat_already_bound: { status: 420116, http: 409 },
+  enterprise_not_found: { status: 420117, http: 404 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -7,11 +7,15 @@ import { ZSetScreenLockInput } from "../platform/platform.schema";
 import { getScreenLock, getSystemConfig, setScreenLock } from "../platform/platform.service";
 import { handle, sendError } from "./envelope-response";
 import { getRequestLanguage, isPlatformAdmin } from "./request-context";
+import { verifyCsrf } from "./csrf";
+import { createAuthRouter } from "../auth/auth.http";
 
 export function createApiRouter() {
   const router = express.Router();
   router.use(express.json({ limit: "1mb" }));
   router.use(express.urlencoded({ extended: true, limit: "1mb" }));
+  router.use(verifyCsrf);
+  router.use(createAuthRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

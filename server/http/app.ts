@@ -11,6 +11,7 @@ import { createContext } from "../trpc/trpc";
 import { createApiRouter } from "./api-router";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
+import { issueCsrfCookie, verifyCsrf } from "./csrf";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -23,8 +24,9 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   // Streams must reach the browser event by event: never compress text/event-stream.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
   app.use(licenceWriteGuard);
+  app.use(issueCsrfCookie);
   app.use("/api", createApiRouter());
-  app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext }));
+  app.use("/trpc", verifyCsrf, createExpressMiddleware({ router: appRouter, createContext }));
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (dev) {

@@ -24,7 +24,7 @@ export default async function setup(project: TestProject) {
   ensureBuild({ quiet: true });
   const db = await provideTestDatabase();
   const licences = writeLicenceFixtures();
-  const base = { DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  const base = { DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
   const [web, web2, expiring, expired] = await Promise.all([
     startWeb(base),
     startWeb(base),

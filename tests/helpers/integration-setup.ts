@@ -4,6 +4,7 @@ import { inject } from "vitest";
 process.env.DATABASE_URL = inject("databaseUrl");
 if (inject("embeddedDb")) process.env.ZELIN_EMBEDDED_DB = "1";
 process.env.LOG_LEVEL ??= "warn";
+process.env.APP_SECRET ??= "integration-tests-app-secret-0123456789abcdef";
 
 import { afterAll } from "vitest";
 

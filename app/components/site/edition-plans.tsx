@@ -3,7 +3,7 @@ import { Table } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { EDITIONS, type TEdition } from "./editions";
+import { EDITIONS_FOR_DISPLAY as EDITIONS, type TEdition } from "./editions";
 
 // Strings live in the "site" namespace under editions.*; routes that show plans load "site".
 

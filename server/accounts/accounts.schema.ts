@@ -1,0 +1,84 @@
+// Account and auth input, shared by the forms and the server (DESIGN 6): the same rules refuse
+// the same input with the same message key (public/locales/<lng>/errors.json, validation.*).
+import { z } from "zod";
+
+export const ZAccountName = z
+  .string()
+  .trim()
+  .min(5, "validation.account_length")
+  .max(18, "validation.account_length")
+  .regex(/^[A-Za-z0-9_]+$/, "validation.account_chars");
+
+export const ZPassword = z.string().min(6, "validation.password_length").max(64, "validation.password_length");
+
+/** The strict rule, where a deployment or enterprise turns it on (SPEC 5). */
+export const ZStrictPassword = z
+  .string()
+  .min(10, "validation.password_strict")
+  .max(16, "validation.password_strict")
+  .refine((p) => /[a-z]/.test(p) && /[A-Z]/.test(p) && /\d/.test(p) && /[^A-Za-z0-9]/.test(p), "validation.password_strict");
+
+export const ZPhone = z
+  .string()
+  .trim()
+  .transform((p) => p.replace(/^\+?86[-\s]?/, "").replace(/[\s-]/g, ""))
+  .refine((p) => /^1[3-9]\d{9}$/.test(p), "validation.phone");
+
+export const ZSmsCode = z.string().trim().regex(/^\d{6}$/, "validation.sms_code");
+
+const ZAgreed = z.union([z.literal(true), z.literal("true"), z.literal("1"), z.literal("on")], { message: "validation.agreement" });
+
+export function passwordSchema(strict: boolean) {
+  return strict ? ZStrictPassword : ZPassword;
+}
+
+export function registerSchema(strict: boolean) {
+  return z
+    .object({
+      account: ZAccountName,
+      password: passwordSchema(strict),
+      confirm: z.string(),
+      invitation_code: z.string().trim().max(64).optional(),
+      agreed: ZAgreed,
+    })
+    .refine((v) => v.password === v.confirm, { message: "validation.password_confirm", path: ["confirm"] });
+}
+
+export const ZLoginPasswordInput = z.object({
+  account: z.string().trim().min(1, "validation.required").max(64),
+  password: z.string().min(1, "validation.required").max(64),
+  agreed: ZAgreed,
+});
+
+export const ZSendSmsInput = z.object({ phone: ZPhone, purpose: z.enum(["login", "register", "reset_password", "bind_phone"]) });
+
+export const ZLoginSmsInput = z.object({ phone: ZPhone, code: ZSmsCode, agreed: ZAgreed });
+
+export function resetPasswordSchema(strict: boolean) {
+  return z
+    .object({ phone: ZPhone, code: ZSmsCode, password: passwordSchema(strict), confirm: z.string() })
+    .refine((v) => v.password === v.confirm, { message: "validation.password_confirm", path: ["confirm"] });
+}
+
+export function changePasswordSchema(strict: boolean) {
+  return z
+    .object({ current: z.string().min(1, "validation.required"), password: passwordSchema(strict), confirm: z.string() })
+    .refine((v) => v.password === v.confirm, { message: "validation.password_confirm", path: ["confirm"] });
+}
+
+export type TRegisterInput = z.infer<ReturnType<typeof registerSchema>>;
+export type TLoginPasswordInput = z.infer<typeof ZLoginPasswordInput>;
+
+/** What the browser may know about the signed-in account. */
+export type TSessionAccount = {
+  id: string;
+  account: string;
+  nickname: string;
+  avatarUrl: string | null;
+  phone: string | null;
+  roles: string[];
+  edition: string;
+  editionExpiresAt: string | null;
+  enterpriseId: string | null;
+  language: string;
+};

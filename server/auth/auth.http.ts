@@ -1,0 +1,98 @@
+// REST transport for registration, login and sessions (/api/v1/auth, /api/v1/account, /api/v1/qy).
+import express from "express";
+import { AppError } from "../errors/app-error";
+import { handle } from "../http/envelope-response";
+import { clearSessionCookie, getAuth, requestMeta, requireAuth, setSessionCookie } from "../http/auth-context";
+import { ZSendSmsInput } from "../accounts/accounts.schema";
+import * as repo from "../accounts/accounts.repository";
+import { getRequestLanguage } from "../http/request-context";
+import { changePassword, loginWithPassword, loginWithSms, registerAccount, resetPasswordWithSms } from "./auth.service";
+import { endSession } from "./session.service";
+import { sendSmsCode } from "./sms/sms.service";
+
+export function createAuthRouter() {
+  const router = express.Router();
+
+  router.post(
+    "/v1/auth/register",
+    handle(async (req, res) => {
+      const domain = typeof req.body?.domain === "string" && req.body.domain ? req.body.domain : undefined;
+      const { account, session } = await registerAccount(req.body, requestMeta(req), { enterpriseDomain: domain });
+      setSessionCookie(req, res, session);
+      return { account };
+    }),
+  );
+
+  router.post(
+    "/v1/auth/login",
+    handle(async (req, res) => {
+      const { account, session } = await loginWithPassword(req.body, requestMeta(req));
+      await assertSameEnterprise(req.body?.domain, account.enterpriseId);
+      setSessionCookie(req, res, session);
+      return { account };
+    }),
+  );
+
+  router.post(
+    "/v1/auth/sms/send",
+    handle(async (req) => {
+      const input = ZSendSmsInput.parse(req.body);
+      if (input.purpose === "login" || input.purpose === "reset_password") {
+        // Say so now rather than after the user waits for a code that cannot work.
+        if (!(await repo.findAccountForLogin({ phone: input.phone }))) throw new AppError("phone_not_registered");
+      }
+      return sendSmsCode(input.phone, input.purpose, getRequestLanguage(req));
+    }),
+  );
+
+  router.post(
+    "/v1/auth/login/sms",
+    handle(async (req, res) => {
+      const { account, session } = await loginWithSms(req.body, requestMeta(req));
+      await assertSameEnterprise(req.body?.domain, account.enterpriseId);
+      setSessionCookie(req, res, session);
+      return { account };
+    }),
+  );
+
+  router.post("/v1/auth/password/reset", handle(async (req) => void (await resetPasswordWithSms(req.body))));
+
+  router.post(
+    "/v1/auth/password/change",
+    handle(async (req) => {
+      const auth = await requireAuth(req);
+      await changePassword(auth.account.id, auth.sessionId, req.body);
+    }),
+  );
+
+  router.post(
+    "/v1/auth/logout",
+    handle(async (req, res) => {
+      const auth = await getAuth(req);
+      if (auth) await endSession(auth.sessionId);
+      clearSessionCookie(req, res);
+    }),
+  );
+
+  router.get("/v1/account/me", handle(async (req) => (await requireAuth(req)).account));
+
+  router.get(
+    "/v1/qy/info_by_domain",
+    handle(async (req) => {
+      const enterprise = await repo.findEnterpriseByDomain(String(req.query.domain ?? ""));
+      if (!enterprise) throw new AppError("enterprise_not_found");
+      const { id: _id, strictPassword, ...shown } = enterprise;
+      return { ...shown, strict_password: strictPassword };
+    }),
+  );
+
+  return router;
+}
+
+/** /sso_login signs in to one enterprise: an account of another cannot use it. */
+async function assertSameEnterprise(domain: unknown, enterpriseId: string | null) {
+  if (typeof domain !== "string" || !domain) return;
+  const enterprise = await repo.findEnterpriseByDomain(domain);
+  if (!enterprise) throw new AppError("enterprise_not_found");
+  if (enterprise.id !== enterpriseId) throw new AppError("invalid_credentials");
+}

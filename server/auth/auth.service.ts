@@ -1,0 +1,120 @@
+// Registration and login (SPEC 2, 5, 6). Every refusal is an AppError and writes nothing but the
+// login attempt that throttling needs.
+import { getDb } from "../db/client";
+import { getEnv } from "../env";
+import { AppError } from "../errors/app-error";
+import { Prisma } from "../db/generated/client";
+import * as repo from "../accounts/accounts.repository";
+import { changePasswordSchema, registerSchema, resetPasswordSchema, ZLoginPasswordInput, ZLoginSmsInput } from "../accounts/accounts.schema";
+import { hashPassword, verifyPassword } from "./password";
+import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
+import { startSession, toSessionAccount } from "./session.service";
+import { verifySmsCode } from "./sms/sms.service";
+
+export type TRequestMeta = { ip: string; userAgent?: string };
+
+function isUniqueViolation(err: unknown) {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+}
+
+export function isStrictPasswordOn(enterprise?: { strictPassword: boolean } | null) {
+  return getEnv().STRICT_PASSWORD || Boolean(enterprise?.strictPassword);
+}
+
+export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
+  const enterprise = opts.enterpriseDomain ? await repo.findEnterpriseByDomain(opts.enterpriseDomain) : null;
+  if (opts.enterpriseDomain && !enterprise) throw new AppError("enterprise_not_found");
+  const input = registerSchema(isStrictPasswordOn(enterprise)).parse(raw);
+  const mode = enterprise?.registrationMode ?? getEnv().REGISTRATION_MODE;
+  if (mode === "closed") throw new AppError("registration_closed");
+  // Paid registration is completed by the money issue: the payment creates the account.
+  if (mode === "paid" && !input.invitation_code) throw new AppError("registration_requires_payment", { data: { next: "payment" } });
+  if (mode === "invitation" && !input.invitation_code) throw new AppError("invitation_invalid");
+  if (await repo.accountNameExists(input.account)) throw new AppError("account_taken");
+
+  const passwordHash = await hashPassword(input.password);
+  const now = new Date();
+  try {
+    const account = await getDb().$transaction(async (tx) => {
+      let invitedById: string | undefined;
+      if (input.invitation_code) {
+        const invitation = await repo.consumeInvitation(input.invitation_code, now, tx);
+        if (!invitation || (enterprise && invitation.enterpriseId !== enterprise.id)) throw new AppError("invitation_invalid");
+        invitedById = invitation.createdById ?? undefined;
+      }
+      return repo.createAccount(
+        {
+          account: input.account,
+          nickname: input.account,
+          passwordHash,
+          passwordChangedAt: now,
+          roles: enterprise ? ["enterprise_staff"] : ["individual_developer"],
+          enterpriseId: enterprise?.id,
+          invitedById,
+        },
+        tx,
+      );
+    });
+    const session = await startSession(account.id, meta);
+    return { account: toSessionAccount(account), session };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("account_taken");
+    throw err;
+  }
+}
+
+export async function loginWithPassword(raw: unknown, meta: TRequestMeta) {
+  const input = ZLoginPasswordInput.parse(raw);
+  await assertLoginAllowed(input.account, meta.ip);
+  const found = await repo.findAccountForLogin(/^1[3-9]\d{9}$/.test(input.account) ? { phone: input.account } : { account: input.account });
+  const ok = found ? await verifyPassword(found.passwordHash, input.password) : false;
+  await recordLoginAttempt(input.account, meta.ip, ok);
+  if (!found || !ok) throw new AppError("invalid_credentials");
+  if (found.status !== "active") throw new AppError("account_disabled");
+  return { account: toSessionAccount(found), session: await startSession(found.id, meta) };
+}
+
+export async function loginWithSms(raw: unknown, meta: TRequestMeta) {
+  const input = ZLoginSmsInput.parse(raw);
+  await assertLoginAllowed(input.phone, meta.ip);
+  const found = await repo.findAccountForLogin({ phone: input.phone });
+  if (!found) throw new AppError("phone_not_registered");
+  try {
+    await verifySmsCode(input.phone, "login", input.code);
+  } catch (err) {
+    await recordLoginAttempt(input.phone, meta.ip, false);
+    throw err;
+  }
+  await recordLoginAttempt(input.phone, meta.ip, true);
+  if (found.status !== "active") throw new AppError("account_disabled");
+  return { account: toSessionAccount(found), session: await startSession(found.id, meta) };
+}
+
+/** Forgot password: a code to the account's phone sets a new password and ends every session. */
+export async function resetPasswordWithSms(raw: unknown) {
+  const phone = typeof raw === "object" && raw && "phone" in raw ? String((raw as { phone: unknown }).phone) : "";
+  const found = await repo.findAccountForLogin({ phone: phone.replace(/^\+?86[-\s]?/, "").replace(/[\s-]/g, "") });
+  const input = resetPasswordSchema(isStrictPasswordOn(found?.enterprise)).parse(raw);
+  if (!found) throw new AppError("phone_not_registered");
+  await verifySmsCode(input.phone, "reset_password", input.code);
+  const now = new Date();
+  const passwordHash = await hashPassword(input.password);
+  await getDb().$transaction(async (tx) => {
+    await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
+    await repo.revokeSessions({ accountId: found.id }, now, tx);
+  });
+}
+
+/** A signed-in change of password ends every other session of the account. */
+export async function changePassword(accountId: string, currentSessionId: string, raw: unknown) {
+  const found = await repo.findAccountForLogin({ id: accountId });
+  if (!found) throw new AppError("not_found");
+  const input = changePasswordSchema(isStrictPasswordOn(found.enterprise)).parse(raw);
+  if (!(await verifyPassword(found.passwordHash, input.current))) throw new AppError("invalid_credentials");
+  const now = new Date();
+  const passwordHash = await hashPassword(input.password);
+  await getDb().$transaction(async (tx) => {
+    await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
+    await repo.revokeSessions({ accountId: found.id, exceptId: currentSessionId }, now, tx);
+  });
+}

@@ -1,0 +1,53 @@
+// Sessions: a random token in an httpOnly, SameSite=Lax cookie; the database keeps its hash.
+import { randomToken, sha256 } from "../lib/secret-box";
+import * as repo from "../accounts/accounts.repository";
+import type { TSessionAccount } from "../accounts/accounts.schema";
+
+export const SESSION_COOKIE = "zl_session";
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+export async function startSession(accountId: string, meta: { ip?: string; userAgent?: string } = {}, now = new Date()) {
+  const token = randomToken(32);
+  await repo.insertSession({ id: sha256(token), accountId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) });
+  return { token, maxAgeSeconds: SESSION_TTL_MS / 1000 };
+}
+
+/** The signed-in account for a cookie token, or null (unknown, revoked, expired, or disabled). */
+export async function resolveSession(token: string | undefined | null, now = new Date()): Promise<{ sessionId: string; account: TSessionAccount } | null> {
+  if (!token || token.length > 100) return null;
+  const session = await repo.findLiveSession(sha256(token), now);
+  if (!session || session.account.status !== "active") return null;
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await repo.touchSession(session.id, now);
+  return { sessionId: session.id, account: toSessionAccount(session.account) };
+}
+
+export async function endSession(sessionId: string, now = new Date()) {
+  await repo.revokeSessions({ id: sessionId }, now);
+}
+
+export function toSessionAccount(a: {
+  id: string;
+  account: string;
+  nickname: string;
+  avatarUrl: string | null;
+  phone: string | null;
+  roles: string[];
+  edition: string;
+  editionExpiresAt: Date | null;
+  enterpriseId: string | null;
+  language: string;
+}): TSessionAccount {
+  return {
+    id: a.id,
+    account: a.account,
+    nickname: a.nickname,
+    avatarUrl: a.avatarUrl,
+    phone: a.phone,
+    roles: [...a.roles],
+    edition: a.edition,
+    editionExpiresAt: a.editionExpiresAt?.toISOString() ?? null,
+    enterpriseId: a.enterpriseId,
+    language: a.language,
+  };
+}
