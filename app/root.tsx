@@ -17,13 +17,16 @@ import { LicenceOverlay } from "./components/shell/licence-overlay";
 import { ScreenLockOverlay } from "./components/shell/screen-lock-overlay";
 import { ErrorScreen } from "./components/shell/error-screen";
 import { getShellSettings } from "./lib/shell-settings.server";
+import { getSessionAccount } from "./lib/auth.server";
 import "./styles/global.css";
+import "./styles/auth-console.css";
 
 export const handle = { i18n: ["common", "errors"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const locale = getRequestLanguage(request);
-  return { locale, uiSize: readUiSize(request.headers.get("cookie")), ...getShellSettings() };
+  const account = await getSessionAccount(request);
+  return { locale, uiSize: readUiSize(request.headers.get("cookie")), ...getShellSettings(), viewer: account ? { nickname: account.nickname, avatarUrl: account.avatarUrl } : null };
 }
 
 export type TRootData = Awaited<ReturnType<typeof loader>>;

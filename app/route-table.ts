@@ -1,6 +1,6 @@
 // Every page of the product, once. routes.ts registers each twice, at its path and under /mobi
 // with the phone layout, from the same module (DESIGN 5). Areas add their pages here.
-export type TLayout = "site" | "bare";
+export type TLayout = "site" | "bare" | "auth" | "console";
 
 export type TRouteEntry = {
   /** Unique, stable id: also the route id of the desktop registration. */
@@ -24,6 +24,14 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   // Access refusals.
   { id: "no_perm", path: "/no_perm", file: "routes/shell/no-perm.tsx", layout: "bare" },
   { id: "no_page_perm", path: "/no_page_perm", file: "routes/shell/no-perm.tsx", layout: "bare" },
+  // Accounts (issue 3).
+  { id: "login", path: "/login", file: "routes/auth/login.tsx", layout: "auth" },
+  { id: "sso_login", path: "/sso_login", file: "routes/auth/sso-login.tsx", layout: "auth" },
+  { id: "registered", path: "/registered", file: "routes/auth/registered.tsx", layout: "auth" },
+  { id: "forgot_password", path: "/forgot_password", file: "routes/auth/forgot-password.tsx", layout: "auth" },
+  { id: "dev_sms", path: "/dev/sms", file: "routes/dev/sms.tsx", layout: "bare" },
+  // Console.
+  { id: "setting", path: "/setting", file: "routes/console/setting.tsx", layout: "console" },
   // Mobile only.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },
@@ -38,6 +46,8 @@ export const MOBI_PREFIX = "/mobi";
 export const LAYOUT_FILES: Record<TLayout, string> = {
   site: "components/layouts/site-layout.tsx",
   bare: "components/layouts/bare-layout.tsx",
+  auth: "components/layouts/auth-layout.tsx",
+  console: "components/layouts/console-layout.tsx",
 };
 
 export function toMobiPath(path: string) {

@@ -41,6 +41,19 @@ export const ZEnv = z.object({
   REGISTRATION_MODE: z.enum(["open", "invitation", "paid", "closed"]).default("open"),
   STRICT_PASSWORD: ZBool.default(false),
   SMS_PROVIDER: z.enum(["dev", "aliyun"]).default("dev"),
+  // Aliyun Dysmsapi, used when SMS_PROVIDER=aliyun (server/auth/sms/aliyun-sms-provider.ts).
+  ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().optional(),
+  ALIYUN_SMS_SIGN_NAME: z.string().optional(),
+  ALIYUN_SMS_TEMPLATE_CODE: z.string().optional(),
+  ALIYUN_SMS_REGION: z.string().default("cn-hangzhou"),
+  ALIYUN_SMS_ENDPOINT: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").default("https://dysmsapi.aliyuncs.com"),
+  // WeChat Open Platform website login (server/auth/wechat); off unless both id and secret are set.
+  WECHAT_APP_ID: z.string().optional(),
+  WECHAT_APP_SECRET: z.string().optional(),
+  WECHAT_OPEN_BASE: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").default("https://open.weixin.qq.com"),
+  WECHAT_API_BASE: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").default("https://api.weixin.qq.com"),
+  PUBLIC_URL: z.string().regex(/^https?:\/\/[^/]+\/?$/, "must be an origin like https://zelinai.com").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   QUEUE_PREFIX: z.string().default("zelin"),
 });

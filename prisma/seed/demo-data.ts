@@ -8,3 +8,12 @@ export const DEMO_CATEGORIES = [
   { slug: "video", sortOrder: 60, names: { zh_hans: "视频生成", zh_hant: "視頻生成", en: "Video", pt: "Vídeo" } },
   { slug: "lifestyle", sortOrder: 70, names: { zh_hans: "生活助手", zh_hant: "生活助手", en: "Lifestyle", pt: "Estilo de vida" } },
 ];
+
+/** The demo account of a fresh install (README): password login, or SMS login with the dev provider. */
+export const DEMO_ACCOUNT = {
+  account: "zelin_demo",
+  password: "Zelin@2026",
+  phone: "13800138000",
+  nickname: "Zelin Demo",
+  edition: "professional" as const,
+};

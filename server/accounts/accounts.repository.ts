@@ -94,3 +94,17 @@ export async function insertInvitation(data: { code: string; createdById?: strin
 export async function findEnterpriseByDomain(domain: string, tx: TDbOrTx = getDb()) {
   return tx.enterprise.findUnique({ where: { domain }, select: { id: true, name: true, domain: true, logoUrl: true, loginBackgroundUrl: true, registrationMode: true, strictPassword: true } });
 }
+
+// App keys ----------------------------------------------------------------------------------
+
+export async function findAppKey(accountId: string, tx: TDbOrTx = getDb()) {
+  return tx.appKey.findUnique({ where: { accountId }, select: { appKey: true, secretHint: true, updatedAt: true } });
+}
+
+export async function upsertAppKey(accountId: string, data: { appKey: string; secretEncrypted: string; secretHint: string }, tx: TDbOrTx = getDb()) {
+  await tx.appKey.upsert({ where: { accountId }, create: { accountId, ...data }, update: data });
+}
+
+export async function findWechatBinding(accountId: string, tx: TDbOrTx = getDb()) {
+  return tx.wechatIdentity.findUnique({ where: { accountId }, select: { nickname: true, createdAt: true } });
+}

@@ -8,7 +8,7 @@ import * as repo from "../accounts/accounts.repository";
 import { getRequestLanguage } from "../http/request-context";
 import { changePassword, loginWithPassword, loginWithSms, registerAccount, resetPasswordWithSms } from "./auth.service";
 import { endSession } from "./session.service";
-import { sendSmsCode } from "./sms/sms.service";
+import { sendSmsCode } from "./sms";
 
 export function createAuthRouter() {
   const router = express.Router();

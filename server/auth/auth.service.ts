@@ -9,7 +9,7 @@ import { changePasswordSchema, registerSchema, resetPasswordSchema, ZLoginPasswo
 import { hashPassword, verifyPassword } from "./password";
 import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
 import { startSession, toSessionAccount } from "./session.service";
-import { verifySmsCode } from "./sms/sms.service";
+import { verifySmsCode } from "./sms";
 
 export type TRequestMeta = { ip: string; userAgent?: string };
 

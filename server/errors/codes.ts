@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   wechat_login_failed: { status: 420115, http: 502 },
   wechat_already_bound: { status: 420116, http: 409 },
   enterprise_not_found: { status: 420117, http: 404 },
+  wechat_login_unavailable: { status: 420118, http: 503 },
+  wechat_unbind_needs_password: { status: 420119, http: 409 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

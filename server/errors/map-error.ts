@@ -27,8 +27,18 @@ export function mapError(err: unknown, lng?: string): TMappedError {
   return {
     httpStatus: ERROR_CODES[code].http,
     code,
-    envelope: { status: ERROR_CODES[code].status, description: t(code, appError?.params ?? {}), data: appError?.data ?? null },
+    envelope: { status: ERROR_CODES[code].status, description: t(code, translateParams(appError?.params ?? {}, lng)), data: appError?.data ?? null },
   };
+}
+
+/** A parameter written "$t:<ns>:<key>" is itself translated, e.g. an edition's name. */
+function translateParams(params: Record<string, string | number>, lng?: string) {
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => {
+      const m = typeof v === "string" ? /^\$t:([a-z_]+):(.+)$/.exec(v) : null;
+      return [k, m ? getT(lng, m[1])(m[2]) : v];
+    }),
+  );
 }
 
 export function okEnvelope<T>(data: T, description = "success"): TEnvelope<T> {

@@ -9,6 +9,8 @@ import { handle, sendError } from "./envelope-response";
 import { getRequestLanguage, isPlatformAdmin } from "./request-context";
 import { verifyCsrf } from "./csrf";
 import { createAuthRouter } from "../auth/auth.http";
+import { createWechatRouter } from "../auth/wechat/wechat.http";
+import { createSettingsRouter } from "../accounts/settings.http";
 
 export function createApiRouter() {
   const router = express.Router();
@@ -16,6 +18,8 @@ export function createApiRouter() {
   router.use(express.urlencoded({ extended: true, limit: "1mb" }));
   router.use(verifyCsrf);
   router.use(createAuthRouter());
+  router.use(createWechatRouter());
+  router.use(createSettingsRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

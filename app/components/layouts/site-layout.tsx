@@ -1,6 +1,7 @@
 // The public site's frame: header, footer, and the phone variant for /mobi pages.
-import { MenuOutlined } from "@ant-design/icons";
-import { Outlet, useLocation } from "@remix-run/react";
+import { MenuOutlined, UserOutlined } from "@ant-design/icons";
+import { Outlet, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { TRootData } from "../../root";
 import { Button, Drawer } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -47,9 +48,7 @@ function DesktopFrame() {
           <div className="site-header__tools">
             <UiSizeSwitcher />
             <LanguageSwitcher />
-            <AppLink to="/scheme" className="site-header__cta">
-              <Button type="primary">{t("nav.cta")}</Button>
-            </AppLink>
+            <ViewerButtons />
             <Button type="text" className="site-header__menu" aria-label={t("nav.menu")} icon={<MenuOutlined />} onClick={() => setOpen(true)} />
           </div>
         </div>
@@ -95,6 +94,29 @@ function PhoneFrame() {
       </main>
       <SiteFooter compact />
     </div>
+  );
+}
+
+/** Signed out: log in and start building; signed in: straight to the console. */
+function ViewerButtons() {
+  const { t } = useTranslation();
+  const viewer = useRouteLoaderData<TRootData>("root")?.viewer;
+  if (viewer) {
+    return (
+      <AppLink to="/setting" className="site-header__cta" data-testid="viewer">
+        <Button type="primary" icon={<UserOutlined />}>{viewer.nickname}</Button>
+      </AppLink>
+    );
+  }
+  return (
+    <>
+      <AppLink to="/login" className="site-header__login" data-testid="nav-login">
+        <Button type="text">{t("nav.login")}</Button>
+      </AppLink>
+      <AppLink to="/registered" className="site-header__cta">
+        <Button type="primary">{t("nav.start")}</Button>
+      </AppLink>
+    </>
   );
 }
 

@@ -1,0 +1,65 @@
+// The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
+import { LogoutOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Avatar, Button, Dropdown, Layout, Menu } from "antd";
+import { useTranslation } from "react-i18next";
+import { requireSessionAccount } from "../../lib/auth.server";
+import { apiRequest } from "../../lib/api-client";
+import { AppLink, useAppNavigate, useIsMobi } from "../app-link";
+import { LanguageSwitcher } from "../shell/preference-switchers";
+import { BrandLogo } from "../ui/brand-logo";
+
+export const handle = { i18n: ["auth"] };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const account = await requireSessionAccount(request);
+  return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition } };
+}
+
+const MENU = [{ key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" }];
+
+async function logout() {
+  await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
+  window.location.assign("/login");
+}
+
+export default function ConsoleLayout() {
+  const { t } = useTranslation("auth");
+  const { account } = useLoaderData<typeof loader>();
+  const { pathname } = useLocation();
+  const navigate = useAppNavigate();
+  const mobi = useIsMobi();
+  const selected = pathname.replace(/^\/mobi/, "") || "/";
+  const userMenu = {
+    items: [{ key: "logout", icon: <LogoutOutlined />, label: <span data-testid="logout">{t("console.logout")}</span> }],
+    onClick: ({ key }: { key: string }) => key === "logout" && void logout(),
+  };
+  return (
+    <Layout className={`console${mobi ? " console--phone" : ""}`}>
+      <Layout.Header className="console__header">
+        <AppLink to="/" aria-label={t("brand.name", { ns: "common" })}>
+          <BrandLogo size={28} />
+        </AppLink>
+        <div className="console__tools">
+          <LanguageSwitcher compact />
+          <Dropdown menu={userMenu} trigger={["click"]}>
+            <Button type="text" data-testid="account-menu" icon={<Avatar size="small" src={account.avatarUrl ?? undefined} icon={<UserOutlined />} />}>
+              {!mobi && <span className="console__nickname">{account.nickname}</span>}
+            </Button>
+          </Dropdown>
+        </div>
+      </Layout.Header>
+      <Layout>
+        {!mobi && (
+          <Layout.Sider width={220} theme="light" className="console__sider">
+            <Menu mode="inline" selectedKeys={[selected]} items={MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) }))} onClick={({ key }) => navigate(key)} />
+          </Layout.Sider>
+        )}
+        <Layout.Content className="console__content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,43 @@
+import { App, Button, Card, Form, Input } from "antd";
+import { useTranslation } from "react-i18next";
+import { apiRequest, ApiError } from "../../lib/api-client";
+import { zodRule } from "../../lib/zod-rule";
+import { passwordSchema } from "../../../server/accounts/accounts.schema";
+
+/** Changing the password signs out every other device (issue 3). */
+export function PasswordCard({ strict }: { strict: boolean }) {
+  const { t } = useTranslation("auth");
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const onFinish = async (values: Record<string, unknown>) => {
+    try {
+      await apiRequest("/api/v1/auth/password/change", { body: values });
+      message.success(t("settings.password_changed"));
+      form.resetFields();
+    } catch (err) {
+      message.error(err instanceof ApiError ? err.description : String(err));
+    }
+  };
+  return (
+    <Card title={t("settings.password")} data-testid="password-card">
+      <p className="console__hint">{t("settings.password_hint")}</p>
+      <Form form={form} layout="vertical" onFinish={onFinish} style={{ maxWidth: 420 }}>
+        <Form.Item name="current" label={t("fields.current_password")} rules={[{ required: true, message: t("validation.required", { ns: "errors" }) }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item name="password" label={t("fields.new_password")} rules={[zodRule(passwordSchema(strict), t)]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t("fields.confirm")}
+          dependencies={["password"]}
+          rules={[({ getFieldValue }) => ({ validator: async (_r, v) => (v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" })))) })]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Button htmlType="submit">{t("settings.change_password")}</Button>
+      </Form>
+    </Card>
+  );
+}

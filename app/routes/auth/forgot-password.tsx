@@ -1,0 +1,58 @@
+import { Alert, Button, Form, Input, Result } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AppLink } from "../../components/app-link";
+import { SmsCodeFields } from "../../components/auth/sms-code-field";
+import { useApiSubmit } from "../../components/auth/use-submit";
+import { zodRule } from "../../lib/zod-rule";
+import { ZPassword } from "../../../server/accounts/accounts.schema";
+
+export const handle = { i18n: ["auth"] };
+
+export default function ForgotPassword() {
+  const { t } = useTranslation("auth");
+  const [form] = Form.useForm();
+  const [done, setDone] = useState(false);
+  const { submit, pending, error } = useApiSubmit("/api/v1/auth/password/reset");
+  if (done) {
+    return (
+      <Result
+        status="success"
+        title={t("forgot.done_title")}
+        subTitle={t("forgot.done_body")}
+        extra={
+          <AppLink to="/login">
+            <Button type="primary" data-testid="to-login">{t("register.to_login")}</Button>
+          </AppLink>
+        }
+      />
+    );
+  }
+  return (
+    <>
+      <h1 className="auth__title">{t("forgot.title")}</h1>
+      <p className="auth__subtitle">{t("forgot.subtitle")}</p>
+      <Form form={form} layout="vertical" requiredMark={false} onFinish={async (v) => (await submit(v)) !== null && setDone(true)} data-testid="forgot">
+        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="form-error" />}
+        <SmsCodeFields form={form} purpose="reset_password" />
+        <Form.Item name="password" label={t("fields.new_password")} rules={[zodRule(ZPassword, t)]}>
+          <Input.Password autoComplete="new-password" data-testid="password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t("fields.confirm")}
+          dependencies={["password"]}
+          rules={[({ getFieldValue }) => ({ validator: async (_r, v) => (v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" })))) })]}
+        >
+          <Input.Password autoComplete="new-password" data-testid="confirm" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block size="large" loading={pending} data-testid="submit">
+          {t("forgot.submit")}
+        </Button>
+      </Form>
+      <div className="auth__links">
+        <AppLink to="/login">{t("register.to_login")}</AppLink>
+      </div>
+    </>
+  );
+}

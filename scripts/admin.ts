@@ -1,0 +1,55 @@
+// Operator commands, run against DATABASE_URL (or the embedded database of a stopped `npm start`).
+//   npm run admin -- create-platform-admin --account ops_admin --password 'S3cure-Pass!'
+//   npm run admin -- invite [--uses 10] [--days 30]
+import { parseArgs } from "node:util";
+import { getDb } from "../server/db/client";
+import { hashPassword } from "../server/auth/password";
+import { ZAccountName, ZStrictPassword } from "../server/accounts/accounts.schema";
+import { randomToken } from "../server/lib/secret-box";
+import { startEmbeddedHost } from "../server/db/embedded-host";
+import { applyMigrations } from "../server/db/migrate";
+import { parseEnv } from "../server/env";
+
+const [command, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({ args: rest, options: { account: { type: "string" }, password: { type: "string" }, uses: { type: "string" }, days: { type: "string" } } });
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const env = parseEnv();
+const host = env.DATABASE_URL ? undefined : await startEmbeddedHost({ dataDir: env.DATA_DIR });
+if (host) process.env.DATABASE_URL = host.url;
+await applyMigrations(process.env.DATABASE_URL!);
+const db = getDb();
+
+try {
+  if (command === "create-platform-admin") {
+    const account = ZAccountName.safeParse(values.account);
+    if (!account.success) fail("--account: 5-18 letters, digits or underscores");
+    const password = ZStrictPassword.safeParse(values.password);
+    if (!password.success) fail("--password: 10-16 characters with upper and lower case, a digit and a symbol");
+    const existing = await db.account.findUnique({ where: { account: account.data }, select: { id: true, roles: true } });
+    if (existing) {
+      const roles = [...new Set([...existing.roles, "platform_admin" as const])];
+      await db.account.update({ where: { id: existing.id }, data: { roles, passwordHash: await hashPassword(password.data), passwordChangedAt: new Date() } });
+      console.log(`${account.data} is now a platform administrator (password replaced).`);
+    } else {
+      await db.account.create({ data: { account: account.data, nickname: account.data, roles: ["platform_admin"], passwordHash: await hashPassword(password.data), passwordChangedAt: new Date() } });
+      console.log(`created platform administrator ${account.data}`);
+    }
+  } else if (command === "invite") {
+    const uses = Number(values.uses ?? 1);
+    const days = values.days ? Number(values.days) : undefined;
+    if (!Number.isInteger(uses) || uses < 1 || uses > 10_000) fail("--uses: a whole number from 1 to 10000");
+    const code = randomToken(6).replace(/[-_]/g, "").slice(0, 8).toUpperCase();
+    await db.invitationCode.create({ data: { code, maxUses: uses, expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null } });
+    console.log(code);
+  } else {
+    fail("usage: npm run admin -- create-platform-admin --account NAME --password PASS | invite [--uses N] [--days D]");
+  }
+} finally {
+  await db.$disconnect();
+  await host?.close();
+}
