@@ -110,7 +110,7 @@ async function callWechat<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     if (!(err instanceof WechatApiError)) throw err;
-    logger.warn({ errcode: err.errcode, errmsg: err.errmsg, cause: err.cause }, "WeChat refused the login");
+    logger.warn({ errcode: err.errcode, errmsg: err.errmsg, err: err.cause }, "WeChat refused the login");
     throw new AppError("wechat_login_failed", { cause: err });
   }
 }
