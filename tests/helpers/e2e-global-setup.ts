@@ -6,6 +6,7 @@ import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import { provideTestDatabase } from "./database";
 import { writeLicenceFixtures } from "./licence-fixtures";
 import { startWeb, startWorker } from "./platform";
+import { startFakeWechat } from "../fakes/fake-wechat";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +16,7 @@ declare module "vitest" {
     expiredUrl: string;
     adminToken: string;
     chromiumPath: string;
+    databaseUrl: string;
   }
 }
 
@@ -24,7 +26,9 @@ export default async function setup(project: TestProject) {
   ensureBuild({ quiet: true });
   const db = await provideTestDatabase();
   const licences = writeLicenceFixtures();
-  const base = { DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  const wechat = await startFakeWechat({ appId: "wxe2e0000000000001", appSecret: "e2e-wechat-secret", user: { openid: `o_e2e_${Date.now()}`, nickname: "微信用户" } });
+  const wechatEnv = { WECHAT_APP_ID: "wxe2e0000000000001", WECHAT_APP_SECRET: "e2e-wechat-secret", WECHAT_OPEN_BASE: wechat.base, WECHAT_API_BASE: wechat.base };
+  const base = { ...wechatEnv, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
   const [web, web2, expiring, expired] = await Promise.all([
     startWeb(base),
     startWeb(base),
@@ -37,9 +41,11 @@ export default async function setup(project: TestProject) {
   project.provide("expiringUrl", expiring.url);
   project.provide("expiredUrl", expired.url);
   project.provide("adminToken", ADMIN_TOKEN);
+  project.provide("databaseUrl", db.url);
   project.provide("chromiumPath", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
   return async () => {
     await Promise.all([web, web2, expiring, expired, worker].map((p) => p.stop()));
     await db.close();
+    await wechat.close();
   };
 }
