@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/node";
 import { resolveSession, SESSION_COOKIE } from "../../server/auth/session.service";
 import { readCookie } from "../../server/http/auth-context";
 import { hasRole } from "../../server/accounts/access";
+import { toSafeRedirect } from "../../server/lib/safe-redirect";
 import { toMobiPath, isMobiPath } from "../route-table";
 
 export async function getSessionAccount(request: Request) {
@@ -29,6 +30,5 @@ export async function requirePageRole(request: Request, ...roles: string[]) {
 
 /** Only same-site paths: a login link must not become an open redirect. */
 export function safeRedirect(target: string | null | undefined, fallback = "/setting") {
-  if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  return target;
+  return toSafeRedirect(target, fallback);
 }

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { Alert, Button, Tabs, Typography } from "antd";
 import { WechatOutlined } from "@ant-design/icons";
 import { useTranslation } from "react-i18next";
+import { isWechatLoginEnabled } from "../../../server/auth/wechat/wechat.service";
 import { AppLink } from "../../components/app-link";
 import { PasswordLoginForm, SmsLoginForm } from "../../components/auth/login-forms";
 import { useFlag } from "../../components/shell/shell-context";
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
   return {
     redirect: target,
-    wechatEnabled: Boolean(process.env.WECHAT_APP_ID && process.env.WECHAT_APP_SECRET),
+    wechatEnabled: isWechatLoginEnabled(),
     devSms: env.SMS_PROVIDER === "dev",
     wechatError: url.searchParams.get("wechat_error"),
   };

@@ -1,11 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Space } from "antd";
+import { Alert, Space } from "antd";
 import { useTranslation } from "react-i18next";
+import { isWechatLoginEnabled } from "../../../server/auth/wechat/wechat.service";
 import { AppKeyCard } from "../../components/settings/app-key-card";
 import { EditionCard } from "../../components/settings/edition-card";
 import { PasswordCard } from "../../components/settings/password-card";
 import { ProfileCard } from "../../components/settings/profile-card";
+import { WechatCard } from "../../components/settings/wechat-card";
+import { findWechatBinding } from "../../../server/accounts/accounts.repository";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { getEntitlements } from "../../../server/accounts/entitlements.service";
 import { getAppKey } from "../../../server/accounts/settings.service";
@@ -15,19 +18,30 @@ export const handle = { i18n: ["auth"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  const [entitlements, appKey] = await Promise.all([getEntitlements(account.id), getAppKey(account.id)]);
-  return { account, entitlements, appKey, strict: isStrictPasswordOn() };
+  const [entitlements, appKey, wechat] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id)]);
+  const url = new URL(request.url);
+  return {
+    account,
+    entitlements,
+    appKey,
+    strict: isStrictPasswordOn(),
+    wechat: wechat ? { nickname: wechat.nickname } : null,
+    wechatEnabled: isWechatLoginEnabled(),
+    notice: url.searchParams.get("wechat_error") ?? (url.searchParams.get("wechat") === "bound" ? "bound" : null),
+  };
 }
 
 export default function Settings() {
   const { t } = useTranslation("auth");
-  const { account, entitlements, appKey, strict } = useLoaderData<typeof loader>();
+  const { account, entitlements, appKey, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
   return (
     <div className="console__page" data-testid="settings">
       <h1 className="console__title">{t("settings.title")}</h1>
+      {notice && <Alert type={notice === "bound" ? "success" : "error"} showIcon style={{ marginBottom: 16 }} message={notice === "bound" ? t("settings.wechat_bound_notice") : t(notice, { ns: "errors" })} data-testid="settings-notice" />}
       <Space direction="vertical" size={16} style={{ width: "100%" }}>
         <ProfileCard nickname={account.nickname} language={account.language} account={account.account} />
         <EditionCard edition={entitlements.edition} expiresAt={account.editionExpiresAt} limits={entitlements.limits} />
+        <WechatCard bound={wechat} enabled={wechatEnabled} />
         <AppKeyCard initial={appKey} />
         <PasswordCard strict={strict} />
       </Space>

@@ -1,6 +1,7 @@
 // WeChat QR login and binding (SPEC 2). A one-time state ties WeChat's callback to the start that
 // asked for it; the callback always ends in a redirect, so refusals carry the purpose (login or
 // bind) that decides which page shows them.
+import { toSafeRedirect } from "../../lib/safe-redirect";
 import crypto from "node:crypto";
 import { z } from "zod";
 import { getDb } from "../../db/client";
@@ -34,13 +35,11 @@ export function getWechatConfig(): TWechatClientConfig {
   return { appId: env.WECHAT_APP_ID, appSecret: env.WECHAT_APP_SECRET, openBase: env.WECHAT_OPEN_BASE, apiBase: env.WECHAT_API_BASE };
 }
 
-/**
- * Only a path on this site: "//host" and "/\host" are other sites to a browser, and control
- * characters are dropped by browsers, which can turn "/\t/host" into "//host".
- */
-export function toSafeRedirect(value: unknown, fallback = "/") {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return fallback;
-  return /[\\\u0000-\u001f\u007f]/.test(value) ? fallback : value;
+export { toSafeRedirect };
+
+export function isWechatLoginEnabled() {
+  const env = getEnv();
+  return Boolean(env.WECHAT_APP_ID && env.WECHAT_APP_SECRET);
 }
 
 /** Where a refused callback or start lands: the page the user came from, with the reason. */
