@@ -36,7 +36,7 @@ export function createApiRouter() {
   router.put(
     "/v1/admin/screen_lock",
     handle(async (req) => {
-      if (!isPlatformAdmin(req)) throw new AppError("no_permission");
+      if (!(await isPlatformAdmin(req))) throw new AppError("no_permission");
       return setScreenLock(ZSetScreenLockInput.parse(req.body).items);
     }),
   );

@@ -5,8 +5,8 @@ import { AppError, isAppError } from "../errors/app-error";
 import { mapError } from "../errors/map-error";
 import { getRequestLanguage, isPlatformAdmin } from "../http/request-context";
 
-export function createContext({ req }: CreateExpressContextOptions) {
-  return { lng: getRequestLanguage(req), isPlatformAdmin: isPlatformAdmin(req) };
+export async function createContext({ req }: CreateExpressContextOptions) {
+  return { lng: getRequestLanguage(req), isPlatformAdmin: await isPlatformAdmin(req) };
 }
 export type TContext = Awaited<ReturnType<typeof createContext>>;
 

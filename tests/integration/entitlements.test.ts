@@ -5,6 +5,7 @@ import { assertOwned } from "../../server/accounts/access";
 import { assertFeature, assertWithinLimit, getChatsPerDay, getEntitlements } from "../../server/accounts/entitlements.service";
 import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
+import { startSession } from "../../server/auth/session.service";
 import { Browser, startApiServer } from "../helpers/api-client";
 
 const run = crypto.randomBytes(3).toString("hex");
@@ -108,6 +109,19 @@ describe("settings over REST act only on the signed-in account", () => {
     expect((await a.call("/api/v1/account/app_key")).body.data.app_secret).toBeUndefined();
     expect((await b.call("/api/v1/account/app_key")).body.data).toBeNull();
     expect((await new Browser(api.base).call("/api/v1/account/app_key")).body.status).toBe(110003);
+  });
+
+  it("platform administrators act by role; other accounts are refused and change nothing", async () => {
+    const admin = await getDb().account.create({ data: { account: `pa${run}`, nickname: "Ops", roles: ["platform_admin"] }, select: { id: true } });
+    const a = new Browser(api.base, "10.9.0.4");
+    a.cookies.set("zl_session", (await startSession(admin.id)).token);
+    const user = new Browser(api.base, "10.9.0.5");
+    await user.call("/api/v1/auth/register", { body: { account: `kd${run}`, password: "secret123", confirm: "secret123", agreed: true } });
+    const items = [{ img_name: "Focus", img_url: "/focus.png", screen_control: 1 }];
+    expect((await user.call("/api/v1/admin/screen_lock", { method: "PUT", body: { items } })).body.status).toBe(403001);
+    expect((await user.call("/api/v1/system/screen_lock")).body.data.screen_control).toBe(0);
+    expect((await a.call("/api/v1/admin/screen_lock", { method: "PUT", body: { items } })).body.data.screen_control).toBe(1);
+    expect((await a.call("/api/v1/admin/screen_lock", { method: "PUT", body: { items: [] } })).body.data.screen_control).toBe(0);
   });
 
   it("profile: nickname rules, and languages from the list only", async () => {
