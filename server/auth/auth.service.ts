@@ -63,22 +63,34 @@ export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { 
   }
 }
 
-export async function loginWithPassword(raw: unknown, meta: TRequestMeta) {
+/** /sso_login: the enterprise the login is for, when it came with a domain. */
+async function resolveLoginEnterprise(domain: string | undefined) {
+  if (!domain) return undefined;
+  const enterprise = await repo.findEnterpriseByDomain(domain);
+  if (!enterprise) throw new AppError("enterprise_not_found");
+  return enterprise.id;
+}
+
+export async function loginWithPassword(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
   const input = ZLoginPasswordInput.parse(raw);
+  const enterpriseId = await resolveLoginEnterprise(opts.enterpriseDomain);
   await assertLoginAllowed(input.account, meta.ip);
   const found = await repo.findAccountForLogin(/^1[3-9]\d{9}$/.test(input.account) ? { phone: input.account } : { account: input.account });
-  const ok = found ? await verifyPassword(found.passwordHash, input.password) : false;
+  // An account of another enterprise (or none) cannot sign in through an enterprise's page.
+  const member = enterpriseId === undefined || found?.enterpriseId === enterpriseId;
+  const ok = found && member ? await verifyPassword(found.passwordHash, input.password) : false;
   await recordLoginAttempt(input.account, meta.ip, ok);
   if (!found || !ok) throw new AppError("invalid_credentials");
   if (found.status !== "active") throw new AppError("account_disabled");
   return { account: toSessionAccount(found), session: await startSession(found.id, meta) };
 }
 
-export async function loginWithSms(raw: unknown, meta: TRequestMeta) {
+export async function loginWithSms(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
   const input = ZLoginSmsInput.parse(raw);
+  const enterpriseId = await resolveLoginEnterprise(opts.enterpriseDomain);
   await assertLoginAllowed(input.phone, meta.ip);
   const found = await repo.findAccountForLogin({ phone: input.phone });
-  if (!found) throw new AppError("phone_not_registered");
+  if (!found || (enterpriseId !== undefined && found.enterpriseId !== enterpriseId)) throw new AppError("phone_not_registered");
   try {
     await verifySmsCode(input.phone, "login", input.code);
   } catch (err) {

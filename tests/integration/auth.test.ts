@@ -203,3 +203,37 @@ describe("SMS codes", () => {
     expect((await new Browser(api.base, ip()).call("/api/v1/auth/sms/send", { body: { phone: phone(), purpose: "login" } })).body.status).toBe(420106);
   });
 });
+
+describe("enterprise login by domain (/sso_login)", () => {
+  it("signs in the enterprise's members, refuses outsiders, and registers members by the enterprise's mode", async () => {
+    const domain = `acme-${run}.example.cn`;
+    const ent = await getDb().enterprise.create({ data: { name: "Acme", domain, registrationMode: "invitation", strictPassword: true } });
+    const info = await new Browser(api.base).call(`/api/v1/qy/info_by_domain?domain=${domain}`);
+    expect(info.body.data).toMatchObject({ name: "Acme", domain, registrationMode: "invitation", strict_password: true });
+    expect(info.body.data.id).toBeUndefined();
+    expect((await new Browser(api.base).call("/api/v1/qy/info_by_domain?domain=nobody.example")).body.status).toBe(420117);
+
+    // Members register with an invitation of this enterprise and the strict password rule.
+    const code = `ENT${run}`.toUpperCase();
+    await getDb().invitationCode.create({ data: { code, enterpriseId: ent.id, maxUses: 5 } });
+    const member = name("m");
+    const weak = await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account: member, password: "secret123", confirm: "secret123", invitation_code: code, agreed: true, domain } });
+    expect(weak.body.status).toBe(400001);
+    const ok = await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account: member, password: "Str0ng!Pass", confirm: "Str0ng!Pass", invitation_code: code, agreed: true, domain } });
+    expect(ok.body.data.account).toMatchObject({ enterpriseId: ent.id, roles: ["enterprise_staff"] });
+
+    // An invitation of the platform (no enterprise) does not admit anyone to the enterprise.
+    const platformCode = `PLT${run}`.toUpperCase();
+    await getDb().invitationCode.create({ data: { code: platformCode, maxUses: 5 } });
+    expect((await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account: name("m"), password: "Str0ng!Pass", confirm: "Str0ng!Pass", invitation_code: platformCode, agreed: true, domain } })).body.status).toBe(420109);
+
+    expect((await new Browser(api.base, ip()).call("/api/v1/auth/login", { body: { account: member, password: "Str0ng!Pass", agreed: true, domain } })).body.status).toBe(200);
+    const outsider = name();
+    await register(new Browser(api.base), outsider);
+    const refused = new Browser(api.base, ip());
+    expect((await refused.call("/api/v1/auth/login", { body: { account: outsider, password: "secret123", agreed: true, domain } })).body.status).toBe(420101);
+    expect(refused.cookies.get("zl_session")).toBeUndefined();
+    const outsiderRow = await getDb().account.findUnique({ where: { account: outsider }, select: { _count: { select: { sessions: true } } } });
+    expect(outsiderRow?._count.sessions).toBe(1); // only the one its registration started
+  });
+});
