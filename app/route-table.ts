@@ -32,6 +32,7 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "dev_sms", path: "/dev/sms", file: "routes/dev/sms.tsx", layout: "bare" },
   // Console.
   { id: "setting", path: "/setting", file: "routes/console/setting.tsx", layout: "console" },
+  { id: "admin_certifications", path: "/admin/certifications", file: "routes/admin/certifications.tsx", layout: "console" },
   // Mobile only.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },

@@ -69,6 +69,10 @@ export const ERROR_CODES = {
   enterprise_not_found: { status: 420117, http: 404 },
   wechat_login_unavailable: { status: 420118, http: 503 },
   wechat_unbind_needs_password: { status: 420119, http: 409 },
+  // Uploads (SPEC 5): what a file is is decided by its content, not its name.
+  file_type_not_allowed: { status: 420201, http: 415 },
+  image_size_out_of_range: { status: 420202, http: 422 },
+  document_type_not_allowed: { status: 420203, http: 415 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -11,6 +11,8 @@ import { verifyCsrf } from "./csrf";
 import { createAuthRouter } from "../auth/auth.http";
 import { createWechatRouter } from "../auth/wechat/wechat.http";
 import { createSettingsRouter } from "../accounts/settings.http";
+import { createUploadsRouter } from "../uploads/uploads.http";
+import { createCertificationRouter } from "../accounts/certification.http";
 
 export function createApiRouter() {
   const router = express.Router();
@@ -20,6 +22,8 @@ export function createApiRouter() {
   router.use(createAuthRouter());
   router.use(createWechatRouter());
   router.use(createSettingsRouter());
+  router.use(createUploadsRouter());
+  router.use(createCertificationRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

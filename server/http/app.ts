@@ -9,6 +9,7 @@ import express from "express";
 import { appRouter } from "../trpc/app-router";
 import { createContext } from "../trpc/trpc";
 import { createApiRouter } from "./api-router";
+import { createFilesRouter } from "../uploads/files.http";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
 import { issueCsrfCookie, verifyCsrf } from "./csrf";
@@ -26,6 +27,7 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   app.use(licenceWriteGuard);
   app.use(issueCsrfCookie);
   app.use("/api", createApiRouter());
+  app.use("/files", createFilesRouter());
   app.use("/trpc", verifyCsrf, createExpressMiddleware({ router: appRouter, createContext }));
 
   let build: ServerBuild | (() => Promise<ServerBuild>);

@@ -49,6 +49,7 @@ describe("accounts", () => {
     const context = await newContext(browser, { baseURL, lang: "en" });
     const page = await context.newPage();
     await page.goto(`/registered?invite=${invite}`);
+    await page.waitForSelector("html[data-hydrated]");
     expect(await page.locator("[data-testid=invitation-code]").inputValue()).toBe(invite);
     const account = `reg_${run}`;
     await fillRegister(page, account, "secret123");
@@ -62,6 +63,7 @@ describe("accounts", () => {
     await page.waitForURL(/\/login/);
     await page.goto("/setting");
     await page.waitForURL(/\/login\?redirect=%2Fsetting/);
+    await page.waitForSelector("html[data-hydrated]");
 
     await page.locator("[data-testid=password-login] [data-testid=account]").fill(account);
     await page.locator("[data-testid=password-login] [data-testid=password]").fill("secret123");
@@ -75,6 +77,7 @@ describe("accounts", () => {
     const context = await newContext(browser, { baseURL, lang: "en" });
     const page = await context.newPage();
     await page.goto("/login");
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=password-login] [data-testid=account]").fill("zelin_nobody");
     await page.locator("[data-testid=password-login] [data-testid=password]").fill("secret123");
     const posted: string[] = [];
@@ -92,6 +95,7 @@ describe("accounts", () => {
     const context = await newContext(browser, { baseURL, lang: "zh_hans" });
     const page = await context.newPage();
     await page.goto("/registered");
+    await page.waitForSelector("html[data-hydrated]");
     await fillRegister(page, account, "secret123");
     await page.locator("[data-testid=register] [data-testid=submit]").click();
     await page.waitForURL(/\/setting$/);
@@ -99,6 +103,7 @@ describe("accounts", () => {
     await context.clearCookies({ name: "zl_session" });
 
     await page.goto("/login");
+    await page.waitForSelector("html[data-hydrated]");
     await page.getByRole("tab", { name: "验证码登录" }).click();
     const form = page.locator("[data-testid=sms-login]");
     await form.locator("[data-testid=phone]").fill(phone);
@@ -112,6 +117,7 @@ describe("accounts", () => {
     await context.clearCookies({ name: "zl_session" });
     await sql("UPDATE sms_code SET created_at = now() - interval '2 minutes' WHERE phone = $1", [phone]);
     await page.goto("/forgot_password");
+    await page.waitForSelector("html[data-hydrated]");
     const forgot = page.locator("[data-testid=forgot]");
     await forgot.locator("[data-testid=phone]").fill(phone);
     await forgot.locator("[data-testid=send-code]").click();
@@ -122,6 +128,7 @@ describe("accounts", () => {
     await forgot.locator("[data-testid=submit]").click();
     await page.locator("[data-testid=to-login]").click();
     await page.waitForURL(/\/login/);
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=password-login] [data-testid=account]").fill(account);
     await page.locator("[data-testid=password-login] [data-testid=password]").fill("brand-new-1");
     await page.locator("[data-testid=password-login] [data-testid=agreement]").check();
@@ -134,6 +141,7 @@ describe("accounts", () => {
     const context = await newContext(browser, { baseURL, lang: "en" });
     const page = await context.newPage();
     await page.goto("/login");
+    await page.waitForSelector("html[data-hydrated]");
     await page.getByRole("tab", { name: "WeChat" }).click();
     await page.locator("[data-testid=wechat-login]").click();
     await page.waitForSelector("#confirm");

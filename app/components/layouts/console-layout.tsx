@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { LogoutOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { LogoutOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Dropdown, Layout, Menu } from "antd";
@@ -14,10 +14,11 @@ export const handle = { i18n: ["auth"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition } };
+  return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition }, isPlatformAdmin: account.roles.includes("platform_admin") };
 }
 
 const MENU = [{ key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" }];
+const ADMIN_MENU = [{ key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" }];
 
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
@@ -26,7 +27,8 @@ async function logout() {
 
 export default function ConsoleLayout() {
   const { t } = useTranslation("auth");
-  const { account } = useLoaderData<typeof loader>();
+  const { account, isPlatformAdmin } = useLoaderData<typeof loader>();
+  const menu = isPlatformAdmin ? [...MENU, ...ADMIN_MENU] : MENU;
   const { pathname } = useLocation();
   const navigate = useAppNavigate();
   const mobi = useIsMobi();
@@ -53,7 +55,7 @@ export default function ConsoleLayout() {
       <Layout>
         {!mobi && (
           <Layout.Sider width={220} theme="light" className="console__sider">
-            <Menu mode="inline" selectedKeys={[selected]} items={MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) }))} onClick={({ key }) => navigate(key)} />
+            <Menu mode="inline" selectedKeys={[selected]} items={menu.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) }))} onClick={({ key }) => navigate(key)} />
           </Layout.Sider>
         )}
         <Layout.Content className="console__content">

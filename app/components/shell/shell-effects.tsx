@@ -12,6 +12,11 @@ export function ShellEffects() {
   const location = useLocation();
 
   useEffect(() => {
+    // Tests and tools wait for this before they type: before hydration, input would be lost.
+    document.documentElement.dataset.hydrated = "1";
+  }, []);
+
+  useEffect(() => {
     const touser = new URLSearchParams(location.search).get(TOUSER);
     if (touser) sessionStorage.setItem(TOUSER, touser);
   }, [location.search]);

@@ -4,6 +4,8 @@ import { Alert, Space } from "antd";
 import { useTranslation } from "react-i18next";
 import { isWechatLoginEnabled } from "../../../server/auth/wechat/wechat.service";
 import { AppKeyCard } from "../../components/settings/app-key-card";
+import { AvatarCard } from "../../components/settings/avatar-card";
+import { CertificationCard } from "../../components/settings/certification-card";
 import { EditionCard } from "../../components/settings/edition-card";
 import { PasswordCard } from "../../components/settings/password-card";
 import { ProfileCard } from "../../components/settings/profile-card";
@@ -12,18 +14,20 @@ import { findWechatBinding } from "../../../server/accounts/accounts.repository"
 import { requireSessionAccount } from "../../lib/auth.server";
 import { getEntitlements } from "../../../server/accounts/entitlements.service";
 import { getAppKey } from "../../../server/accounts/settings.service";
+import { getOwnCertification } from "../../../server/accounts/certification.service";
 import { isStrictPasswordOn } from "../../../server/auth/auth.service";
 
 export const handle = { i18n: ["auth"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  const [entitlements, appKey, wechat] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id)]);
+  const [entitlements, appKey, wechat, certification] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id), getOwnCertification(account.id)]);
   const url = new URL(request.url);
   return {
     account,
     entitlements,
     appKey,
+    certification,
     strict: isStrictPasswordOn(),
     wechat: wechat ? { nickname: wechat.nickname } : null,
     wechatEnabled: isWechatLoginEnabled(),
@@ -33,13 +37,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Settings() {
   const { t } = useTranslation("auth");
-  const { account, entitlements, appKey, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
+  const { account, entitlements, appKey, certification, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
   return (
     <div className="console__page" data-testid="settings">
       <h1 className="console__title">{t("settings.title")}</h1>
       {notice && <Alert type={notice === "bound" ? "success" : "error"} showIcon style={{ marginBottom: 16 }} message={notice === "bound" ? t("settings.wechat_bound_notice") : t(notice, { ns: "errors" })} data-testid="settings-notice" />}
       <Space direction="vertical" size={16} style={{ width: "100%" }}>
         <ProfileCard nickname={account.nickname} language={account.language} account={account.account} />
+        <AvatarCard avatarUrl={account.avatarUrl} />
+        <CertificationCard initial={certification} />
         <EditionCard edition={entitlements.edition} expiresAt={account.editionExpiresAt} limits={entitlements.limits} />
         <WechatCard bound={wechat} enabled={wechatEnabled} />
         <AppKeyCard initial={appKey} />
