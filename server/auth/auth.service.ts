@@ -11,7 +11,7 @@ import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
 import { startSession, toSessionAccount } from "./session.service";
 import { verifySmsCode } from "./sms";
 
-export type TRequestMeta = { ip: string; userAgent?: string };
+export type TRequestMeta = { ip: string; userAgent?: string; language?: string };
 
 function isUniqueViolation(err: unknown) {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
@@ -46,6 +46,8 @@ export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { 
         {
           account: input.account,
           nickname: input.account,
+          // The language the person registered in becomes the account's.
+          language: meta.language,
           passwordHash,
           passwordChangedAt: now,
           roles: enterprise ? ["enterprise_staff"] : ["individual_developer"],

@@ -1,6 +1,7 @@
 // Who is calling: resolved from the session cookie once per request, only when asked.
 import type { Request, Response } from "express";
 import { AppError } from "../errors/app-error";
+import { getRequestLanguage } from "./request-context";
 import { resolveSession, SESSION_COOKIE } from "../auth/session.service";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 
@@ -37,5 +38,5 @@ export function clearSessionCookie(req: Request, res: Response) {
 }
 
 export function requestMeta(req: Request) {
-  return { ip: req.ip ?? req.socket.remoteAddress ?? "unknown", userAgent: req.headers["user-agent"] };
+  return { ip: req.ip ?? req.socket.remoteAddress ?? "unknown", userAgent: req.headers["user-agent"], language: getRequestLanguage(req) };
 }

@@ -38,6 +38,9 @@ describe("registration", () => {
     expect(res.body).toMatchObject({ status: 200, data: { account: { account, nickname: account, roles: ["individual_developer"], edition: "basic" } } });
     expect(b.cookies.get("zl_session")).toBeTruthy();
     expect((await b.call("/api/v1/account/me")).body.data.account).toBe(account);
+    const english = new Browser(api.base, ip());
+    await english.call("/api/v1/auth/register", { body: { account: name(), password: "secret123", confirm: "secret123", agreed: true }, lang: "en" });
+    expect((await english.call("/api/v1/account/me")).body.data.language).toBe("en");
   });
 
   it("refuses a taken name, a bad name, mismatched passwords and a missing agreement, writing nothing", async () => {
