@@ -2,7 +2,7 @@
 // password, by SMS code (read from the development provider's page) and by WeChat QR (against a
 // loopback WeChat), reset a forgotten password, and the agreement that must be accepted first.
 import crypto from "node:crypto";
-import pg from "pg";
+import { sql } from "../helpers/e2e-db";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext } from "../helpers/browser";
@@ -11,15 +11,6 @@ let browser: Browser;
 const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 
-async function sql(text: string, values: unknown[] = []) {
-  const c = new pg.Client({ connectionString: inject("databaseUrl") });
-  await c.connect();
-  try {
-    return (await c.query(text, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 async function fillRegister(page: Page, account: string, password: string, invite?: string) {
   await page.locator("[data-testid=register] [data-testid=account]").fill(account);

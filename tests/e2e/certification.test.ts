@@ -2,7 +2,7 @@
 // applies with pictures on /setting; a platform administrator approves on /admin/certifications;
 // the user's settings then show the certified state.
 import crypto from "node:crypto";
-import pg from "pg";
+import { sql } from "../helpers/e2e-db";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext } from "../helpers/browser";
@@ -12,15 +12,6 @@ let browser: Browser;
 const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 
-async function sql(text: string, values: unknown[] = []) {
-  const c = new pg.Client({ connectionString: inject("databaseUrl") });
-  await c.connect();
-  try {
-    return (await c.query(text, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 /** An account with a live session, made directly in the database (the login pages have their own tests). */
 async function makeSignedIn(account: string, roles: string[]): Promise<BrowserContext> {

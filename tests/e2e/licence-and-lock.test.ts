@@ -18,6 +18,7 @@ describe("licence overlays", () => {
     expect(await modal.innerText()).toContain("Your licence expires soon");
     expect(await page.locator("[data-testid=licence-range]").innerText()).toMatch(/Valid from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/);
     expect(await page.locator("[data-testid=licence-phone]").innerText()).toContain("021-5555-0101");
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=licence-close]").click();
     await modal.waitFor({ state: "hidden" });
     await context.close();

@@ -30,7 +30,7 @@ describe("the landing page in each language", () => {
     const page = await context.newPage();
     await page.goto("/");
     expect(await page.getAttribute("html", "lang")).toBe("zh-Hans");
-    await page.waitForFunction(() => document.querySelector("[data-testid=language-switcher]"));
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=language-switcher]").click();
     await Promise.all([page.waitForEvent("load"), page.locator("[data-testid=language-option-en]").click()]);
     await page.waitForSelector("html[lang=en]");
@@ -58,6 +58,7 @@ describe("phone pages", () => {
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
     }
     // The menu keeps the phone on /mobi paths.
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=phone-menu]").click();
     await page.locator(".phone-nav a", { hasText: "Solutions" }).click();
     await page.waitForURL(/\/mobi\/scheme$/);
@@ -123,6 +124,7 @@ describe("shell state", () => {
     const context = await newContext(browser, { baseURL, lang: "en" });
     const page = await context.newPage();
     await page.goto("/case");
+    await page.waitForSelector("html[data-hydrated]");
     expect(await page.getAttribute("html", "class")).toContain("ui-medium");
     const before = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
     await Promise.all([page.waitForEvent("load"), page.locator("[data-testid=ui-size-switcher]").getByText("L", { exact: true }).click()]);
@@ -139,6 +141,7 @@ describe("shell state", () => {
     const context = await newContext(browser, { baseURL, lang: "zh_hans" });
     const page = await context.newPage();
     await page.goto("/no/such/page");
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=language-switcher]").click();
     await Promise.all([page.waitForEvent("load"), page.locator("[data-testid=language-option-pt]").click()]);
     await page.waitForSelector("html[lang=pt]");

@@ -1,7 +1,7 @@
 import { App, Button, Card, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { apiRequest, ApiError } from "../../lib/api-client";
-import { zodRule } from "../../lib/zod-rule";
+import { NewPasswordFields } from "../auth/new-password-fields";
 import { passwordSchema } from "../../../server/accounts/accounts.schema";
 
 /** Changing the password signs out every other device (issue 3). */
@@ -25,17 +25,7 @@ export function PasswordCard({ strict }: { strict: boolean }) {
         <Form.Item name="current" label={t("fields.current_password")} rules={[{ required: true, message: t("validation.required", { ns: "errors" }) }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item name="password" label={t("fields.new_password")} rules={[zodRule(passwordSchema(strict), t)]}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t("fields.confirm")}
-          dependencies={["password"]}
-          rules={[({ getFieldValue }) => ({ validator: async (_r, v) => (v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" })))) })]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields schema={passwordSchema(strict)} label={t("fields.new_password")} />
         <Button htmlType="submit">{t("settings.change_password")}</Button>
       </Form>
     </Card>

@@ -1,10 +1,10 @@
-import { Alert, Button, Form, Input, Result } from "antd";
+import { Alert, Button, Form, Result } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
 import { SmsCodeFields } from "../../components/auth/sms-code-field";
 import { useApiSubmit } from "../../components/auth/use-submit";
-import { zodRule } from "../../lib/zod-rule";
+import { NewPasswordFields } from "../../components/auth/new-password-fields";
 import { ZPassword } from "../../../server/accounts/accounts.schema";
 
 export const handle = { i18n: ["auth"] };
@@ -35,17 +35,7 @@ export default function ForgotPassword() {
       <Form form={form} layout="vertical" requiredMark={false} onFinish={async (v) => (await submit(v)) !== null && setDone(true)} data-testid="forgot">
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="form-error" />}
         <SmsCodeFields form={form} purpose="reset_password" />
-        <Form.Item name="password" label={t("fields.new_password")} rules={[zodRule(ZPassword, t)]}>
-          <Input.Password autoComplete="new-password" data-testid="password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t("fields.confirm")}
-          dependencies={["password"]}
-          rules={[({ getFieldValue }) => ({ validator: async (_r, v) => (v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" })))) })]}
-        >
-          <Input.Password autoComplete="new-password" data-testid="confirm" />
-        </Form.Item>
+        <NewPasswordFields schema={ZPassword} label={t("fields.new_password")} />
         <Button type="primary" htmlType="submit" block size="large" loading={pending} data-testid="submit">
           {t("forgot.submit")}
         </Button>

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
 import { AgreementCheckbox } from "../../components/auth/agreement-checkbox";
 import { useApiSubmit } from "../../components/auth/use-submit";
+import { NewPasswordFields } from "../../components/auth/new-password-fields";
 import { getSessionAccount, safeRedirect } from "../../lib/auth.server";
 import { zodRule } from "../../lib/zod-rule";
 import { ZAccountName, passwordSchema } from "../../../server/accounts/accounts.schema";
@@ -38,17 +39,7 @@ export default function Register() {
         <Form.Item name="account" label={t("fields.account")} extra={t("register.account_hint")} rules={[zodRule(ZAccountName, t)]}>
           <Input autoComplete="username" data-testid="account" />
         </Form.Item>
-        <Form.Item name="password" label={t("fields.password")} extra={data.strict ? t("register.password_hint_strict") : t("register.password_hint")} rules={[zodRule(passwordSchema(data.strict), t)]}>
-          <Input.Password autoComplete="new-password" data-testid="password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t("fields.confirm")}
-          dependencies={["password"]}
-          rules={[({ getFieldValue }) => ({ validator: async (_r, v) => (v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" })))) })]}
-        >
-          <Input.Password autoComplete="new-password" data-testid="confirm" />
-        </Form.Item>
+        <NewPasswordFields schema={passwordSchema(data.strict)} label={t("fields.password")} extra={data.strict ? t("register.password_hint_strict") : t("register.password_hint")} />
         <Form.Item name="invitation_code" label={needsInvite ? t("fields.invitation_code") : t("fields.invitation_code_optional")} rules={needsInvite ? [{ required: true, message: t("validation.required", { ns: "errors" }) }] : []}>
           <Input data-testid="invitation-code" />
         </Form.Item>
