@@ -13,6 +13,7 @@ import { createWechatRouter } from "../auth/wechat/wechat.http";
 import { createSettingsRouter } from "../accounts/settings.http";
 import { createUploadsRouter } from "../uploads/uploads.http";
 import { createCertificationRouter } from "../accounts/certification.http";
+import { createContentRouter } from "../content/content.http";
 
 export function createApiRouter() {
   const router = express.Router();
@@ -24,6 +25,7 @@ export function createApiRouter() {
   router.use(createSettingsRouter());
   router.use(createUploadsRouter());
   router.use(createCertificationRouter());
+  router.use(createContentRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();
