@@ -1,0 +1,98 @@
+// The stream protocol of SPEC 3/4 and DESIGN 7 as server-sent events: `message` (choices[0].message
+// with content or reasoning_content), `function` (name, type, params), `censor`, `error` and `close`
+// (retrieve list, audio). Each event is written, and so flushed, the moment it is made; proxies are
+// told not to buffer and the compression middleware skips text/event-stream.
+import type { Response } from "express";
+
+export type TFunctionEvent = { name: string; type: string; params: unknown };
+export type TCloseEvent = { retrieve: unknown[]; audio?: string | null; [k: string]: unknown };
+
+export type TSseWriter = {
+  message(delta: { content?: string; reasoning_content?: string }): void;
+  fn(event: TFunctionEvent): void;
+  censor(censorMsg: string): void;
+  error(error: { status: number; description: string }): void;
+  close(event: TCloseEvent): void;
+  /** Aborted when the client goes away before the stream closes: pass it to the upstream call. */
+  readonly signal: AbortSignal;
+  readonly closed: boolean;
+};
+
+const KEEPALIVE_MS = 15_000;
+
+export function startSse(res: Response): TSseWriter {
+  const controller = new AbortController();
+  let finished = false;
+  res.status(200);
+  res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
+  res.setHeader("Cache-Control", "no-cache, no-transform");
+  res.setHeader("Connection", "keep-alive");
+  res.setHeader("X-Accel-Buffering", "no");
+  res.flushHeaders();
+  res.socket?.setNoDelay(true);
+
+  const keepalive = setInterval(() => !finished && res.write(": keepalive\n\n"), KEEPALIVE_MS);
+  keepalive.unref();
+  const finish = () => {
+    finished = true;
+    clearInterval(keepalive);
+  };
+  res.on("close", () => {
+    if (!finished) controller.abort(new Error("client went away"));
+    finish();
+  });
+
+  const send = (event: string, data: unknown) => {
+    if (finished || res.writableEnded) return;
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  const end = (event: string, data: unknown) => {
+    send(event, data);
+    finish();
+    res.end();
+  };
+
+  return {
+    message: (delta) => send("message", { choices: [{ message: delta }] }),
+    fn: (event) => send("function", event),
+    censor: (censorMsg) => end("censor", { censor_msg: censorMsg }),
+    error: (error) => end("error", error),
+    close: (event) => end("close", event),
+    get signal() {
+      return controller.signal;
+    },
+    get closed() {
+      return finished;
+    },
+  };
+}
+
+/** Reads an SSE body into events (for tests and server-side consumers). */
+export type TSseEvent = { event: string; data: unknown; at: number };
+
+async function* chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>) {
+  if (!("getReader" in body)) return yield* body;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
+export async function* readSseEvents(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<TSseEvent> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of chunksOf(body)) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf("\n\n")) !== -1) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      if (block.startsWith(":")) continue;
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      yield { event, data: data === undefined ? null : JSON.parse(data), at: Date.now() };
+    }
+  }
+}
