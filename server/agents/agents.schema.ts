@@ -1,0 +1,78 @@
+// The agent as its builder edits it (SPEC 3 Agent and Variable; rules of SPEC 5; ranges of SPEC 9).
+// Shared by the editor and the server: both refuse the same input with the same message key.
+import { z } from "zod";
+import { displayLength } from "../lib/text-width";
+import { MICRO } from "../accounts/editions";
+
+export const MAX_PLUGINS = 3;
+export const MIN_PRICE_MICRO = MICRO / 10; // 0.1 yuan
+
+/** Prices are entered in yuan and kept as integer micro-Z. */
+const ZPriceMicro = z
+  .number()
+  .int("validation.price_integer")
+  .refine((n) => n === 0 || n >= MIN_PRICE_MICRO, "validation.price_minimum");
+
+export const ZVariable = z
+  .object({
+    name: z.string().trim().min(1, "validation.variable_name").max(20, "validation.variable_name").regex(/^[\p{L}\p{N}_]+$/u, "validation.variable_name"),
+    prompt: z.string().trim().max(100, "validation.too_long").default(""),
+    required: z.boolean().default(false),
+    type: z.enum(["fill", "select"]),
+    options: z.array(z.string().trim().min(1).max(50)).max(50).default([]),
+    default: z.string().max(500).default(""),
+    range: z.object({ min: z.number().int().min(0), max: z.number().int().min(1) }).optional(),
+    associated: z.array(z.string()).max(10).default([]),
+  })
+  .refine((v) => v.type !== "select" || v.options.length > 0, { message: "validation.select_needs_options", path: ["options"] })
+  .refine((v) => v.type !== "select" || !v.default || v.options.includes(v.default), { message: "validation.default_not_in_options", path: ["default"] })
+  .refine((v) => !v.range || v.range.min <= v.range.max, { message: "validation.range_order", path: ["range"] });
+
+export const ZModelParameters = z.object({
+  max_tokens: z.number().int().min(1, "validation.max_tokens").max(4096, "validation.max_tokens").default(1024),
+  temperature: z.number().min(0, "validation.temperature").max(2, "validation.temperature").default(0.7),
+  top_p: z.number().min(0, "validation.top_p").max(1, "validation.top_p").default(1),
+  top_k: z.number().int().min(1, "validation.top_k").max(6, "validation.top_k").optional(),
+  presence_penalty: z.number().min(-2, "validation.penalty").max(2, "validation.penalty").default(0),
+  frequency_penalty: z.number().min(-2, "validation.penalty").max(2, "validation.penalty").default(0),
+  n: z.number().int().min(1, "validation.n").max(5, "validation.n").default(1),
+  stream: z.boolean().default(true),
+  stop: z.array(z.string().min(1).max(32)).max(4).default([]),
+  logit_bias: z.record(z.string(), z.number().min(-100, "validation.logit_bias").max(100, "validation.logit_bias")).default({}),
+});
+
+export const ZAgentInput = z
+  .object({
+    name: z.string().trim().min(1, "validation.required").refine((n) => displayLength(n) <= 8, "validation.agent_name_length"),
+    avatar_url: z.string().max(500).optional(),
+    introduction: z.string().trim().min(1, "validation.required").max(300, "validation.too_long"),
+    details: z.string().max(5000, "validation.too_long").default(""),
+    version: z.string().regex(/^\d+\.\d+(\.\d+)?$/, "validation.version").default("1.0.0"),
+    model_key: z.string().min(1, "validation.required"),
+    model_version: z.string().max(50).default(""),
+    original: z.boolean().default(true),
+    update_note: z.string().max(500, "validation.too_long").default(""),
+    role_style: z.string().max(2000, "validation.too_long").default(""),
+    prompt: z.string().max(20_000, "validation.too_long").default(""),
+    variables: z.array(ZVariable).max(20).default([]),
+    welcome_message: z.string().max(1000, "validation.too_long").default(""),
+    out_of_scope_reply: z.string().max(1000, "validation.too_long").default(""),
+    training_set_ids: z.array(z.string()).max(20).default([]),
+    plugins: z.array(z.string()).max(MAX_PLUGINS, "validation.plugins_max").default([]),
+    networking: z.boolean().default(false),
+    output_format: z.enum(["text", "markdown", "json"]).default("markdown"),
+    keep_context: z.number().int().min(0).max(50).default(10),
+    document_reading: z.boolean().default(false),
+    show_reasoning: z.boolean().default(true),
+    sale_price_micro: ZPriceMicro.default(0),
+    trial_count: z.number().int().min(0, "validation.trial_count").default(0),
+    use_price_micro: ZPriceMicro.default(0),
+    purchase_price_micro: ZPriceMicro.default(0),
+    parameters: ZModelParameters.default(ZModelParameters.parse({})),
+  })
+  .refine((a) => new Set(a.variables.map((v) => v.name)).size === a.variables.length, { message: "validation.variable_duplicate", path: ["variables"] })
+  .refine((a) => new Set(a.plugins).size === a.plugins.length, { message: "repeat_action", path: ["plugins"] });
+
+export type TAgentInput = z.infer<typeof ZAgentInput>;
+export type TVariable = z.infer<typeof ZVariable>;
+export type TModelParameters = z.infer<typeof ZModelParameters>;
