@@ -56,6 +56,11 @@ export const ZEnv = z.object({
   PUBLIC_URL: z.string().regex(/^https?:\/\/[^/]+\/?$/, "must be an origin like https://zelinai.com").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   QUEUE_PREFIX: z.string().default("zelin"),
+  // Model gateway (server/models/gateway.service.ts): a channel with this many failures inside the
+  // window is disabled automatically; one slow upstream must not hold a chat for minutes.
+  CHANNEL_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
+  CHANNEL_FAILURE_WINDOW_MS: z.coerce.number().int().min(1000).default(300_000),
+  MODEL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { displayLength } from "../lib/text-width";
+import { measureReadingWidth } from "../lib/text-width";
 import { ZAgentInput, ZModelParameters } from "./agents.schema";
 
 const base = { name: "税务助手", introduction: "回答个税问题", model_key: "deepseek-chat" };
 
 describe("agent input (SPEC 3, 5, 9)", () => {
   it("counts a name's length the way the product reads it", () => {
-    expect(displayLength("税务助手")).toBe(4);
-    expect(displayLength("AB")).toBe(1);
-    expect(displayLength("Tax Helper Pro")).toBe(7);
+    expect(measureReadingWidth("税务助手")).toBe(4);
+    expect(measureReadingWidth("AB")).toBe(1);
+    expect(measureReadingWidth("Tax Helper Pro")).toBe(7);
     expect(ZAgentInput.safeParse({ ...base, name: "八个中文字符名字" }).success).toBe(true);
     expect(ZAgentInput.safeParse({ ...base, name: "九个中文字符的名字" }).success).toBe(false);
     expect(ZAgentInput.safeParse({ ...base, name: "sixteenletters16" }).success).toBe(true);

@@ -1,7 +1,7 @@
 // The agent as its builder edits it (SPEC 3 Agent and Variable; rules of SPEC 5; ranges of SPEC 9).
 // Shared by the editor and the server: both refuse the same input with the same message key.
 import { z } from "zod";
-import { displayLength } from "../lib/text-width";
+import { isWithinReadingWidth } from "../lib/text-width";
 import { MICRO } from "../accounts/editions";
 
 export const MAX_PLUGINS = 3;
@@ -43,7 +43,7 @@ export const ZModelParameters = z.object({
 
 export const ZAgentInput = z
   .object({
-    name: z.string().trim().min(1, "validation.required").refine((n) => displayLength(n) <= 8, "validation.agent_name_length"),
+    name: z.string().trim().min(1, "validation.required").refine((n) => isWithinReadingWidth(n, 8), "validation.agent_name_length"),
     avatar_url: z.string().max(500).optional(),
     introduction: z.string().trim().min(1, "validation.required").max(300, "validation.too_long"),
     details: z.string().max(5000, "validation.too_long").default(""),

@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   file_type_not_allowed: { status: 420201, http: 415 },
   image_size_out_of_range: { status: 420202, http: 422 },
   document_type_not_allowed: { status: 420203, http: 415 },
+  // Model gateway.
+  model_unavailable: { status: 420301, http: 503 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

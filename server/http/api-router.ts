@@ -14,6 +14,7 @@ import { createSettingsRouter } from "../accounts/settings.http";
 import { createUploadsRouter } from "../uploads/uploads.http";
 import { createCertificationRouter } from "../accounts/certification.http";
 import { createContentRouter } from "../content/content.http";
+import { createModelsRouter } from "../models/models.http";
 
 export function createApiRouter() {
   const router = express.Router();
@@ -26,6 +27,7 @@ export function createApiRouter() {
   router.use(createUploadsRouter());
   router.use(createCertificationRouter());
   router.use(createContentRouter());
+  router.use(createModelsRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

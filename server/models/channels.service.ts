@@ -1,0 +1,121 @@
+// Channel administration for platform administrators: keys are sealed at rest and shown only by
+// their last four characters; an enabled channel cannot be deleted (disable it first).
+import { AppError } from "../errors/app-error";
+import { getEnv } from "../env";
+import { openSecret, sealSecret } from "../lib/secret-box";
+import * as repo from "./models.repository";
+import { ZCreateChannelInput, ZUpdateChannelInput, type TChannelView } from "./models.schema";
+import { postChatCompletion, UpstreamError } from "./openai-compatible-client";
+
+export async function listChannels(): Promise<TChannelView[]> {
+  return (await repo.listChannels()).map(toChannelView);
+}
+
+export async function getChannel(id: string): Promise<TChannelView> {
+  return toChannelView(await requireChannel(id));
+}
+
+export async function createChannel(raw: unknown): Promise<TChannelView> {
+  const input = ZCreateChannelInput.parse(raw);
+  const row = await repo.insertChannel({
+    name: input.name,
+    type: input.type,
+    baseUrl: input.base_url,
+    keyEncrypted: sealSecret(input.key),
+    keyHint: hintKey(input.key),
+    models: [...new Set(input.models)],
+    weight: input.weight,
+    priority: input.priority,
+    ownerAccountId: input.owner_account_id,
+  });
+  return toChannelView(row);
+}
+
+export async function updateChannel(id: string, raw: unknown): Promise<TChannelView> {
+  const input = ZUpdateChannelInput.parse(raw);
+  await requireChannel(id);
+  const row = await repo.updateChannelById(id, {
+    name: input.name,
+    type: input.type,
+    baseUrl: input.base_url,
+    models: input.models ? [...new Set(input.models)] : undefined,
+    weight: input.weight,
+    priority: input.priority,
+    ...(input.key ? { keyEncrypted: sealSecret(input.key), keyHint: hintKey(input.key) } : {}),
+  });
+  return toChannelView(row);
+}
+
+export async function deleteChannel(id: string): Promise<{ id: string }> {
+  const channel = await requireChannel(id);
+  // Deleting a live channel would silently move its traffic; disabling first makes it a decision.
+  if (channel.state === "enabled") throw new AppError("channel_in_use");
+  await repo.deleteChannelById(id);
+  return { id };
+}
+
+export async function enableChannel(id: string): Promise<TChannelView> {
+  await requireChannel(id);
+  // Old failures must not count again: a re-enabled channel starts with an empty window.
+  await repo.deleteChannelFailures(id);
+  await repo.setChannelState(id, "enabled", null);
+  return getChannel(id);
+}
+
+export async function disableChannel(id: string): Promise<TChannelView> {
+  await requireChannel(id);
+  await repo.setChannelState(id, "disabled_manual", "manual");
+  return getChannel(id);
+}
+
+/**
+ * The channel test button: a one-token request to the channel's first model. It does not count
+ * toward auto-disable, and works on a disabled channel so it can be checked before re-enabling.
+ */
+export async function testChannel(id: string): Promise<{ ok: true; ms: number; error: null }> {
+  const channel = await repo.findChannelWithKeyById(id);
+  if (!channel) throw new AppError("not_found");
+  const modelKey = channel.models[0];
+  const model = modelKey ? await repo.findModelByKey(modelKey) : null;
+  const started = Date.now();
+  try {
+    await postChatCompletion(
+      { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) },
+      { model: model?.upstreamModel ?? modelKey ?? "", messages: [{ role: "user", content: "hi" }], max_tokens: 1 },
+      { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS },
+    );
+    return { ok: true, ms: Date.now() - started, error: null };
+  } catch (err) {
+    const error = err instanceof UpstreamError ? (err.status ? `HTTP ${err.status}: ${err.message}` : `${err.kind}: ${err.message}`) : String(err);
+    throw new AppError("channel_test_failed", { cause: err, data: { ok: false, ms: Date.now() - started, error } });
+  }
+}
+
+async function requireChannel(id: string) {
+  const channel = await repo.findChannelById(id);
+  if (!channel) throw new AppError("not_found");
+  return channel;
+}
+
+function hintKey(key: string) {
+  return key.length <= 8 ? "****" : key.slice(-4);
+}
+
+function toChannelView(row: repo.TChannelRow): TChannelView {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    base_url: row.baseUrl,
+    key_hint: row.keyHint,
+    models: row.models,
+    weight: row.weight,
+    priority: row.priority,
+    state: row.state,
+    disabled_reason: row.disabledReason,
+    disabled_at: row.disabledAt?.toISOString() ?? null,
+    owner_account_id: row.ownerAccountId,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,157 @@
+// The model gateway (DESIGN 7): one call for every chat completion. It orders the channels that
+// serve a model, tries them until one answers, keeps the retry chain in ModelRequestLog, counts
+// failures per channel and disables a channel that keeps failing or whose key was banned.
+import crypto from "node:crypto";
+import { AppError } from "../errors/app-error";
+import { getEnv } from "../env";
+import { logger } from "../lib/logger";
+import { openSecret } from "../lib/secret-box";
+import { orderCandidates } from "./channel-selection";
+import * as repo from "./models.repository";
+import { ZModelParameters, type TChatMessage, type TModelParameters } from "./models.schema";
+import { postChatCompletion, streamChatCompletion, UpstreamError, type TChatChunk, type TChatCompletion } from "./openai-compatible-client";
+
+export type TAttempt = { channelId: string; status: number | null; error: string | null; ms: number };
+
+export type TCompleteChatInput = {
+  modelKey: string;
+  messages: TChatMessage[];
+  params?: TModelParameters;
+  /** Extra OpenAI fields passed through as given (tools, tool_choice, response_format...). */
+  extra?: Record<string, unknown>;
+  accountId?: string | null;
+  signal?: AbortSignal;
+  requestId?: string;
+  /** For tests: the order inside a priority tier. */
+  random?: () => number;
+};
+
+export type TChatStream = AsyncIterable<TChatChunk> & { requestId: string; channelId: string };
+export type TChatResult = { requestId: string; channelId: string; completion: TChatCompletion };
+
+export function completeChat(input: TCompleteChatInput & { stream: true }): Promise<TChatStream>;
+export function completeChat(input: TCompleteChatInput & { stream?: false }): Promise<TChatResult>;
+export async function completeChat(input: TCompleteChatInput & { stream?: boolean }): Promise<TChatStream | TChatResult> {
+  const env = getEnv();
+  const requestId = input.requestId ?? crypto.randomUUID();
+  const accountId = input.accountId ?? null;
+  // The explicit flag decides; a stored parameter set must not turn a JSON call into a stream.
+  const { stream: _ignored, ...params } = ZModelParameters.parse(input.params ?? {});
+  const model = await repo.findModelByKey(input.modelKey);
+  const channels = model?.enabled ? await repo.listEnabledChannelsForModel(model.key, accountId) : [];
+  // An account's own keys ("private key service") come before the platform's channels.
+  const own = orderCandidates(channels.filter((c) => c.ownerAccountId), input.random);
+  const candidates = [...own, ...orderCandidates(channels.filter((c) => !c.ownerAccountId), input.random)];
+  if (!model || candidates.length === 0) {
+    await writeLog({ requestId, modelKey: input.modelKey, accountId, attempts: [], finalChannelId: null, ok: false });
+    throw new AppError("model_unavailable", { params: { model: input.modelKey } });
+  }
+
+  const body = { ...input.extra, ...params, model: model.upstreamModel, messages: input.messages };
+  const attempts: TAttempt[] = [];
+  const finish = (ok: boolean, finalChannelId: string | null) => writeLog({ requestId, modelKey: model.key, accountId, attempts, finalChannelId, ok });
+  let lastError: UpstreamError | undefined;
+
+  for (const channel of candidates) {
+    // A channel disabled by a concurrent request (or an admin) since we listed is skipped.
+    if (attempts.length > 0 && (await repo.findChannelById(channel.id))?.state !== "enabled") continue;
+    const upstream = { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) };
+    const options = { signal: input.signal, connectTimeoutMs: env.MODEL_CONNECT_TIMEOUT_MS };
+    const started = Date.now();
+    try {
+      if (!input.stream) {
+        const completion = await postChatCompletion(upstream, body, options);
+        attempts.push({ channelId: channel.id, status: 200, error: null, ms: Date.now() - started });
+        await finish(true, channel.id);
+        return { requestId, channelId: channel.id, completion };
+      }
+      const iterator = await streamChatCompletion(upstream, body, options);
+      // Retrying is only safe until the first chunk: after it, a retry would repeat the output.
+      const first = await iterator.next();
+      attempts.push({ channelId: channel.id, status: 200, error: null, ms: Date.now() - started });
+      return Object.assign(relayStream(first, iterator, channel.id, finish), { requestId, channelId: channel.id });
+    } catch (err) {
+      const failure = err instanceof UpstreamError ? err : new UpstreamError("connect", (err as Error)?.message ?? String(err), null, null, { cause: err });
+      attempts.push({ channelId: channel.id, status: failure.status, error: describe(failure), ms: Date.now() - started });
+      if (failure.kind === "aborted") {
+        await finish(false, null);
+        throw err;
+      }
+      lastError = failure;
+      if (failure.keyBanned) {
+        await recordFailure(channel.id, failure, "key_banned");
+        continue;
+      }
+      if (!failure.retryable) {
+        // The request itself was refused (bad parameters): another channel would refuse it too.
+        await finish(false, channel.id);
+        throw new AppError("system_busy", { cause: failure, data: { request_id: requestId } });
+      }
+      await recordFailure(channel.id, failure);
+    }
+  }
+  await finish(false, null);
+  const allBanned = attempts.length > 0 && attempts.every((a) => a.status === 401 || a.error?.startsWith("key_banned"));
+  throw new AppError(allBanned ? "key_banned" : "system_busy", { cause: lastError, data: { request_id: requestId } });
+}
+
+/** Hands the chunks on; a failure mid-stream surfaces to the caller and is never retried. */
+async function* relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator<TChatChunk>, channelId: string, finish: (ok: boolean, channelId: string | null) => Promise<void>) {
+  let ok = false;
+  try {
+    if (!first.done) {
+      yield first.value;
+      for await (const chunk of iterator) yield chunk;
+    }
+    ok = true;
+  } catch (err) {
+    if (err instanceof UpstreamError && err.kind !== "aborted") {
+      await recordFailure(channelId, err);
+      throw new AppError("system_busy", { cause: err });
+    }
+    throw err;
+  } finally {
+    // Also reached when the consumer stops early: closing the upstream iterator cancels the request.
+    if (!ok) await iterator.return(undefined).catch(() => undefined);
+    await finish(ok, channelId);
+  }
+}
+
+function describe(err: UpstreamError) {
+  if (err.keyBanned) return `key_banned: ${err.message}`;
+  return err.kind === "http" ? `http_${err.status}: ${err.message}` : `${err.kind}: ${err.message}`;
+}
+
+/**
+ * Counts a failure against a channel. A banned key disables the channel at once; anything else
+ * only once the channel failed CHANNEL_FAILURE_THRESHOLD times inside CHANNEL_FAILURE_WINDOW_MS,
+ * so one blip does not take a good key out of rotation.
+ */
+async function recordFailure(channelId: string, err: UpstreamError, forcedReason?: "key_banned") {
+  const env = getEnv();
+  const reason = describe(err).slice(0, 300);
+  try {
+    await repo.insertChannelFailure({ channelId, reason, status: err.status });
+    if (forcedReason) {
+      if (await repo.setChannelState(channelId, "disabled_auto", forcedReason, { onlyIfEnabled: true })) logger.warn({ channelId, reason }, "channel disabled: key banned");
+      return;
+    }
+    const since = new Date(Date.now() - env.CHANNEL_FAILURE_WINDOW_MS);
+    const count = await repo.countChannelFailuresSince(channelId, since);
+    if (count >= env.CHANNEL_FAILURE_THRESHOLD) {
+      const why = `${count} failures in ${Math.round(env.CHANNEL_FAILURE_WINDOW_MS / 1000)}s; last: ${reason}`.slice(0, 500);
+      if (await repo.setChannelState(channelId, "disabled_auto", why, { onlyIfEnabled: true })) logger.warn({ channelId, reason: why }, "channel disabled automatically");
+    }
+  } catch (dbErr) {
+    // Bookkeeping must not turn an upstream failure into a different error for the caller.
+    logger.error({ err: dbErr, channelId }, "could not record a channel failure");
+  }
+}
+
+async function writeLog(data: { requestId: string; modelKey: string; accountId: string | null; attempts: TAttempt[]; finalChannelId: string | null; ok: boolean }) {
+  try {
+    await repo.insertModelRequestLog(data);
+  } catch (err) {
+    logger.error({ err, requestId: data.requestId }, "could not write the model request log");
+  }
+}

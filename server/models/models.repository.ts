@@ -1,0 +1,170 @@
+// The only queries of the model gateway: models, channels, channel failures and request logs.
+import { getDb, type TDbOrTx } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import type { TChannelState, TChannelType } from "./models.schema";
+import type { TModelKind } from "./model-kinds";
+
+const MODEL = {
+  id: true,
+  key: true,
+  displayName: true,
+  kind: true,
+  upstreamModel: true,
+  contextWindow: true,
+  inputPriceMicro: true,
+  outputPriceMicro: true,
+  supportsTools: true,
+  supportsReasoning: true,
+  enabled: true,
+  createdAt: true,
+} as const;
+
+/** Everything but the sealed key: what listings and the admin read. */
+const CHANNEL = {
+  id: true,
+  name: true,
+  type: true,
+  baseUrl: true,
+  keyHint: true,
+  models: true,
+  weight: true,
+  priority: true,
+  state: true,
+  disabledReason: true,
+  disabledAt: true,
+  ownerAccountId: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+export type TModelRow = Prisma.ModelGetPayload<{ select: typeof MODEL }>;
+export type TChannelRow = Prisma.ChannelGetPayload<{ select: typeof CHANNEL }>;
+export type TChannelWithKey = TChannelRow & { keyEncrypted: string };
+
+export type TModelData = {
+  key: string;
+  displayName: string;
+  kind: TModelKind;
+  upstreamModel: string;
+  contextWindow: number;
+  inputPriceMicro: number;
+  outputPriceMicro: number;
+  supportsTools: boolean;
+  supportsReasoning: boolean;
+  enabled: boolean;
+};
+
+export type TChannelData = {
+  name: string;
+  type: TChannelType;
+  baseUrl: string;
+  keyEncrypted: string;
+  keyHint: string;
+  models: string[];
+  weight: number;
+  priority: number;
+  ownerAccountId: string | null;
+};
+
+// Models ------------------------------------------------------------------------------------
+
+export async function insertModel(data: TModelData, tx: TDbOrTx = getDb()) {
+  return tx.model.create({ data, select: MODEL });
+}
+
+export async function updateModelById(id: string, data: Partial<Omit<TModelData, "key">>, tx: TDbOrTx = getDb()) {
+  return tx.model.update({ where: { id }, data, select: MODEL });
+}
+
+export async function deleteModelById(id: string, tx: TDbOrTx = getDb()) {
+  await tx.model.delete({ where: { id } });
+}
+
+export async function findModelById(id: string, tx: TDbOrTx = getDb()) {
+  return tx.model.findUnique({ where: { id }, select: MODEL });
+}
+
+export async function findModelByKey(key: string, tx: TDbOrTx = getDb()) {
+  return tx.model.findUnique({ where: { key }, select: MODEL });
+}
+
+export async function listModels(where: { enabledOnly: boolean }, tx: TDbOrTx = getDb()) {
+  return tx.model.findMany({ where: where.enabledOnly ? { enabled: true } : {}, orderBy: [{ kind: "asc" }, { key: "asc" }], select: MODEL });
+}
+
+// Channels ----------------------------------------------------------------------------------
+
+export async function insertChannel(data: TChannelData, tx: TDbOrTx = getDb()) {
+  return tx.channel.create({ data, select: CHANNEL });
+}
+
+export async function updateChannelById(id: string, data: Partial<TChannelData>, tx: TDbOrTx = getDb()) {
+  return tx.channel.update({ where: { id }, data, select: CHANNEL });
+}
+
+export async function deleteChannelById(id: string, tx: TDbOrTx = getDb()) {
+  await tx.channel.delete({ where: { id } });
+}
+
+export async function findChannelById(id: string, tx: TDbOrTx = getDb()) {
+  return tx.channel.findUnique({ where: { id }, select: CHANNEL });
+}
+
+export async function findChannelWithKeyById(id: string, tx: TDbOrTx = getDb()): Promise<TChannelWithKey | null> {
+  return tx.channel.findUnique({ where: { id }, select: { ...CHANNEL, keyEncrypted: true } });
+}
+
+export async function listChannels(where: { ownerAccountId?: string | null } = {}, tx: TDbOrTx = getDb()) {
+  return tx.channel.findMany({
+    where: where.ownerAccountId === undefined ? {} : { ownerAccountId: where.ownerAccountId },
+    orderBy: [{ priority: "desc" }, { createdAt: "asc" }],
+    select: CHANNEL,
+  });
+}
+
+/** Enabled channels that serve a model: the platform's, plus the account's own keys when given. */
+export async function listEnabledChannelsForModel(modelKey: string, accountId: string | null, tx: TDbOrTx = getDb()): Promise<TChannelWithKey[]> {
+  return tx.channel.findMany({
+    where: { state: "enabled", models: { has: modelKey }, OR: [{ ownerAccountId: null }, ...(accountId ? [{ ownerAccountId: accountId }] : [])] },
+    select: { ...CHANNEL, keyEncrypted: true },
+  });
+}
+
+/**
+ * Moves a channel to a state. Automatic disabling only applies to a channel still enabled, so it
+ * never overwrites an administrator's decision or a reason recorded a moment earlier.
+ */
+export async function setChannelState(id: string, state: TChannelState, reason: string | null, opts: { onlyIfEnabled?: boolean } = {}, tx: TDbOrTx = getDb()) {
+  const disabled = state !== "enabled";
+  const { count } = await tx.channel.updateMany({
+    where: { id, ...(opts.onlyIfEnabled ? { state: "enabled" as const } : {}) },
+    data: { state, disabledReason: disabled ? reason : null, disabledAt: disabled ? new Date() : null },
+  });
+  return count > 0;
+}
+
+// Failures and logs -------------------------------------------------------------------------
+
+export async function insertChannelFailure(data: { channelId: string; reason: string; status: number | null }, tx: TDbOrTx = getDb()) {
+  await tx.channelFailure.create({ data });
+}
+
+export async function countChannelFailuresSince(channelId: string, since: Date, tx: TDbOrTx = getDb()) {
+  return tx.channelFailure.count({ where: { channelId, createdAt: { gte: since } } });
+}
+
+/** Forgets a channel's failures: re-enabling it starts the window afresh. */
+export async function deleteChannelFailures(channelId: string, tx: TDbOrTx = getDb()) {
+  await tx.channelFailure.deleteMany({ where: { channelId } });
+}
+
+export async function insertModelRequestLog(
+  data: { requestId: string; modelKey: string; accountId: string | null; attempts: Prisma.InputJsonValue; finalChannelId: string | null; ok: boolean },
+  tx: TDbOrTx = getDb(),
+) {
+  await tx.modelRequestLog.create({ data });
+}
+
+export async function findModelRequestLogs(requestId: string, tx: TDbOrTx = getDb()) {
+  return tx.modelRequestLog.findMany({ where: { requestId }, orderBy: { id: "asc" } });
+}

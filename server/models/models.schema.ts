@@ -1,0 +1,118 @@
+// Model gateway input (SPEC 3 model channel and model parameters, SPEC 5 and 9 limits), shared by
+// the admin REST, later the builder forms and the chat runtime. Messages are i18n keys in
+// public/locales/<lng>/errors.json, validation.*.
+import { z } from "zod";
+import { MODEL_KINDS } from "./model-kinds";
+import { isWithinReadingWidth } from "../lib/text-width";
+
+const REQUIRED = { error: "validation.required" };
+const PARAM = "validation.model_parameter";
+
+export const CHANNEL_TYPES = ["openai", "deepseek", "qwen", "moonshot", "zhipu", "ollama", "vllm", "custom"] as const;
+export const CHANNEL_STATES = ["enabled", "disabled_manual", "disabled_auto"] as const;
+export type TChannelType = (typeof CHANNEL_TYPES)[number];
+export type TChannelState = (typeof CHANNEL_STATES)[number];
+
+export const ZModelKey = z.string(REQUIRED).trim().min(1, "validation.required").max(100, "validation.too_long").regex(/^[A-Za-z0-9._/:-]+$/, "validation.model_key");
+
+/** SPEC 5: at most 8 characters in one reading (server/lib/text-width.ts). */
+export const ZModelDisplayName = z.string(REQUIRED).trim().min(1, "validation.required").refine((v) => isWithinReadingWidth(v, 8), "validation.model_display_name");
+
+const ZPriceMicro = z.number().int(PARAM).min(0, PARAM).max(1_000_000_000, PARAM);
+
+export const ZCreateModelInput = z.object({
+  key: ZModelKey,
+  display_name: ZModelDisplayName,
+  kind: z.enum(MODEL_KINDS).default("text"),
+  upstream_model: ZModelKey.optional(),
+  context_window: z.number().int(PARAM).min(1, PARAM).max(10_000_000, PARAM).default(8192),
+  input_price_micro: ZPriceMicro.default(0),
+  output_price_micro: ZPriceMicro.default(0),
+  supports_tools: z.boolean().default(false),
+  supports_reasoning: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+});
+
+export const ZUpdateModelInput = ZCreateModelInput.omit({ key: true }).partial().extend({
+  // Defaults of the create form must not overwrite stored values on a partial update.
+  kind: z.enum(MODEL_KINDS).optional(),
+  context_window: z.number().int(PARAM).min(1, PARAM).max(10_000_000, PARAM).optional(),
+  input_price_micro: ZPriceMicro.optional(),
+  output_price_micro: ZPriceMicro.optional(),
+  supports_tools: z.boolean().optional(),
+  supports_reasoning: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+
+/** SPEC 5: channel weight an integer 1-100. */
+export const ZChannelWeight = z.number(REQUIRED).int("validation.channel_weight").min(1, "validation.channel_weight").max(100, "validation.channel_weight");
+
+const ZBaseUrl = z
+  .string(REQUIRED)
+  .trim()
+  .regex(/^https?:\/\/[^\s]+$/, "validation.base_url")
+  // Stored without the trailing slash so "{baseUrl}/chat/completions" never doubles it.
+  .transform((v) => v.replace(/\/+$/, ""));
+
+export const ZCreateChannelInput = z.object({
+  name: z.string(REQUIRED).trim().min(1, "validation.required").max(60, "validation.too_long"),
+  type: z.enum(CHANNEL_TYPES),
+  base_url: ZBaseUrl,
+  key: z.string(REQUIRED).trim().min(1, "validation.required").max(4000, "validation.too_long"),
+  models: z.array(ZModelKey).min(1, "validation.required").max(200, "validation.too_long"),
+  weight: ZChannelWeight.default(1),
+  priority: z.number().int(PARAM).min(-1000, PARAM).max(1000, PARAM).default(0),
+  owner_account_id: z.string().min(1).nullable().default(null),
+});
+
+export const ZUpdateChannelInput = z.object({
+  name: z.string().trim().min(1, "validation.required").max(60, "validation.too_long").optional(),
+  type: z.enum(CHANNEL_TYPES).optional(),
+  base_url: ZBaseUrl.optional(),
+  /** Absent keeps the stored key: the admin never sees it again to send it back. */
+  key: z.string().trim().min(1, "validation.required").max(4000, "validation.too_long").optional(),
+  models: z.array(ZModelKey).min(1, "validation.required").max(200, "validation.too_long").optional(),
+  weight: ZChannelWeight.optional(),
+  priority: z.number().int(PARAM).min(-1000, PARAM).max(1000, PARAM).optional(),
+});
+
+/** SPEC 3 model parameters with SPEC 9 limits, in OpenAI's names as they go upstream. */
+export const ZModelParameters = z.object({
+  max_tokens: z.number().int(PARAM).min(1, PARAM).max(4096, PARAM).optional(),
+  temperature: z.number().min(0, PARAM).max(2, PARAM).optional(),
+  top_p: z.number().min(0, PARAM).max(1, PARAM).optional(),
+  top_k: z.number().int(PARAM).min(1, PARAM).max(6, PARAM).optional(),
+  presence_penalty: z.number().min(-2, PARAM).max(2, PARAM).optional(),
+  frequency_penalty: z.number().min(-2, PARAM).max(2, PARAM).optional(),
+  n: z.number().int(PARAM).min(1, PARAM).max(5, PARAM).optional(),
+  stream: z.boolean().optional(),
+  stop: z.union([z.string().max(200, PARAM), z.array(z.string().max(200, PARAM)).max(4, PARAM)]).optional(),
+  logit_bias: z.record(z.string().regex(/^\d+$/, PARAM), z.number().min(-100, PARAM).max(100, PARAM)).optional(),
+});
+
+export type TCreateModelInput = z.infer<typeof ZCreateModelInput>;
+export type TUpdateModelInput = z.infer<typeof ZUpdateModelInput>;
+export type TCreateChannelInput = z.infer<typeof ZCreateChannelInput>;
+export type TUpdateChannelInput = z.infer<typeof ZUpdateChannelInput>;
+export type TModelParameters = z.infer<typeof ZModelParameters>;
+
+/** A chat message as OpenAI takes it; content and extra fields pass through untouched. */
+export type TChatMessage = { role: "system" | "user" | "assistant" | "tool"; content: unknown; [extra: string]: unknown };
+
+/** What an administrator sees of a channel: the key only by its last four characters. */
+export type TChannelView = {
+  id: string;
+  name: string;
+  type: TChannelType;
+  base_url: string;
+  key_hint: string;
+  models: string[];
+  weight: number;
+  priority: number;
+  state: TChannelState;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  owner_account_id: string | null;
+  created_at: string;
+  updated_at: string;
+};

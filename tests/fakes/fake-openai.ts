@@ -1,0 +1,180 @@
+// A loopback stand-in for an OpenAI-compatible upstream (POST /v1/chat/completions): JSON answers,
+// server-sent-event streams shaped like OpenAI's (role delta, optional reasoning_content and
+// tool_calls deltas, content deltas, finish_reason, [DONE]), and failures on demand per key.
+// It counts requests per key, keeps every body it received and what it streamed, and notices
+// when a client hangs up before the answer ended.
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type TFailure = "500" | "429" | "401" | "403_banned" | "reset" | "hang";
+
+export type TStreamShape = {
+  /** Content deltas (default 3). */
+  chunks?: number;
+  /** reasoning_content deltas before the content (default 0). */
+  reasoningChunks?: number;
+  /** Stream a tool call (name and arguments in pieces) instead of content. */
+  toolCall?: boolean;
+  delayMs?: number;
+  /** Drop the connection after this many chunks: a stream that dies midway. */
+  dieAfter?: number;
+};
+
+export type TKeyBehaviour = {
+  fail?: TFailure;
+  /** Fail only the first N requests of this key, then answer normally. */
+  failTimes?: number;
+  stream?: TStreamShape;
+};
+
+export type TReceived = { key: string; body: any; sent: any[]; aborted: boolean };
+
+export async function startFakeOpenai() {
+  const behaviours = new Map<string, TKeyBehaviour>();
+  const counts = new Map<string, number>();
+  const received: TReceived[] = [];
+  const sockets = new Set<Socket>();
+  let aborts = 0;
+  const abortWaiters: Array<() => void> = [];
+
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const key = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    let body: any = null;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad json", type: "invalid_request_error" } }));
+      return;
+    }
+    const record: TReceived = { key, body, sent: [], aborted: false };
+    received.push(record);
+    res.on("close", () => {
+      if (res.writableFinished) return;
+      record.aborted = true;
+      aborts++;
+      abortWaiters.splice(0).forEach((w) => w());
+    });
+    if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) return sendJson(res, 404, { error: { message: "not found" } });
+
+    const behaviour = behaviours.get(key) ?? {};
+    const failing = behaviour.fail && (behaviour.failTimes === undefined || n <= behaviour.failTimes);
+    if (failing) return fail(req, res, behaviour.fail!);
+
+    const id = `chatcmpl-${crypto.randomBytes(6).toString("hex")}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (!body.stream) {
+      return sendJson(res, 200, {
+        id,
+        object: "chat.completion",
+        created,
+        model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content: `Hello from ${key}` }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+      });
+    }
+    const events = buildStreamChunks({ id, created, model: body.model, ...behaviour.stream });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    res.flushHeaders();
+    for (let i = 0; i < events.length; i++) {
+      if (behaviour.stream?.dieAfter !== undefined && i >= behaviour.stream.dieAfter) {
+        res.socket?.destroy();
+        return;
+      }
+      if (res.destroyed) return;
+      // Waiting for the flush makes "dies after N chunks" mean N chunks really left the socket.
+      await new Promise<void>((r) => res.write(`data: ${JSON.stringify(events[i])}\n\n`, () => r()));
+      record.sent.push(events[i]);
+      if (behaviour.stream?.delayMs) await sleep(behaviour.stream.delayMs);
+    }
+    if (res.destroyed) return;
+    res.end("data: [DONE]\n\n");
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+
+  return {
+    base,
+    /** Sets how one key answers; keys without a behaviour answer normally. */
+    setBehaviour(key: string, behaviour: TKeyBehaviour) {
+      behaviours.set(key, behaviour);
+    },
+    requestsFor: (key: string) => counts.get(key) ?? 0,
+    receivedFor: (key: string) => received.filter((r) => r.key === key),
+    get received() {
+      return received;
+    },
+    get aborts() {
+      return aborts;
+    },
+    /** Resolves once the fake has seen this many client hang-ups in total. */
+    async waitForAborts(total: number, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (aborts < total) {
+        if (Date.now() > deadline) throw new Error(`expected ${total} client aborts, saw ${aborts}`);
+        await Promise.race([new Promise<void>((r) => abortWaiters.push(r)), sleep(50)]);
+      }
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** The chunks of one stream, in OpenAI's order. */
+export function buildStreamChunks(o: TStreamShape & { id: string; created: number; model: string }) {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id: o.id,
+    object: "chat.completion.chunk",
+    created: o.created,
+    model: o.model,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
+  const out = [chunk({ role: "assistant", content: "" })];
+  for (let i = 0; i < (o.reasoningChunks ?? 0); i++) out.push(chunk({ reasoning_content: `think ${i} ` }));
+  if (o.toolCall) {
+    out.push(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: "" } }] }));
+    for (const piece of ['{"city"', ':"Shang', 'hai"}']) out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+    out.push(chunk({}, "tool_calls"));
+    return out;
+  }
+  for (let i = 0; i < (o.chunks ?? 3); i++) out.push(chunk({ content: `word${i} ` }));
+  out.push(chunk({}, "stop"));
+  return out;
+}
+
+function fail(req: http.IncomingMessage, res: http.ServerResponse, failure: TFailure) {
+  switch (failure) {
+    case "500":
+      return sendJson(res, 500, { error: { message: "The server had an error while processing your request", type: "server_error" } });
+    case "429":
+      return sendJson(res, 429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } });
+    case "401":
+      return sendJson(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
+    case "403_banned":
+      return sendJson(res, 403, { error: { message: "Your account has been deactivated", type: "access_terminated", code: "account_deactivated" } });
+    case "reset":
+      req.socket.destroy();
+      return;
+    case "hang":
+      // Never answers; close() or the client's timeout ends it.
+      return;
+  }
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
