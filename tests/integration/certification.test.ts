@@ -2,23 +2,21 @@
 // the ID number sealed at rest, review by platform administrators only, and private files.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isValidIdNumber, ZSubmitCertificationInput } from "../../server/accounts/certification.schema";
 import { submitCertification } from "../../server/accounts/certification.service";
 import { startSession } from "../../server/auth/session.service";
 import { getDb } from "../../server/db/client";
-import { resetEnvCache } from "../../server/env";
 import { openSecret } from "../../server/lib/secret-box";
-import { dropSingleton } from "../../server/lib/singleton";
-import { Browser, startApiServer } from "../helpers/api-client";
+import { Browser } from "../helpers/api-client";
+import { useApiWithTempFiles } from "../helpers/temp-files-api";
 import { makePdf, makePng } from "../helpers/png";
 
 const run = crypto.randomBytes(3).toString("hex");
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-cert-"));
+const server = useApiWithTempFiles("zl-cert-");
+const dataDir = server.dataDir;
 const VALID_ID = "11010519491231002X";
-let api: Awaited<ReturnType<typeof startApiServer>>;
 let ipCounter = 0;
 
 const storedFiles = (accountId: string) => {
@@ -27,7 +25,7 @@ const storedFiles = (accountId: string) => {
 };
 
 async function signUp(prefix: string) {
-  const browser = new Browser(api.base, `10.8.0.${++ipCounter}`);
+  const browser = new Browser(server.base, `10.8.0.${++ipCounter}`);
   const res = await browser.call("/api/v1/auth/register", { body: { account: `${prefix}${run}`, password: "secret123", confirm: "secret123", agreed: true } });
   expect(res.body.status).toBe(200);
   return { browser, id: res.body.data.account.id as string };
@@ -35,7 +33,7 @@ async function signUp(prefix: string) {
 
 async function makeAdmin() {
   const admin = await getDb().account.create({ data: { account: `adm${run}${++ipCounter}`, nickname: "Admin", roles: ["platform_admin"] }, select: { id: true } });
-  const browser = new Browser(api.base, `10.8.1.${ipCounter}`);
+  const browser = new Browser(server.base, `10.8.1.${ipCounter}`);
   browser.cookies.set("zl_session", (await startSession(admin.id)).token);
   return { browser, id: admin.id };
 }
@@ -53,16 +51,6 @@ function application(overrides: { fields?: Record<string, string>; files?: Recor
   };
 }
 
-beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvCache();
-  dropSingleton("file-store");
-  api = await startApiServer();
-});
-afterAll(async () => {
-  await api?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe("ID numbers (GB 11643-1999)", () => {
   it("accepts a valid number, in either case of the check character", () => {
@@ -168,7 +156,7 @@ describe("review", () => {
     expect((await other.browser.call(`/api/v1/admin/certifications/${own.id}/approve`, { body: {} })).body.status).toBe(403001);
     expect((await browser.call(`/api/v1/admin/certifications/${own.id}/approve`, { body: {} })).body.status).toBe(403001);
     expect((await browser.call(`/api/v1/admin/certifications/${own.id}/reject`, { body: { reason: "no" } })).body.status).toBe(403001);
-    expect((await new Browser(api.base).call("/api/v1/admin/certifications")).body.status).toBe(110003);
+    expect((await new Browser(server.base).call("/api/v1/admin/certifications")).body.status).toBe(110003);
     expect((await browser.call("/api/v1/account/certification")).body.data.status).toBe("pending");
   });
 
@@ -228,7 +216,7 @@ describe("review", () => {
     const denied = await other.browser.call(row.idFrontUrl);
     expect(denied.http).toBe(404);
     expect(denied.body).toMatchObject({ status: 404001, data: null });
-    expect((await new Browser(api.base).call(row.idFrontUrl)).body.status).toBe(110003);
+    expect((await new Browser(server.base).call(row.idFrontUrl)).body.status).toBe(110003);
 
     const sent = application().files.id_front.bytes;
     for (const reader of [owner.browser, admin]) {
@@ -243,7 +231,7 @@ describe("review", () => {
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
 
     // Not through the public route, and not by guessing keys.
-    expect((await new Browser(api.base).fetchRaw(row.idFrontUrl.replace("/api/v1/files/", "/files/"))).http).toBe(404);
+    expect((await new Browser(server.base).fetchRaw(row.idFrontUrl.replace("/api/v1/files/", "/files/"))).http).toBe(404);
     expect((await owner.browser.call(`/api/v1/files/certifications/${owner.id}/unknown.png`)).body.status).toBe(404001);
     expect((await admin.call(`/api/v1/files/certifications/${owner.id}/..%2F..%2Favatars`)).body.status).toBe(404001);
   });

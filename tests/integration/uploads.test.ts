@@ -2,20 +2,18 @@
 // name; refused uploads write nothing; accepted avatars are served back as they were sent.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "../../server/env";
+import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
-import { dropSingleton } from "../../server/lib/singleton";
 import { LocalFileStore } from "../../server/uploads/file-store";
 import { sniffType, readImageSize } from "../../server/uploads/sniff";
-import { Browser, startApiServer } from "../helpers/api-client";
+import { Browser } from "../helpers/api-client";
+import { useApiWithTempFiles } from "../helpers/temp-files-api";
 import { makePng } from "../helpers/png";
 
 const run = crypto.randomBytes(3).toString("hex");
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-uploads-"));
-let api: Awaited<ReturnType<typeof startApiServer>>;
+const server = useApiWithTempFiles("zl-uploads-");
+const dataDir = server.dataDir;
 
 const filesUnder = (dir: string): string[] => {
   const full = path.join(dataDir, "files", dir);
@@ -23,22 +21,12 @@ const filesUnder = (dir: string): string[] => {
 };
 
 async function signUp(name: string, ip: string) {
-  const browser = new Browser(api.base, ip);
+  const browser = new Browser(server.base, ip);
   const res = await browser.call("/api/v1/auth/register", { body: { account: name, password: "secret123", confirm: "secret123", agreed: true } });
   expect(res.body.status).toBe(200);
   return { browser, id: res.body.data.account.id as string };
 }
 
-beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvCache();
-  dropSingleton("file-store");
-  api = await startApiServer();
-});
-afterAll(async () => {
-  await api?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe("content sniffing", () => {
   it("decides the type by the first bytes, not the name", () => {
@@ -113,7 +101,7 @@ describe("avatar uploads", () => {
       },
     });
     const cookie = `zl_csrf=test-csrf-token; zl_session=${browser.cookies.get("zl_session")}`;
-    const res = await fetch(`${api.base}/api/v1/account/avatar`, {
+    const res = await fetch(`${server.base}/api/v1/account/avatar`, {
       method: "POST",
       headers: { cookie, "x-csrf-token": "test-csrf-token", "content-type": `multipart/form-data; boundary=${boundary}` },
       body,
@@ -127,7 +115,7 @@ describe("avatar uploads", () => {
   it("needs a session and the CSRF header", async () => {
     const { browser } = await signUp(`up_c${run}`, "10.7.0.3");
     expect((await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: makePng(400, 400) } } }, { csrf: null })).body.status).toBe(420114);
-    expect((await new Browser(api.base).upload("/api/v1/account/avatar", { files: { file: { bytes: makePng(400, 400) } } })).body.status).toBe(110003);
+    expect((await new Browser(server.base).upload("/api/v1/account/avatar", { files: { file: { bytes: makePng(400, 400) } } })).body.status).toBe(110003);
   });
 
   it("keeps a valid picture, serves it back byte for byte, and deletes the one it replaces", async () => {
@@ -139,7 +127,7 @@ describe("avatar uploads", () => {
     expect(url).toMatch(new RegExp(`^/files/avatars/${id}/[A-Za-z0-9_-]+\\.png$`));
     expect((await browser.call("/api/v1/account/me")).body.data.avatarUrl).toBe(url);
 
-    const served = await new Browser(api.base).fetchRaw(url);
+    const served = await new Browser(server.base).fetchRaw(url);
     expect(served.http).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
@@ -150,13 +138,13 @@ describe("avatar uploads", () => {
     const replaced = await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: second } } });
     expect(replaced.body.status).toBe(200);
     expect(replaced.body.data.avatarUrl).not.toBe(url);
-    expect((await new Browser(api.base).fetchRaw(url)).http).toBe(404);
-    expect(Buffer.compare((await new Browser(api.base).fetchRaw(replaced.body.data.avatarUrl)).bytes, second)).toBe(0);
+    expect((await new Browser(server.base).fetchRaw(url)).http).toBe(404);
+    expect(Buffer.compare((await new Browser(server.base).fetchRaw(replaced.body.data.avatarUrl)).bytes, second)).toBe(0);
     expect(filesUnder(`avatars/${id}`).filter((f) => !f.endsWith(".meta.json"))).toHaveLength(1);
   });
 
   it("the public route serves only public folders, and never outside the store", async () => {
-    const anyone = new Browser(api.base);
+    const anyone = new Browser(server.base);
     fs.mkdirSync(path.join(dataDir, "files", "certifications", "x"), { recursive: true });
     fs.writeFileSync(path.join(dataDir, "files", "certifications", "x", "private.png"), makePng(300, 300));
     expect((await anyone.fetchRaw("/files/certifications/x/private.png")).http).toBe(404);
