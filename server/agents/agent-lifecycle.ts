@@ -2,7 +2,7 @@
 // immutable: editing makes a new draft; an upgrade publishes a new version and cannot be undone.
 import { AppError } from "../errors/app-error";
 
-export const AGENT_STATES = ["draft", "under_review", "on_shelf", "removed", "published", "invalid"] as const;
+export const AGENT_STATES = ["draft", "under_review", "on_shelf", "removed", "published", "upgraded", "invalid"] as const;
 export type TAgentState = (typeof AGENT_STATES)[number];
 
 export const AGENT_TRANSITIONS: Record<TAgentState, readonly TAgentState[]> = {
@@ -12,12 +12,14 @@ export const AGENT_TRANSITIONS: Record<TAgentState, readonly TAgentState[]> = {
   under_review: ["on_shelf", "removed", "draft"],
   // Listed agents can be taken down by an administrator (with a reason), or go invalid when a
   // training set they depend on fails or is paused.
-  on_shelf: ["removed", "invalid"],
-  published: ["under_review", "invalid"],
+  // A live version is replaced by a newer live version ("upgraded"), which cannot be rolled back.
+  on_shelf: ["removed", "invalid", "upgraded"],
+  published: ["under_review", "invalid", "upgraded"],
   // A removed agent's owner fixes it in a new draft; the removed version itself never returns.
   removed: [],
+  upgraded: [],
   // Invalid recovers when its dependency recovers.
-  invalid: ["on_shelf", "published"],
+  invalid: ["on_shelf", "published", "upgraded"],
 };
 
 export function canMoveAgent(from: TAgentState, to: TAgentState) {
@@ -26,7 +28,7 @@ export function canMoveAgent(from: TAgentState, to: TAgentState) {
 
 /** Applies a move or refuses it; removals need a reason. */
 export function moveAgent(from: TAgentState, to: TAgentState, opts: { reason?: string } = {}): { state: TAgentState; reason: string | null } {
-  if (!canMoveAgent(from, to)) throw new AppError("repeat_action", { data: { from, to } });
+  if (!canMoveAgent(from, to)) throw new AppError("invalid_state_transition", { data: { from, to }, params: { from: `$t:common:agent_state.${from}`, to: `$t:common:agent_state.${to}` } });
   if (to === "removed" && !opts.reason?.trim()) throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.required" }] } });
   return { state: to, reason: to === "removed" ? opts.reason!.trim() : null };
 }

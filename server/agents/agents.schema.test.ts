@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { measureReadingWidth } from "../lib/text-width";
-import { ZAgentInput, ZModelParameters } from "./agents.schema";
+import { ZAgentInput, ZAgentParameters } from "./agents.schema";
 
 const base = { name: "税务助手", introduction: "回答个税问题", model_key: "deepseek-chat" };
 
@@ -28,9 +28,9 @@ describe("agent input (SPEC 3, 5, 9)", () => {
   });
 
   it("model parameters stay in SPEC 9's ranges", () => {
-    expect(ZModelParameters.parse({})).toMatchObject({ max_tokens: 1024, temperature: 0.7, n: 1 });
+    expect(ZAgentParameters.parse({})).toMatchObject({ max_tokens: 1024, temperature: 0.7, n: 1 });
     for (const bad of [{ temperature: 2.1 }, { top_p: 1.5 }, { top_k: 7 }, { presence_penalty: -3 }, { n: 6 }, { max_tokens: 5000 }, { logit_bias: { "50256": -101 } }]) {
-      expect(ZModelParameters.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+      expect(ZAgentParameters.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
 

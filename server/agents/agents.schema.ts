@@ -5,6 +5,12 @@ import { isWithinReadingWidth } from "../lib/text-width";
 import { MICRO } from "../accounts/editions";
 
 export const MAX_PLUGINS = 3;
+/**
+ * Built-in plugins, offered to the model as OpenAI tools (the runtime implements each). Web search
+ * is the separate "networking" switch, so it does not take one of the three plugin places.
+ */
+export const AGENT_PLUGINS = ["web_reader", "html_interpreter", "python_interpreter", "current_time"] as const;
+export type TAgentPlugin = (typeof AGENT_PLUGINS)[number];
 export const MIN_PRICE_MICRO = MICRO / 10; // 0.1 yuan
 
 /** Prices are entered in yuan and kept as integer micro-Z. */
@@ -28,7 +34,8 @@ export const ZVariable = z
   .refine((v) => v.type !== "select" || !v.default || v.options.includes(v.default), { message: "validation.default_not_in_options", path: ["default"] })
   .refine((v) => !v.range || v.range.min <= v.range.max, { message: "validation.range_order", path: ["range"] });
 
-export const ZModelParameters = z.object({
+/** The builder's parameter set: SPEC 9 ranges with defaults; the gateway takes it as TModelParameters. */
+export const ZAgentParameters = z.object({
   max_tokens: z.number().int().min(1, "validation.max_tokens").max(4096, "validation.max_tokens").default(1024),
   temperature: z.number().min(0, "validation.temperature").max(2, "validation.temperature").default(0.7),
   top_p: z.number().min(0, "validation.top_p").max(1, "validation.top_p").default(1),
@@ -38,7 +45,7 @@ export const ZModelParameters = z.object({
   n: z.number().int().min(1, "validation.n").max(5, "validation.n").default(1),
   stream: z.boolean().default(true),
   stop: z.array(z.string().min(1).max(32)).max(4).default([]),
-  logit_bias: z.record(z.string(), z.number().min(-100, "validation.logit_bias").max(100, "validation.logit_bias")).default({}),
+  logit_bias: z.record(z.string().regex(/^\d+$/, "validation.logit_bias"), z.number().min(-100, "validation.logit_bias").max(100, "validation.logit_bias")).default({}),
 });
 
 export const ZAgentInput = z
@@ -58,7 +65,7 @@ export const ZAgentInput = z
     welcome_message: z.string().max(1000, "validation.too_long").default(""),
     out_of_scope_reply: z.string().max(1000, "validation.too_long").default(""),
     training_set_ids: z.array(z.string()).max(20).default([]),
-    plugins: z.array(z.string()).max(MAX_PLUGINS, "validation.plugins_max").default([]),
+    plugins: z.array(z.enum(AGENT_PLUGINS, "validation.plugin_unknown")).max(MAX_PLUGINS, "validation.plugins_max").default([]),
     networking: z.boolean().default(false),
     output_format: z.enum(["text", "markdown", "json"]).default("markdown"),
     keep_context: z.number().int().min(0).max(50).default(10),
@@ -68,11 +75,55 @@ export const ZAgentInput = z
     trial_count: z.number().int().min(0, "validation.trial_count").default(0),
     use_price_micro: ZPriceMicro.default(0),
     purchase_price_micro: ZPriceMicro.default(0),
-    parameters: ZModelParameters.default(ZModelParameters.parse({})),
+    parameters: ZAgentParameters.default(ZAgentParameters.parse({})),
   })
   .refine((a) => new Set(a.variables.map((v) => v.name)).size === a.variables.length, { message: "validation.variable_duplicate", path: ["variables"] })
-  .refine((a) => new Set(a.plugins).size === a.plugins.length, { message: "repeat_action", path: ["plugins"] });
+  .refine((a) => new Set(a.plugins).size === a.plugins.length, { message: "validation.plugin_duplicate", path: ["plugins"] });
 
 export type TAgentInput = z.infer<typeof ZAgentInput>;
 export type TVariable = z.infer<typeof ZVariable>;
-export type TModelParameters = z.infer<typeof ZModelParameters>;
+export type TAgentParameters = z.infer<typeof ZAgentParameters>;
+
+export const ZAgentId = z.object({ id: z.string().min(1).max(40) });
+export const ZSaveAgentDraftInput = z.object({ id: z.string().min(1).max(40), agent: ZAgentInput });
+export const ZReorderAgentsInput = z.object({ ids: z.array(z.string().min(1).max(40)).min(1).max(500) });
+export const ZReviewDecisionInput = z.object({ versionId: z.string().min(1).max(40), reason: z.string().trim().max(200, "validation.reject_reason").optional() });
+
+/** What lists and the editor show of one version. */
+export type TAgentVersionView = {
+  id: string;
+  version: string;
+  state: string;
+  update_note: string;
+  removed_reason: string | null;
+  submitted_at: string | null;
+  reviewed_at: string | null;
+  published_at: string | null;
+  created_at: string;
+};
+
+export type TAgentSummary = {
+  id: string;
+  name: string;
+  avatar_url: string | null;
+  sort_order: number;
+  invalid_reason: string | null;
+  /** The version users chat with (published, on shelf or invalid), if any. */
+  live: TAgentVersionView | null;
+  draft: TAgentVersionView | null;
+  under_review: TAgentVersionView | null;
+  /** The newest removal, so the owner sees why. */
+  removed: TAgentVersionView | null;
+  updated_at: string;
+};
+
+export type TAgentDetail = TAgentSummary & {
+  /** What the editor opens: the draft, else the version under review, else the live one. */
+  config: TAgentInput;
+  /** Which version `config` came from, and whether saving it edits that version or makes a new draft. */
+  config_version_id: string;
+  config_editable: boolean;
+  versions: TAgentVersionView[];
+};
+
+export type TUpdateLogEntry = { version: string; update_note: string; published_at: string };

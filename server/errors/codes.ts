@@ -75,6 +75,13 @@ export const ERROR_CODES = {
   document_type_not_allowed: { status: 420203, http: 415 },
   // Model gateway.
   model_unavailable: { status: 420301, http: 503 },
+  // Agents and the runtime.
+  invalid_state_transition: { status: 420401, http: 409 },
+  agent_not_editable: { status: 420402, http: 409 },
+  version_not_higher: { status: 420403, http: 422 },
+  dialogue_busy: { status: 420404, http: 409 },
+  plugin_failed: { status: 420405, http: 502 },
+  model_failed: { status: 420406, http: 502 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

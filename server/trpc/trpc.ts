@@ -4,9 +4,11 @@ import superjson from "superjson";
 import { AppError, isAppError } from "../errors/app-error";
 import { mapError } from "../errors/map-error";
 import { getRequestLanguage, isPlatformAdmin } from "../http/request-context";
+import { getAuth } from "../http/auth-context";
 
 export async function createContext({ req }: CreateExpressContextOptions) {
-  return { lng: getRequestLanguage(req), isPlatformAdmin: await isPlatformAdmin(req) };
+  const auth = await getAuth(req);
+  return { lng: getRequestLanguage(req), isPlatformAdmin: await isPlatformAdmin(req), account: auth?.account ?? null };
 }
 export type TContext = Awaited<ReturnType<typeof createContext>>;
 
@@ -46,6 +48,11 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const publicProcedure = t.procedure.use(mapAppErrors);
+/** A signed-in account; 110003 otherwise (SPEC 8), which the browser turns into the login page. */
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.account) throw new AppError("not_logged_in");
+  return next({ ctx: { ...ctx, account: ctx.account } });
+});
 export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.isPlatformAdmin) throw new AppError("no_permission");
   return next();

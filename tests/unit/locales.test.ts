@@ -45,4 +45,27 @@ describe("locales", () => {
       for (const code of Object.keys(ERROR_CODES)) expect(errors[code], `${lng}: ${code}`).toBeTruthy();
     }
   });
+
+  it("has a message for every validation key the code names", () => {
+    // Schemas and services refer to messages as "validation.x"; a key missing here would reach
+    // the user as the raw key. Scan the sources rather than trust a hand-kept list.
+    const roots = ["server", "app"].map((d) => path.resolve(import.meta.dirname, "../..", d));
+    const used = new Set<string>();
+    const scan = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "generated") scan(full);
+        } else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          for (const m of fs.readFileSync(full, "utf8").matchAll(/["'`]validation\.([a-z_]+)["'`]/g)) used.add(m[1]);
+        }
+      }
+    };
+    roots.forEach(scan);
+    expect(used.size).toBeGreaterThan(20);
+    for (const lng of LANGUAGES) {
+      const validation = read(lng, "errors").validation as Record<string, string>;
+      for (const key of used) expect(validation[key], `${lng}: validation.${key}`).toBeTruthy();
+    }
+  });
 });

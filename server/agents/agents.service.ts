@@ -1,0 +1,309 @@
+// Agents and their versions (SPEC 3/4, DESIGN 6). An agent is edited as one draft version; a
+// version that left draft is never changed again. Going live (published for the owner, or on the
+// market's shelf after review) turns the previous live version into "upgraded", with no way back.
+import { getDb, type TDbOrTx } from "../db/client";
+import { AppError } from "../errors/app-error";
+import { assertOwned, assertRole } from "../accounts/access";
+import type { TSessionAccount } from "../accounts/accounts.schema";
+import { assertWithinLimit } from "../accounts/entitlements.service";
+import { findModelByKey } from "../models/models.repository";
+import { moveAgent, type TAgentState } from "./agent-lifecycle";
+import * as repo from "./agents.repository";
+import {
+  ZAgentId,
+  ZAgentInput,
+  ZReorderAgentsInput,
+  ZReviewDecisionInput,
+  ZSaveAgentDraftInput,
+  type TAgentDetail,
+  type TAgentInput,
+  type TAgentSummary,
+  type TAgentVersionView,
+  type TUpdateLogEntry,
+} from "./agents.schema";
+
+type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
+type TVersion = repo.TAgentVersionRow;
+
+const LIVE_STATES: readonly string[] = ["published", "on_shelf", "invalid"];
+
+function toVersionView(v: TVersion): TAgentVersionView {
+  return {
+    id: v.id,
+    version: v.version,
+    state: v.state,
+    update_note: v.updateNote,
+    removed_reason: v.removedReason,
+    submitted_at: v.submittedAt?.toISOString() ?? null,
+    reviewed_at: v.reviewedAt?.toISOString() ?? null,
+    published_at: v.publishedAt?.toISOString() ?? null,
+    created_at: v.createdAt.toISOString(),
+  };
+}
+
+/** The roles a set of versions (newest first) plays for its agent. */
+function classify(versions: TVersion[]) {
+  return {
+    live: versions.find((v) => LIVE_STATES.includes(v.state)) ?? null,
+    draft: versions.find((v) => v.state === "draft") ?? null,
+    underReview: versions.find((v) => v.state === "under_review") ?? null,
+    removed: versions.find((v) => v.state === "removed") ?? null,
+  };
+}
+
+function toSummary(agent: repo.TAgentRow, versions: TVersion[]): TAgentSummary {
+  const c = classify(versions);
+  const view = (v: TVersion | null) => (v ? toVersionView(v) : null);
+  return {
+    id: agent.id,
+    name: agent.name,
+    avatar_url: agent.avatarUrl,
+    sort_order: agent.sortOrder,
+    invalid_reason: agent.invalidReason,
+    live: view(c.live),
+    draft: view(c.draft),
+    under_review: view(c.underReview),
+    removed: view(c.removed),
+    updated_at: agent.updatedAt.toISOString(),
+  };
+}
+
+function compareVersions(a: string, b: string) {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** A new version's number must be above every number that has left draft (no reuse, no rollback). */
+function assertVersionHigher(version: string, versions: TVersion[]) {
+  const used = versions.filter((v) => v.state !== "draft").map((v) => v.version);
+  const highest = used.sort(compareVersions).at(-1);
+  if (highest && compareVersions(version, highest) <= 0)
+    throw new AppError("version_not_higher", { params: { version: highest }, data: { fields: [{ path: "version", message: "version_not_higher" }] } });
+}
+
+/** The model must exist, and must call tools if the agent uses plugins or networking. */
+async function assertModelFits(input: TAgentInput, tx: TDbOrTx) {
+  const model = await findModelByKey(input.model_key, tx);
+  if (!model || !model.enabled) throw new AppError("model_unavailable", { params: { model: input.model_key }, data: { fields: [{ path: "model_key", message: "model_unavailable" }] } });
+  if ((input.plugins.length || input.networking) && !model.supportsTools) throw new AppError("model_no_plugins", { data: { fields: [{ path: "plugins", message: "model_no_plugins" }] } });
+}
+
+async function loadOwned(actor: TActor, agentId: string, tx: TDbOrTx) {
+  const agent = await repo.findAgentById(agentId, tx);
+  return assertOwned(agent ? { ...agent, accountId: agent.ownerAccountId } : null, actor, { enterpriseWide: true });
+}
+
+export async function listAgents(actor: TActor): Promise<TAgentSummary[]> {
+  const agents = await repo.listAgentsOf(actor.id);
+  const versions = await repo.listVersionsOfAgents(agents.map((a) => a.id));
+  return agents.map((a) => toSummary(a, versions.filter((v) => v.agentId === a.id)));
+}
+
+export async function getAgent(actor: TActor, raw: unknown): Promise<TAgentDetail> {
+  const { id } = ZAgentId.parse(raw);
+  const agent = await loadOwned(actor, id, getDb());
+  const versions = await repo.listVersionsOf(agent.id);
+  const c = classify(versions);
+  const source = c.draft ?? c.underReview ?? c.live ?? versions[0];
+  return {
+    ...toSummary(agent, versions),
+    config: ZAgentInput.parse(source.config),
+    config_version_id: source.id,
+    config_editable: source.state === "draft",
+    versions: versions.map(toVersionView),
+  };
+}
+
+export async function createAgent(actor: TActor, raw: unknown): Promise<TAgentDetail> {
+  const input = ZAgentInput.parse(raw);
+  const id = await getDb().$transaction(async (tx) => {
+    await repo.lockAccountAgents(actor.id, tx);
+    await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id, tx));
+    await assertModelFits(input, tx);
+    const agent = await repo.insertAgent({ ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, avatarUrl: input.avatar_url ?? null, sortOrder: (await repo.maxSortOrderOf(actor.id, tx)) + 1 }, tx);
+    await repo.insertVersion({ agentId: agent.id, version: input.version, config: input, updateNote: input.update_note }, tx);
+    return agent.id;
+  });
+  return getAgent(actor, { id });
+}
+
+/** Saves the editor: edits the draft, or starts a new draft when none exists (never a live version). */
+export async function saveAgentDraft(actor: TActor, raw: unknown): Promise<TAgentDetail> {
+  const { id, agent: input } = ZSaveAgentDraftInput.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx);
+    await repo.lockAgent(id, tx);
+    const versions = await repo.listVersionsOf(id, tx);
+    assertVersionHigher(input.version, versions);
+    await assertModelFits(input, tx);
+    const draft = classify(versions).draft;
+    if (draft) await repo.updateVersionById(draft.id, { version: input.version, config: input, updateNote: input.update_note }, tx);
+    else await repo.insertVersion({ agentId: id, version: input.version, config: input, updateNote: input.update_note }, tx);
+    await repo.updateAgentById(id, { name: input.name, avatarUrl: input.avatar_url ?? null }, tx);
+  });
+  return getAgent(actor, { id });
+}
+
+/** Moves one version and, when it goes live, retires the version that was live before it. */
+async function moveVersion(tx: TDbOrTx, version: TVersion, to: TAgentState, extra: { reason?: string; reviewerId?: string } = {}) {
+  const moved = moveAgent(version.state as TAgentState, to, { reason: extra.reason });
+  const now = new Date();
+  const goesLive = to === "published" || to === "on_shelf";
+  if (goesLive) {
+    const versions = await repo.listVersionsOf(version.agentId, tx);
+    assertVersionHigher(version.version, versions.filter((v) => v.id !== version.id));
+    for (const v of versions) if (v.id !== version.id && LIVE_STATES.includes(v.state)) await repo.updateVersionById(v.id, { state: moveAgent(v.state as TAgentState, "upgraded").state }, tx);
+    await repo.updateAgentById(version.agentId, { invalidReason: null }, tx);
+  }
+  return repo.updateVersionById(
+    version.id,
+    {
+      state: moved.state,
+      ...(to === "removed" ? { removedReason: moved.reason } : {}),
+      ...(to === "under_review" ? { submittedAt: now } : {}),
+      ...(to === "draft" ? { submittedAt: null } : {}),
+      ...(extra.reviewerId ? { reviewedAt: now, reviewedById: extra.reviewerId } : {}),
+      ...(goesLive ? { publishedAt: now } : {}),
+    },
+    tx,
+  );
+}
+
+async function moveOwnAgent(actor: TActor, raw: unknown, pick: (c: ReturnType<typeof classify>) => TVersion | null, to: TAgentState) {
+  const { id } = ZAgentId.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx);
+    await repo.lockAgent(id, tx);
+    const versions = await repo.listVersionsOf(id, tx);
+    const c = classify(versions);
+    const version = pick(c);
+    if (!version) throw new AppError("invalid_state_transition", { params: { from: `$t:common:agent_state.${versions[0]?.state ?? "draft"}`, to: `$t:common:agent_state.${to}` } });
+    // One submission at a time, and a withdrawn submission may not overwrite a newer draft.
+    if (to === "under_review" && c.underReview) throw new AppError("repeat_action");
+    if (to === "draft" && c.draft) throw new AppError("repeat_action");
+    // A listed agent changes only through review: publishing around it would bypass the reviewers.
+    if (to === "published" && c.live?.state === "on_shelf") throw new AppError("invalid_state_transition", { params: { from: "$t:common:agent_state.on_shelf", to: "$t:common:agent_state.published" } });
+    if (to !== "draft" && version.state === "draft") await assertModelFits(ZAgentInput.parse(version.config), tx);
+    await moveVersion(tx, version, to);
+  });
+  return getAgent(actor, { id });
+}
+
+/** The owner publishes the draft for their own use (apps, debug), outside the market. */
+export const publishAgent = (actor: TActor, raw: unknown) => moveOwnAgent(actor, raw, (c) => c.draft, "published");
+/** The owner submits the draft for review before it goes on the market's shelf. */
+export const submitAgent = (actor: TActor, raw: unknown) => moveOwnAgent(actor, raw, (c) => c.draft, "under_review");
+/** The owner takes back a submission that is still waiting for review. */
+export const withdrawAgent = (actor: TActor, raw: unknown) => moveOwnAgent(actor, raw, (c) => c.underReview, "draft");
+
+export async function reorderAgents(actor: TActor, raw: unknown) {
+  const { ids } = ZReorderAgentsInput.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await repo.lockAccountAgents(actor.id, tx);
+    const own = new Set((await repo.listAgentsOf(actor.id, tx)).map((a) => a.id));
+    if (ids.some((id) => !own.has(id)) || new Set(ids).size !== ids.length) throw new AppError("not_found");
+    for (const [i, id] of ids.entries()) await repo.updateAgentById(id, { sortOrder: i + 1 }, tx);
+  });
+  return listAgents(actor);
+}
+
+export async function deleteAgent(actor: TActor, raw: unknown) {
+  const { id } = ZAgentId.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx);
+    await repo.updateAgentById(id, { deletedAt: new Date() }, tx);
+  });
+  return { id };
+}
+
+/** The versions that went live, newest first. Public once the agent is on the market's shelf. */
+export async function getUpdateLog(actor: TActor | null, raw: unknown): Promise<{ name: string; entries: TUpdateLogEntry[] }> {
+  const { id } = ZAgentId.parse(raw);
+  const agent = await repo.findAgentById(id);
+  if (!agent) throw new AppError("not_found");
+  const versions = await repo.listVersionsOf(id);
+  const listed = versions.some((v) => v.state === "on_shelf");
+  if (!listed) {
+    if (!actor) throw new AppError("not_found");
+    await loadOwned(actor, id, getDb());
+  }
+  const entries = versions
+    .filter((v) => v.publishedAt)
+    .map((v) => ({ version: v.version, update_note: v.updateNote, published_at: v.publishedAt!.toISOString() }));
+  return { name: agent.name, entries };
+}
+
+// --- Review (platform administrators) -------------------------------------------------------
+
+export async function listReviewQueue(actor: TActor) {
+  assertRole(actor, "platform_admin");
+  const rows = await repo.listVersionsInState("under_review");
+  return rows.map((r) => ({
+    ...toVersionView(r),
+    agent_id: r.agentId,
+    name: r.agent.name,
+    avatar_url: r.agent.avatarUrl,
+    owner: r.agent.owner.nickname || r.agent.owner.account,
+    config: ZAgentInput.parse(r.config),
+  }));
+}
+
+async function decide(actor: TActor, raw: unknown, from: TAgentState, to: TAgentState) {
+  assertRole(actor, "platform_admin");
+  const { versionId, reason } = ZReviewDecisionInput.parse(raw);
+  return getDb().$transaction(async (tx) => {
+    const found = await repo.findVersionById(versionId, tx);
+    if (!found) throw new AppError("not_found");
+    await repo.lockAgent(found.agentId, tx);
+    const version = (await repo.findVersionById(versionId, tx))!;
+    if (version.state !== from) moveAgent(version.state as TAgentState, to, { reason }); // throws the precise refusal
+    return toVersionView(await moveVersion(tx, version, to, { reason, reviewerId: actor.id }));
+  });
+}
+
+export const approveAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "under_review", "on_shelf");
+export const rejectAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "under_review", "removed");
+export const takeDownAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "on_shelf", "removed");
+
+// --- For other areas ------------------------------------------------------------------------
+
+/**
+ * Marks an agent's live version invalid (SPEC 4: a training set it uses failed or was paused),
+ * with the reason shown next to it; restoreAgent undoes it when the dependency recovers.
+ */
+export async function invalidateAgent(agentId: string, reason: string) {
+  await getDb().$transaction(async (tx) => {
+    await repo.lockAgent(agentId, tx);
+    const live = classify(await repo.listVersionsOf(agentId, tx)).live;
+    if (live && live.state !== "invalid") await repo.updateVersionById(live.id, { state: moveAgent(live.state as TAgentState, "invalid").state }, tx);
+    await repo.updateAgentById(agentId, { invalidReason: reason }, tx);
+  });
+}
+
+export async function restoreAgent(agentId: string) {
+  await getDb().$transaction(async (tx) => {
+    await repo.lockAgent(agentId, tx);
+    const live = classify(await repo.listVersionsOf(agentId, tx)).live;
+    // A reviewed version was on the shelf before it went invalid; an unreviewed one was published.
+    if (live?.state === "invalid") await repo.updateVersionById(live.id, { state: moveAgent("invalid", live.reviewedAt ? "on_shelf" : "published").state }, tx);
+    await repo.updateAgentById(agentId, { invalidReason: null }, tx);
+  });
+}
+
+/**
+ * The configuration a chat runs with. The owner's debug chat runs the draft (what the editor
+ * shows); everyone else runs the live version. Others' agents answer not-found.
+ */
+export async function getAgentForChat(actor: TActor, agentId: string, mode: "debug" | "live" = "debug"): Promise<{ agentId: string; versionId: string; name: string; avatarUrl: string | null; config: TAgentInput }> {
+  const agent = mode === "debug" ? await loadOwned(actor, agentId, getDb()) : await repo.findAgentById(agentId);
+  if (!agent) throw new AppError("not_found");
+  const c = classify(await repo.listVersionsOf(agentId));
+  const version = mode === "debug" ? (c.draft ?? c.underReview ?? c.live) : c.live;
+  if (!version) throw new AppError("not_found");
+  return { agentId, versionId: version.id, name: agent.name, avatarUrl: agent.avatarUrl, config: ZAgentInput.parse(version.config) };
+}
