@@ -16,9 +16,10 @@ describe("agent input (SPEC 3, 5, 9)", () => {
   });
 
   it("allows at most three plugins, each once", () => {
-    expect(ZAgentInput.safeParse({ ...base, plugins: ["search", "reader", "python"] }).success).toBe(true);
-    expect(ZAgentInput.safeParse({ ...base, plugins: ["a", "b", "c", "d"] }).success).toBe(false);
-    expect(ZAgentInput.safeParse({ ...base, plugins: ["a", "a"] }).success).toBe(false);
+    expect(ZAgentInput.safeParse({ ...base, plugins: ["web_reader", "html_interpreter", "python_interpreter"] }).success).toBe(true);
+    expect(ZAgentInput.safeParse({ ...base, plugins: ["web_reader", "html_interpreter", "python_interpreter", "current_time"] }).success).toBe(false);
+    expect(ZAgentInput.safeParse({ ...base, plugins: ["web_reader", "web_reader"] }).success).toBe(false);
+    expect(ZAgentInput.safeParse({ ...base, plugins: ["shell"] }).success).toBe(false);
   });
 
   it("prices are free or at least 0.1 yuan; trial count not below 0", () => {
