@@ -10,6 +10,7 @@ import { provideTestDatabase } from "./database";
 import { writeLicenceFixtures } from "./licence-fixtures";
 import { startWeb, startWorker } from "./platform";
 import { startFakeWechat } from "../fakes/fake-wechat";
+import { startFakeOpenai } from "../fakes/fake-openai";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,10 +21,25 @@ declare module "vitest" {
     adminToken: string;
     chromiumPath: string;
     databaseUrl: string;
+    /** A chat model served by the loopback fake upstream: streams reasoning, then content. */
+    chatModelKey: string;
   }
 }
 
 export const ADMIN_TOKEN = "e2e-admin-token-0123456789";
+export const E2E_MODEL_KEY = "zelin-e2e-chat";
+const E2E_UPSTREAM_KEY = "sk-e2e-upstream";
+
+/** The model and channel the end-to-end agents chat with, made the way an administrator would. */
+async function configureChatModel(webUrl: string, upstreamBase: string) {
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${webUrl}/api${path}`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { status: number; description: string };
+    if (json.status !== 200) throw new Error(`${path}: ${json.status} ${json.description}`);
+  };
+  await call("/v1/admin/models", { key: E2E_MODEL_KEY, display_name: "E2E", kind: "reasoning", supports_tools: true, supports_reasoning: true, context_window: 32000 });
+  await call("/v1/admin/channels", { name: "e2e fake upstream", type: "custom", base_url: upstreamBase, key: E2E_UPSTREAM_KEY, models: [E2E_MODEL_KEY], weight: 1 });
+}
 
 export default async function setup(project: TestProject) {
   ensureBuild({ quiet: true });
@@ -31,6 +47,8 @@ export default async function setup(project: TestProject) {
   const licences = writeLicenceFixtures();
   const wechat = await startFakeWechat({ appId: "wxe2e0000000000001", appSecret: "e2e-wechat-secret", user: { openid: `o_e2e_${Date.now()}`, nickname: "微信用户" } });
   const wechatEnv = { WECHAT_APP_ID: "wxe2e0000000000001", WECHAT_APP_SECRET: "e2e-wechat-secret", WECHAT_OPEN_BASE: wechat.base, WECHAT_API_BASE: wechat.base };
+  const upstream = await startFakeOpenai();
+  upstream.setBehaviour(E2E_UPSTREAM_KEY, { stream: { reasoningChunks: 3, chunks: 6, delayMs: 20 } });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zelin-e2e-"));
   const base = { ...wechatEnv, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
   const [web, web2, expiring, expired] = await Promise.all([
@@ -40,6 +58,8 @@ export default async function setup(project: TestProject) {
     startWeb({ ...base, LICENCE_FILE: licences.files.expired }),
   ]);
   const worker = await startWorker(base);
+  await configureChatModel(web.url, upstream.base);
+  project.provide("chatModelKey", E2E_MODEL_KEY);
   project.provide("webUrl", web.url);
   project.provide("webUrl2", web2.url);
   project.provide("expiringUrl", expiring.url);
@@ -51,6 +71,7 @@ export default async function setup(project: TestProject) {
     await Promise.all([web, web2, expiring, expired, worker].map((p) => p.stop()));
     await db.close();
     await wechat.close();
+    await upstream.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
