@@ -11,6 +11,11 @@ export type TRouteEntry = {
   layout: TLayout;
   /** Pages that exist only under /mobi (SPEC 2, "Mobile only"); path is then given without the prefix. */
   mobiOnly?: boolean;
+  /**
+   * Pages whose /mobi path belongs to a mobile-only page of another purpose (SPEC 2 lists the
+   * console's /dialogue and the H5 /mobi/dialogue): registered at the path only, still responsive.
+   */
+  desktopOnly?: boolean;
 };
 
 export const ROUTE_TABLE: TRouteEntry[] = [

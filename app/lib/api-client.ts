@@ -64,7 +64,7 @@ export function configureApiClient(env: TBrowserEnv) {
   browserEnv = env;
 }
 
-function defaultEnv(): TBrowserEnv {
+export function getBrowserEnv(): TBrowserEnv {
   return (
     browserEnv ?? {
       location: window.location,
@@ -89,7 +89,7 @@ export async function apiRequest<T = unknown>(
   path: string,
   opts: { method?: "GET" | "POST" | "PUT" | "DELETE"; body?: Record<string, unknown>; json?: boolean; env?: TBrowserEnv; fetchImpl?: typeof fetch } = {},
 ): Promise<T> {
-  const env = opts.env ?? defaultEnv();
+  const env = opts.env ?? getBrowserEnv();
   const url = withTouser(path, env.touser());
   const method = opts.method ?? (opts.body ? "POST" : "GET");
   const headers: Record<string, string> = { Accept: "application/json" };

@@ -11,7 +11,7 @@ export function buildRouteNodes(table: TRouteEntry[]): TRouteNode[] {
   for (const layout of layouts) {
     const entries = table.filter((r) => r.layout === layout);
     const desktop = entries.filter((r) => !r.mobiOnly).map((r) => ({ id: r.id, path: r.path, file: r.file }));
-    const mobi = entries.map((r) => ({ id: `mobi.${r.id}`, path: toMobiPath(r.path), file: r.file }));
+    const mobi = entries.filter((r) => !r.desktopOnly).map((r) => ({ id: `mobi.${r.id}`, path: toMobiPath(r.path), file: r.file }));
     if (desktop.length) nodes.push({ id: `layout.${layout}`, file: LAYOUT_FILES[layout], children: desktop });
     nodes.push({ id: `layout.mobi.${layout}`, file: LAYOUT_FILES[layout], children: mobi });
   }

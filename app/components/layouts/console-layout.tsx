@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { LogoutOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Dropdown, Layout, Menu } from "antd";
@@ -17,8 +17,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition }, isPlatformAdmin: account.roles.includes("platform_admin") };
 }
 
-const MENU = [{ key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" }];
-const ADMIN_MENU = [{ key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" }];
+const MENU = [
+  { key: "/creator", icon: <RobotOutlined />, label: "console.menu.creator" },
+  { key: "/dialogue", icon: <MessageOutlined />, label: "console.menu.dialogue" },
+  { key: "/history_qa", icon: <HistoryOutlined />, label: "console.menu.history_qa" },
+  { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
+  { key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" },
+];
+const ADMIN_MENU = [
+  { key: "/modelProducer", icon: <ApiOutlined />, label: "admin.model_producer.menu" },
+  { key: "/admin/agent_review", icon: <AuditOutlined />, label: "admin.agent_review.menu" },
+  { key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" },
+];
 
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
