@@ -4,11 +4,14 @@ import { AppError } from "../errors/app-error";
 import { getEnv } from "../env";
 import { openSecret, sealSecret } from "../lib/secret-box";
 import * as repo from "./models.repository";
-import { ZCreateChannelInput, ZUpdateChannelInput, type TChannelView } from "./models.schema";
-import { postChatCompletion, UpstreamError } from "./openai-compatible-client";
+import { ZCreateChannelInput, ZUpdateChannelInput, type TAdminChannelView, type TChannelView } from "./models.schema";
+import { postChatCompletion, UpstreamError, type TUpstream } from "./openai-compatible-client";
 
-export async function listChannels(): Promise<TChannelView[]> {
-  return (await repo.listChannels()).map(toChannelView);
+/** The platform's channels; accounts' own keys are theirs alone (own-channels.service.ts). */
+export async function listChannels(): Promise<TAdminChannelView[]> {
+  const since = new Date(Date.now() - getEnv().CHANNEL_FAILURE_WINDOW_MS);
+  const [rows, failures] = await Promise.all([repo.listChannels({ ownerAccountId: null }), repo.countFailuresByChannelSince(since)]);
+  return rows.map((row) => ({ ...toChannelView(row), recent_failures: failures.get(row.id) ?? 0 }));
 }
 
 export async function getChannel(id: string): Promise<TChannelView> {
@@ -72,21 +75,29 @@ export async function disableChannel(id: string): Promise<TChannelView> {
  * The channel test button: a one-token request to the channel's first model. It does not count
  * toward auto-disable, and works on a disabled channel so it can be checked before re-enabling.
  */
-export async function testChannel(id: string): Promise<{ ok: true; ms: number; error: null }> {
+export async function testChannel(id: string): Promise<TChannelTestResult> {
   const channel = await repo.findChannelWithKeyById(id);
   if (!channel) throw new AppError("not_found");
+  return runChannelTest(channel, (upstream, body) => postChatCompletion(upstream, body, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS }));
+}
+
+export type TChannelTestResult = { ok: true; ms: number; error: null };
+type TPost = (upstream: TUpstream, body: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * One test request through the given client (own channels pass the SSRF-guarded one). A key the
+ * provider reports as banned takes an enabled channel out of rotation at once, as the gateway does.
+ */
+export async function runChannelTest(channel: repo.TChannelWithKey, post: TPost): Promise<TChannelTestResult> {
   const modelKey = channel.models[0];
   const model = modelKey ? await repo.findModelByKey(modelKey) : null;
   const started = Date.now();
   try {
-    await postChatCompletion(
-      { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) },
-      { model: model?.upstreamModel ?? modelKey ?? "", messages: [{ role: "user", content: "hi" }], max_tokens: 1 },
-      { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS },
-    );
+    await post({ baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) }, { model: model?.upstreamModel ?? modelKey ?? "", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
     return { ok: true, ms: Date.now() - started, error: null };
   } catch (err) {
     const error = err instanceof UpstreamError ? (err.status ? `HTTP ${err.status}: ${err.message}` : `${err.kind}: ${err.message}`) : String(err);
+    if (err instanceof UpstreamError && err.keyBanned) await repo.setChannelState(channel.id, "disabled_auto", "key_banned", { onlyIfEnabled: true });
     throw new AppError("channel_test_failed", { cause: err, data: { ok: false, ms: Date.now() - started, error } });
   }
 }
@@ -97,11 +108,11 @@ async function requireChannel(id: string) {
   return channel;
 }
 
-function hintKey(key: string) {
+export function hintKey(key: string) {
   return key.length <= 8 ? "****" : key.slice(-4);
 }
 
-function toChannelView(row: repo.TChannelRow): TChannelView {
+export function toChannelView(row: repo.TChannelRow): TChannelView {
   return {
     id: row.id,
     name: row.name,

@@ -92,6 +92,11 @@ export async function listModels(where: { enabledOnly: boolean }, tx: TDbOrTx = 
   return tx.model.findMany({ where: where.enabledOnly ? { enabled: true } : {}, orderBy: [{ kind: "asc" }, { key: "asc" }], select: MODEL });
 }
 
+/** Which of these keys the catalogue has: an account's channel may only serve catalogue models. */
+export async function findExistingModelKeys(keys: string[], tx: TDbOrTx = getDb()) {
+  return (await tx.model.findMany({ where: { key: { in: keys } }, select: { key: true } })).map((m) => m.key);
+}
+
 // Channels ----------------------------------------------------------------------------------
 
 export async function insertChannel(data: TChannelData, tx: TDbOrTx = getDb()) {
@@ -151,6 +156,12 @@ export async function insertChannelFailure(data: { channelId: string; reason: st
 
 export async function countChannelFailuresSince(channelId: string, since: Date, tx: TDbOrTx = getDb()) {
   return tx.channelFailure.count({ where: { channelId, createdAt: { gte: since } } });
+}
+
+/** Failures per channel since a moment: the administrators' "recent failures" column. */
+export async function countFailuresByChannelSince(since: Date, tx: TDbOrTx = getDb()) {
+  const rows = await tx.channelFailure.groupBy({ by: ["channelId"], where: { createdAt: { gte: since } }, _count: { _all: true } });
+  return new Map(rows.map((r) => [r.channelId, r._count._all]));
 }
 
 /** Forgets a channel's failures: re-enabling it starts the window afresh. */

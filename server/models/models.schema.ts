@@ -47,7 +47,7 @@ export const ZUpdateModelInput = ZCreateModelInput.omit({ key: true }).partial()
 /** SPEC 5: channel weight an integer 1-100. */
 export const ZChannelWeight = z.number(REQUIRED).int("validation.channel_weight").min(1, "validation.channel_weight").max(100, "validation.channel_weight");
 
-const ZBaseUrl = z
+export const ZBaseUrl = z
   .string(REQUIRED)
   .trim()
   .regex(/^https?:\/\/[^\s]+$/, "validation.base_url")
@@ -90,6 +90,9 @@ export const ZModelParameters = z.object({
   logit_bias: z.record(z.string().regex(/^\d+$/, PARAM), z.number().min(-100, PARAM).max(100, PARAM)).optional(),
 });
 
+/** An account's own key (private key service, SPEC 6): the session names the owner, never the body. */
+export const ZCreateOwnChannelInput = ZCreateChannelInput.omit({ owner_account_id: true });
+
 export type TCreateModelInput = z.infer<typeof ZCreateModelInput>;
 export type TUpdateModelInput = z.infer<typeof ZUpdateModelInput>;
 export type TCreateChannelInput = z.infer<typeof ZCreateChannelInput>;
@@ -116,3 +119,6 @@ export type TChannelView = {
   created_at: string;
   updated_at: string;
 };
+
+/** The administrators' list adds how often the channel failed inside the auto-disable window. */
+export type TAdminChannelView = TChannelView & { recent_failures: number };

@@ -1,0 +1,125 @@
+// The private key service (SPEC 6, flagship and enterprise editions): an account brings its own
+// upstream keys. Its channels serve only its own requests, before the platform's (gateway.service),
+// may serve only models of the catalogue, must point at the public internet, and are invisible to
+// every other account (not_found). Keys are sealed at rest and shown only by their hint.
+import { ZodError } from "zod";
+import { assertFeature } from "../accounts/entitlements.service";
+import { AppError } from "../errors/app-error";
+import { getEnv } from "../env";
+import { sealSecret } from "../lib/secret-box";
+import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
+import { hintKey, runChannelTest, toChannelView, type TChannelTestResult } from "./channels.service";
+import * as repo from "./models.repository";
+import { ZCreateOwnChannelInput, ZUpdateChannelInput, type TChannelView } from "./models.schema";
+import { UpstreamError, type TUpstream } from "./openai-compatible-client";
+import { assertPublicBaseUrl } from "./public-base-url";
+
+export async function listOwnChannels(accountId: string): Promise<TChannelView[]> {
+  await assertFeature(accountId, "privateKeyService");
+  return (await repo.listChannels({ ownerAccountId: accountId })).map(toChannelView);
+}
+
+export async function createOwnChannel(accountId: string, raw: unknown): Promise<TChannelView> {
+  await assertFeature(accountId, "privateKeyService");
+  const input = ZCreateOwnChannelInput.parse(raw);
+  const models = await assertCatalogueModels(input.models);
+  await assertPublicBaseUrl(input.base_url);
+  const row = await repo.insertChannel({
+    name: input.name,
+    type: input.type,
+    baseUrl: input.base_url,
+    keyEncrypted: sealSecret(input.key),
+    keyHint: hintKey(input.key),
+    models,
+    weight: input.weight,
+    priority: input.priority,
+    ownerAccountId: accountId,
+  });
+  return toChannelView(row);
+}
+
+export async function updateOwnChannel(accountId: string, id: string, raw: unknown): Promise<TChannelView> {
+  await requireOwnChannel(accountId, id);
+  const input = ZUpdateChannelInput.parse(raw);
+  const models = input.models ? await assertCatalogueModels(input.models) : undefined;
+  if (input.base_url) await assertPublicBaseUrl(input.base_url);
+  const row = await repo.updateChannelById(id, {
+    name: input.name,
+    type: input.type,
+    baseUrl: input.base_url,
+    models,
+    weight: input.weight,
+    priority: input.priority,
+    ...(input.key ? { keyEncrypted: sealSecret(input.key), keyHint: hintKey(input.key) } : {}),
+  });
+  return toChannelView(row);
+}
+
+export async function deleteOwnChannel(accountId: string, id: string): Promise<{ id: string }> {
+  const channel = await requireOwnChannel(accountId, id);
+  // Same rule as the platform's: a live channel is disabled first, so deleting is a decision.
+  if (channel.state === "enabled") throw new AppError("channel_in_use");
+  await repo.deleteChannelById(id);
+  return { id };
+}
+
+export async function enableOwnChannel(accountId: string, id: string): Promise<TChannelView> {
+  await requireOwnChannel(accountId, id);
+  await repo.deleteChannelFailures(id);
+  await repo.setChannelState(id, "enabled", null);
+  return toChannelView((await repo.findChannelById(id))!);
+}
+
+export async function disableOwnChannel(accountId: string, id: string): Promise<TChannelView> {
+  await requireOwnChannel(accountId, id);
+  await repo.setChannelState(id, "disabled_manual", "manual");
+  return toChannelView((await repo.findChannelById(id))!);
+}
+
+/** The test button, through the SSRF guard: the stored address is checked again at connect time. */
+export async function testOwnChannel(accountId: string, id: string): Promise<TChannelTestResult> {
+  await requireOwnChannel(accountId, id);
+  const channel = await repo.findChannelWithKeyById(id);
+  if (!channel) throw new AppError("not_found");
+  return runChannelTest(channel, postGuarded);
+}
+
+/** The account's channel, or not_found; the edition check comes first so a lapsed plan is told why. */
+async function requireOwnChannel(accountId: string, id: string) {
+  await assertFeature(accountId, "privateKeyService");
+  const channel = await repo.findChannelById(id);
+  if (!channel || channel.ownerAccountId !== accountId) throw new AppError("not_found");
+  return channel;
+}
+
+async function assertCatalogueModels(keys: string[]) {
+  const unique = [...new Set(keys)];
+  const known = new Set(await repo.findExistingModelKeys(unique));
+  const unknown = unique.findIndex((k) => !known.has(k));
+  if (unknown >= 0) throw new ZodError([{ code: "custom", path: ["models", unknown], message: "validation.model_unknown", input: unique[unknown] }]);
+  return unique;
+}
+
+async function postGuarded(upstream: TUpstream, body: Record<string, unknown>) {
+  let res: Awaited<ReturnType<typeof guardedFetch>>;
+  try {
+    res = await guardedFetch(
+      `${upstream.baseUrl}/chat/completions`,
+      { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${upstream.apiKey}` }, body: JSON.stringify({ ...body, stream: false }) },
+      { maxRedirects: 0, timeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS, maxBytes: 1024 * 1024 },
+    );
+  } catch (err) {
+    const message = err instanceof BlockedAddressError ? "not a public address" : ((err as Error)?.message ?? String(err));
+    throw new UpstreamError("connect", message, null, null, { cause: err });
+  }
+  if (res.response.ok) return;
+  let detail: { message?: unknown; code?: unknown; type?: unknown } = {};
+  try {
+    const error = (JSON.parse(res.body.toString("utf8")) as { error?: unknown }).error;
+    detail = typeof error === "string" ? { message: error } : ((error ?? {}) as typeof detail);
+  } catch {
+    detail = { message: res.body.toString("utf8").slice(0, 200) };
+  }
+  const code = detail.code ?? detail.type;
+  throw new UpstreamError("http", String(detail.message ?? `HTTP ${res.response.status}`).slice(0, 500), res.response.status, code == null ? null : String(code));
+}
