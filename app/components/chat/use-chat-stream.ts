@@ -1,0 +1,128 @@
+// The chat's state and its conversations with the runtime: send, regenerate, stop, feedback and
+// loading a stored dialogue. A stream is aborted when the user stops or the page goes away, so the
+// server cancels the upstream request (DESIGN 7).
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { apiRequest } from "../../lib/api-client";
+import { streamSse } from "../../lib/sse-client";
+import { chatReducer, INITIAL_CHAT, type TChatMessage, type TFeedback, type TStoredMessage } from "./chat-state";
+
+export const SEND_PATH = "/api/v1/ai_message/send_message/sse";
+
+export type TStoredDialogue = {
+  dialogue: { id: string; title: string; agent_id: string | null; agent_name?: string; variables?: Record<string, string>; document?: unknown; interrupted?: boolean };
+  messages: TStoredMessage[];
+};
+
+export type TSendInput = { content: string; variables?: Record<string, string>; documentId?: string | null };
+
+let localSeq = 0;
+const nextKey = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++localSeq}`;
+
+export function useChatStream(agentId: string | null) {
+  const { t } = useTranslation("chat");
+  const [state, dispatch] = useReducer(chatReducer, INITIAL_CHAT);
+  const [streaming, setStreaming] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+  const latest = useRef(state);
+  latest.current = state;
+
+  // Leaving the page (or this agent) cancels the reply being written.
+  useEffect(() => () => controller.current?.abort(), [agentId]);
+
+  const run = useCallback(
+    async (body: Record<string, unknown>, keys: { user: string | null; assistant: string }, content: string, replacesId?: string | null) => {
+      controller.current?.abort();
+      const abort = new AbortController();
+      controller.current = abort;
+      dispatch({ type: "send", userKey: keys.user, assistantKey: keys.assistant, content, replacesId });
+      setStreaming(true);
+      try {
+        await streamSse(SEND_PATH, { body, signal: abort.signal, onEvent: (event) => dispatch({ type: "event", key: keys.assistant, event }) });
+        // A stream that ends without close, censor or error was cut off on the way.
+        dispatch({ type: "end", key: keys.assistant, status: "failed", notice: t("error.interrupted") });
+      } catch {
+        dispatch(abort.signal.aborted ? { type: "end", key: keys.assistant, status: "stopped" } : { type: "end", key: keys.assistant, status: "failed", notice: t("error.network") });
+      } finally {
+        if (controller.current === abort) {
+          controller.current = null;
+          setStreaming(false);
+        }
+      }
+    },
+    [t],
+  );
+
+  const send = useCallback(
+    (input: TSendInput) => {
+      if (!agentId) return;
+      const body = {
+        agent_id: agentId,
+        dialogue_id: latest.current.dialogueId ?? undefined,
+        content: input.content,
+        variables: input.variables,
+        ctype: 0,
+        ufids: input.documentId ? JSON.stringify([input.documentId]) : undefined,
+      };
+      void run(body, { user: nextKey("q"), assistant: nextKey("a") }, input.content);
+    },
+    [agentId, run],
+  );
+
+  /** Asks again for the given reply; the question is the one just before it. */
+  const regenerate = useCallback(
+    (reply: TChatMessage, input: Omit<TSendInput, "content">) => {
+      const { messages, dialogueId } = latest.current;
+      const index = messages.findIndex((m) => m.key === reply.key);
+      const question = messages.slice(0, index).reverse().find((m) => m.role === "user");
+      if (!agentId || !reply.id || !question) return;
+      const body = {
+        agent_id: agentId,
+        dialogue_id: dialogueId ?? undefined,
+        content: question.content,
+        variables: input.variables,
+        ctype: 0,
+        ufids: input.documentId ? JSON.stringify([input.documentId]) : undefined,
+        regenerate_message_id: reply.id,
+      };
+      void run(body, { user: null, assistant: nextKey("a") }, question.content, reply.id);
+    },
+    [agentId, run],
+  );
+
+  const stop = useCallback(() => {
+    const writing = latest.current.messages.find((m) => m.status === "streaming");
+    // The server stops the upstream; aborting alone would too, but only once it notices.
+    if (writing?.id) void apiRequest("/api/v1/ai_message/stop", { body: { message_id: writing.id }, json: true }).catch(() => {});
+    controller.current?.abort();
+  }, []);
+
+  const setFeedback = useCallback(async (message: TChatMessage, feedback: TFeedback) => {
+    if (!message.id) return;
+    const before = message.feedback;
+    dispatch({ type: "feedback", id: message.id, feedback });
+    try {
+      await apiRequest("/api/v1/ai_message/feedback", { body: { message_id: message.id, feedback }, json: true });
+    } catch (err) {
+      dispatch({ type: "feedback", id: message.id, feedback: before });
+      throw err;
+    }
+  }, []);
+
+  const load = useCallback(
+    async (dialogueId: string): Promise<TStoredDialogue> => {
+      controller.current?.abort();
+      const data = await apiRequest<TStoredDialogue>(`/api/v1/dialogues/${encodeURIComponent(dialogueId)}`);
+      dispatch({ type: "load", dialogueId: data.dialogue.id, messages: data.messages, censoredNotice: t("censored") });
+      return data;
+    },
+    [t],
+  );
+
+  const reset = useCallback(() => {
+    controller.current?.abort();
+    dispatch({ type: "load", dialogueId: null, messages: [], censoredNotice: "" });
+  }, []);
+
+  return { state, streaming, send, regenerate, stop, setFeedback, load, reset };
+}
