@@ -9,17 +9,18 @@ const paths = listPaths(nodes);
 const allIds = (ns: TRouteNode[]): string[] => ns.flatMap((n) => [n.id, ...allIds(n.children ?? [])]);
 
 describe("route table", () => {
-  it("registers every page at its path and at /mobi + its path, from the same module", () => {
+  it("registers every page at its path and at /mobi + its path, from the same module (desktop-only pages at the path alone)", () => {
     for (const entry of ROUTE_TABLE.filter((r) => !r.mobiOnly)) {
       const registrations = nodes.flatMap((n) => n.children ?? []).filter((c) => c.file === entry.file && (c.path === entry.path || c.path === toMobiPath(entry.path)));
-      expect(registrations.map((r) => r.path).sort()).toEqual([entry.path, toMobiPath(entry.path)].sort());
+      expect(registrations.map((r) => r.path).sort()).toEqual(entry.desktopOnly ? [entry.path] : [entry.path, toMobiPath(entry.path)].sort());
     }
   });
 
-  it("registers mobile-only pages once, under /mobi", () => {
+  it("registers mobile-only pages once, under /mobi (their desktop path belongs to a desktop-only page, if any)", () => {
+    const children = nodes.flatMap((n) => n.children ?? []);
     for (const entry of ROUTE_TABLE.filter((r) => r.mobiOnly)) {
       expect(paths).toContain(`/mobi${entry.path}`);
-      expect(paths).not.toContain(entry.path);
+      expect(children.filter((c) => c.path === entry.path && c.file === entry.file)).toEqual([]);
     }
   });
 
