@@ -61,6 +61,9 @@ export const ZEnv = z.object({
   CHANNEL_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
   CHANNEL_FAILURE_WINDOW_MS: z.coerce.number().int().min(1000).default(300_000),
   MODEL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  // Chat runtime: the networking switch searches through a SearXNG-compatible JSON API
+  // (`<url>?q=...&format=json`); without it web search answers that search is not configured.
+  SEARCH_API_URL: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").optional(),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

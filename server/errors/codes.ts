@@ -82,6 +82,7 @@ export const ERROR_CODES = {
   dialogue_busy: { status: 420404, http: 409 },
   plugin_failed: { status: 420405, http: 502 },
   model_failed: { status: 420406, http: 502 },
+  document_type_not_readable: { status: 420407, http: 415 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -15,6 +15,7 @@ import { createUploadsRouter } from "../uploads/uploads.http";
 import { createCertificationRouter } from "../accounts/certification.http";
 import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
+import { createChatRouter } from "../runtime/chat.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 
 export function createApiRouter() {
@@ -29,6 +30,7 @@ export function createApiRouter() {
   router.use(createCertificationRouter());
   router.use(createContentRouter());
   router.use(createModelsRouter());
+  router.use(createChatRouter());
   router.use(createOwnChannelsRouter());
 
   router.get("/v1/account/version_check", (req, res) => {

@@ -9,6 +9,7 @@ import { openSecret } from "../lib/secret-box";
 import { orderCandidates } from "./channel-selection";
 import * as repo from "./models.repository";
 import { ZModelParameters, type TChatMessage, type TModelParameters } from "./models.schema";
+import { estimateTokens } from "../runtime/prompt-assembly";
 import { postChatCompletion, streamChatCompletion, UpstreamError, type TChatChunk, type TChatCompletion } from "./openai-compatible-client";
 
 export type TAttempt = { channelId: string; status: number | null; error: string | null; ms: number };
@@ -26,13 +27,22 @@ export type TCompleteChatInput = {
   random?: () => number;
 };
 
-export type TChatStream = AsyncIterable<TChatChunk> & { requestId: string; channelId: string };
-export type TChatResult = { requestId: string; channelId: string; completion: TChatCompletion };
+/** Tokens as the upstream reported them, or as estimated when it did not (estimated: true). */
+export type TUsage = { promptTokens: number; completionTokens: number; estimated: boolean };
+export type TChatStream = AsyncIterable<TChatChunk> & {
+  requestId: string;
+  channelId: string;
+  /** Known once the stream ended (or was abandoned): what was generated so far. */
+  readonly usage: TUsage | null;
+};
+export type TChatResult = { requestId: string; channelId: string; completion: TChatCompletion; usage: TUsage };
+type TLogExtra = { usage?: TUsage | null; firstChunkMs?: number | null };
 
 export function completeChat(input: TCompleteChatInput & { stream: true }): Promise<TChatStream>;
 export function completeChat(input: TCompleteChatInput & { stream?: false }): Promise<TChatResult>;
 export async function completeChat(input: TCompleteChatInput & { stream?: boolean }): Promise<TChatStream | TChatResult> {
   const env = getEnv();
+  const t0 = performance.now();
   const requestId = input.requestId ?? crypto.randomUUID();
   const accountId = input.accountId ?? null;
   // The explicit flag decides; a stored parameter set must not turn a JSON call into a stream.
@@ -47,9 +57,22 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
     throw new AppError("model_unavailable", { params: { model: input.modelKey } });
   }
 
+  // Callers of streams ask for the usage chunk (extra.stream_options); without it usage is estimated.
   const body = { ...input.extra, ...params, model: model.upstreamModel, messages: input.messages };
   const attempts: TAttempt[] = [];
-  const finish = (ok: boolean, finalChannelId: string | null) => writeLog({ requestId, modelKey: model.key, accountId, attempts, finalChannelId, ok });
+  const finish = (ok: boolean, finalChannelId: string | null, extra: TLogExtra = {}) =>
+    writeLog({
+      requestId,
+      modelKey: model.key,
+      accountId,
+      attempts,
+      finalChannelId,
+      ok,
+      promptTokens: extra.usage?.promptTokens ?? null,
+      completionTokens: extra.usage?.completionTokens ?? null,
+      firstChunkMs: extra.firstChunkMs ?? null,
+      totalMs: Math.round(performance.now() - t0),
+    });
   let lastError: UpstreamError | undefined;
 
   for (const channel of candidates) {
@@ -62,14 +85,19 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
       if (!input.stream) {
         const completion = await postChatCompletion(upstream, body, options);
         attempts.push({ channelId: channel.id, status: 200, error: null, ms: Date.now() - started });
-        await finish(true, channel.id);
-        return { requestId, channelId: channel.id, completion };
+        const usage = usageOfCompletion(completion, input.messages);
+        await finish(true, channel.id, { usage });
+        return { requestId, channelId: channel.id, completion, usage };
       }
       const iterator = await streamChatCompletion(upstream, body, options);
       // Retrying is only safe until the first chunk: after it, a retry would repeat the output.
       const first = await iterator.next();
+      const firstChunkMs = Math.round(performance.now() - t0);
       attempts.push({ channelId: channel.id, status: 200, error: null, ms: Date.now() - started });
-      return Object.assign(relayStream(first, iterator, channel.id, finish), { requestId, channelId: channel.id });
+      const meter = createUsageMeter(input.messages);
+      const relay = relayStream(first, iterator, channel.id, meter, (ok, id) => finish(ok, id, { usage: meter.usage(), firstChunkMs }));
+      // A getter (Object.assign would copy one reading): usage grows as the stream is read.
+      return Object.defineProperties(Object.assign(relay, { requestId, channelId: channel.id }), { usage: { get: () => meter.usage(), enumerable: true } }) as unknown as TChatStream;
     } catch (err) {
       const failure = err instanceof UpstreamError ? err : new UpstreamError("connect", (err as Error)?.message ?? String(err), null, null, { cause: err });
       attempts.push({ channelId: channel.id, status: failure.status, error: describe(failure), ms: Date.now() - started });
@@ -96,12 +124,16 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
 }
 
 /** Hands the chunks on; a failure mid-stream surfaces to the caller and is never retried. */
-async function* relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator<TChatChunk>, channelId: string, finish: (ok: boolean, channelId: string | null) => Promise<void>) {
+async function* relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator<TChatChunk>, channelId: string, meter: TUsageMeter, finish: (ok: boolean, channelId: string | null) => Promise<void>) {
   let ok = false;
   try {
     if (!first.done) {
+      meter.add(first.value);
       yield first.value;
-      for await (const chunk of iterator) yield chunk;
+      for await (const chunk of iterator) {
+        meter.add(chunk);
+        yield chunk;
+      }
     }
     ok = true;
   } catch (err) {
@@ -115,6 +147,45 @@ async function* relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGe
     if (!ok) await iterator.return(undefined).catch(() => undefined);
     await finish(ok, channelId);
   }
+}
+
+type TUsageMeter = ReturnType<typeof createUsageMeter>;
+
+/** Follows a stream: the upstream's usage chunk when it sends one, else an estimate of what went by. */
+function createUsageMeter(messages: TChatMessage[]) {
+  let reported: { prompt_tokens?: number; completion_tokens?: number } | null = null;
+  let generated = "";
+  return {
+    add(chunk: TChatChunk) {
+      const usage = chunk.usage as typeof reported;
+      if (usage && typeof usage === "object") reported = usage;
+      const delta = chunk.choices?.[0]?.delta as { content?: unknown; reasoning_content?: unknown; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> } | undefined;
+      if (!delta) return;
+      if (typeof delta.content === "string") generated += delta.content;
+      if (typeof delta.reasoning_content === "string") generated += delta.reasoning_content;
+      for (const call of delta.tool_calls ?? []) generated += (call.function?.name ?? "") + (call.function?.arguments ?? "");
+    },
+    usage(): TUsage {
+      if (reported && Number.isFinite(reported.prompt_tokens) && Number.isFinite(reported.completion_tokens)) {
+        return { promptTokens: reported.prompt_tokens!, completionTokens: reported.completion_tokens!, estimated: false };
+      }
+      return { promptTokens: estimatePromptTokens(messages), completionTokens: estimateTokens(generated), estimated: true };
+    },
+  };
+}
+
+function usageOfCompletion(completion: TChatCompletion, messages: TChatMessage[]): TUsage {
+  const u = completion.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
+  if (u && Number.isFinite(u.prompt_tokens) && Number.isFinite(u.completion_tokens)) return { promptTokens: u.prompt_tokens!, completionTokens: u.completion_tokens!, estimated: false };
+  const message = (completion.choices?.[0] as { message?: { content?: unknown } } | undefined)?.message;
+  return { promptTokens: estimatePromptTokens(messages), completionTokens: estimateTokens(typeof message?.content === "string" ? message.content : ""), estimated: true };
+}
+
+/** About four tokens of framing per message, plus the text (and tool calls) it carries. */
+function estimatePromptTokens(messages: TChatMessage[]) {
+  let total = 0;
+  for (const m of messages) total += 4 + estimateTokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")) + (m.tool_calls ? estimateTokens(JSON.stringify(m.tool_calls)) : 0);
+  return total;
 }
 
 function describe(err: UpstreamError) {
@@ -148,7 +219,20 @@ async function recordFailure(channelId: string, err: UpstreamError, forcedReason
   }
 }
 
-async function writeLog(data: { requestId: string; modelKey: string; accountId: string | null; attempts: TAttempt[]; finalChannelId: string | null; ok: boolean }) {
+type TLogRow = {
+  requestId: string;
+  modelKey: string;
+  accountId: string | null;
+  attempts: TAttempt[];
+  finalChannelId: string | null;
+  ok: boolean;
+  promptTokens?: number | null;
+  completionTokens?: number | null;
+  firstChunkMs?: number | null;
+  totalMs?: number | null;
+};
+
+async function writeLog(data: TLogRow) {
   try {
     await repo.insertModelRequestLog(data);
   } catch (err) {

@@ -170,7 +170,18 @@ export async function deleteChannelFailures(channelId: string, tx: TDbOrTx = get
 }
 
 export async function insertModelRequestLog(
-  data: { requestId: string; modelKey: string; accountId: string | null; attempts: Prisma.InputJsonValue; finalChannelId: string | null; ok: boolean },
+  data: {
+    requestId: string;
+    modelKey: string;
+    accountId: string | null;
+    attempts: Prisma.InputJsonValue;
+    finalChannelId: string | null;
+    ok: boolean;
+    promptTokens?: number | null;
+    completionTokens?: number | null;
+    firstChunkMs?: number | null;
+    totalMs?: number | null;
+  },
   tx: TDbOrTx = getDb(),
 ) {
   await tx.modelRequestLog.create({ data });

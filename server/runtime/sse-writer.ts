@@ -13,6 +13,8 @@ export type TSseWriter = {
   censor(censorMsg: string): void;
   error(error: { status: number; description: string }): void;
   close(event: TCloseEvent): void;
+  /** Fields put first in every later message, function, censor and close event (the ids of a turn). */
+  setMeta(meta: Record<string, unknown>): void;
   /** Aborted when the client goes away before the stream closes: pass it to the upstream call. */
   readonly signal: AbortSignal;
   readonly closed: boolean;
@@ -42,6 +44,7 @@ export function startSse(res: Response): TSseWriter {
     finish();
   });
 
+  let meta: Record<string, unknown> = {};
   const send = (event: string, data: unknown) => {
     if (finished || res.writableEnded) return;
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -53,11 +56,14 @@ export function startSse(res: Response): TSseWriter {
   };
 
   return {
-    message: (delta) => send("message", { choices: [{ message: delta }] }),
-    fn: (event) => send("function", event),
-    censor: (censorMsg) => end("censor", { censor_msg: censorMsg }),
+    message: (delta) => send("message", { ...meta, choices: [{ message: delta }] }),
+    fn: (event) => send("function", { ...meta, ...event }),
+    censor: (censorMsg) => end("censor", { ...meta, censor_msg: censorMsg }),
     error: (error) => end("error", error),
-    close: (event) => end("close", event),
+    close: (event) => end("close", { ...meta, ...event }),
+    setMeta: (next) => {
+      meta = { ...next };
+    },
     get signal() {
       return controller.signal;
     },

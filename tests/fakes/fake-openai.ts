@@ -3,6 +3,13 @@
 // tool_calls deltas, content deltas, finish_reason, [DONE]), and failures on demand per key.
 // It counts requests per key, keeps every body it received and what it streamed, and notices
 // when a client hangs up before the answer ended.
+//
+// Content-driven modes (any key), so end-to-end chats can reach tools without per-key setup:
+//  - the last user message contains `[[tool:NAME {json args}]]` and the request offers a tool
+//    NAME: the stream is a call of that tool with those arguments;
+//  - the last message is a `tool` result: the content mentions the result;
+//  - the last user message contains `[[say:TEXT]]`: the content is TEXT (split into the chunks).
+// A stream that asks for `stream_options.include_usage` ends with OpenAI's usage chunk.
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -19,6 +26,12 @@ export type TStreamShape = {
   delayMs?: number;
   /** Drop the connection after this many chunks: a stream that dies midway. */
   dieAfter?: number;
+  /** Stream this text as the content (split over `chunks` deltas) instead of "word0 word1 ...". */
+  text?: string;
+  /** Call this tool (`toolCall` uses get_weather with a fixed city). */
+  tool?: { name: string; arguments: string };
+  /** Never send the usage chunk, even when asked: the caller must estimate. */
+  noUsage?: boolean;
 };
 
 export type TKeyBehaviour = {
@@ -77,7 +90,8 @@ export async function startFakeOpenai() {
         usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
       });
     }
-    const events = buildStreamChunks({ id, created, model: body.model, ...behaviour.stream });
+    const events = buildStreamChunks({ id, created, model: body.model, ...behaviour.stream, ...contentDrivenShape(body) });
+    if (body.stream_options?.include_usage && !behaviour.stream?.noUsage) events.push(usageChunk(id, created, body, events) as any);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     res.flushHeaders();
     for (let i = 0; i < events.length; i++) {
@@ -141,15 +155,56 @@ export function buildStreamChunks(o: TStreamShape & { id: string; created: numbe
   });
   const out = [chunk({ role: "assistant", content: "" })];
   for (let i = 0; i < (o.reasoningChunks ?? 0); i++) out.push(chunk({ reasoning_content: `think ${i} ` }));
-  if (o.toolCall) {
-    out.push(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: "" } }] }));
-    for (const piece of ['{"city"', ':"Shang', 'hai"}']) out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+  if (o.toolCall || o.tool) {
+    const tool = o.tool ?? { name: "get_weather", arguments: '{"city":"Shanghai"}' };
+    out.push(chunk({ tool_calls: [{ index: 0, id: `call_${o.id.slice(-6)}`, type: "function", function: { name: tool.name, arguments: "" } }] }));
+    for (const piece of splitInto(tool.arguments, 3)) out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
     out.push(chunk({}, "tool_calls"));
     return out;
   }
-  for (let i = 0; i < (o.chunks ?? 3); i++) out.push(chunk({ content: `word${i} ` }));
+  const count = o.chunks ?? 3;
+  const pieces = o.text !== undefined ? splitInto(o.text, count) : Array.from({ length: count }, (_, i) => `word${i} `);
+  for (const piece of pieces) out.push(chunk({ content: piece }));
   out.push(chunk({}, "stop"));
   return out;
+}
+
+/** `count` consecutive pieces of `text` (by code point), none empty unless the text is shorter. */
+function splitInto(text: string, count: number) {
+  const chars = [...text];
+  const n = Math.max(1, Math.min(count, chars.length));
+  const size = Math.ceil(chars.length / n);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out.length ? out : [""];
+}
+
+/** The content-driven modes described at the top of this file. */
+function contentDrivenShape(body: any): Partial<TStreamShape> {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const last = messages[messages.length - 1];
+  if (!last) return {};
+  if (last.role === "tool") {
+    const call = messages.flatMap((m) => m.tool_calls ?? []).find((c: any) => c.id === last.tool_call_id);
+    const result = String(typeof last.content === "string" ? last.content : JSON.stringify(last.content)).slice(0, 200);
+    return { text: `Tool ${call?.function?.name ?? "?"} returned: ${result}`, tool: undefined, toolCall: false };
+  }
+  if (last.role !== "user" || typeof last.content !== "string") return {};
+  const toolMatch = /\[\[tool:([a-z_]+)\s*(\{.*?\})?\]\]/s.exec(last.content);
+  const offered = (body.tools ?? []).map((t: any) => t?.function?.name);
+  if (toolMatch && offered.includes(toolMatch[1])) return { tool: { name: toolMatch[1], arguments: toolMatch[2] ?? "{}" } };
+  const say = /\[\[say:(.*?)\]\]/s.exec(last.content);
+  if (say) return { text: say[1] };
+  return {};
+}
+
+function usageChunk(id: string, created: number, body: any, events: any[]) {
+  const completion = events.filter((e) => {
+    const d = e.choices?.[0]?.delta ?? {};
+    return d.content || d.reasoning_content || d.tool_calls;
+  }).length;
+  const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+  return { id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
 }
 
 function fail(req: http.IncomingMessage, res: http.ServerResponse, failure: TFailure) {

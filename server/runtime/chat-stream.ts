@@ -1,0 +1,210 @@
+// One chat turn from the model call to the stored reply (DESIGN 7). The first upstream request
+// starts while the turn's rows are written, so the database adds little to the first token; the
+// first event carries the ids as soon as the rows exist. Deltas are relayed as they arrive (the
+// reply row is written once, at the end), tool calls run for at most MAX_TOOL_ROUNDS rounds, output
+// passes the sensitive-word censor, and a stop (this process or another, through the row's status)
+// or the client going away cancels the upstream request; what was delivered is kept.
+import crypto from "node:crypto";
+import { createOutputCensor } from "../content/content.service";
+import { AppError, isAppError } from "../errors/app-error";
+import { mapError } from "../errors/map-error";
+import { getT } from "../i18n/translate";
+import { logger } from "../lib/logger";
+import { completeChat, type TChatStream } from "../models/gateway.service";
+import type { TChatMessage as TGatewayMessage } from "../models/models.schema";
+import type { TFunctionStep } from "./chat.schema";
+import { newId, STALE_STREAMING_MS, type TTurn } from "./chat.service";
+import * as repo from "./dialogues.repository";
+import type { TSseWriter } from "./sse-writer";
+import { forgetStoppable, registerStoppable } from "./stop-registry";
+import { runTool } from "./tools";
+
+export const MAX_TOOL_ROUNDS = 3;
+const STOP_POLL_MS = 1000;
+
+type TToolCall = { id: string; name: string; arguments: string };
+type TOutcome = "done" | "stopped" | "censored" | "failed";
+
+export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined) {
+  const requestId = crypto.randomUUID();
+  const assistantId = newId();
+  const controller = new AbortController();
+  const onGone = () => controller.abort(new Error("client went away"));
+  if (sse.signal.aborted) onGone();
+  else sse.signal.addEventListener("abort", onGone, { once: true });
+  const showReasoning = turn.agent.config.show_reasoning;
+  const messages: TGatewayMessage[] = [...turn.messages];
+  const openRound = (round: number) =>
+    completeChat({
+      modelKey: turn.modelKey,
+      messages,
+      params: turn.params,
+      // Usage as the upstream counts it (billing); the gateway estimates when none comes.
+      extra: { stream_options: { include_usage: true }, ...(turn.tools.length ? { tools: turn.tools, ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: "none" } : {}) } : {}) },
+      accountId: turn.actor.id,
+      signal: controller.signal,
+      requestId,
+      stream: true,
+    });
+
+  // The upstream request and the rows go out together; the first event waits for the rows only.
+  const first = openRound(0);
+  first.catch(() => undefined);
+  const censor = createOutputCensor();
+  censor.catch(() => undefined);
+  try {
+    await insertTurnRows(turn, assistantId, requestId);
+  } catch (err) {
+    controller.abort(new Error("turn refused"));
+    first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
+    sse.signal.removeEventListener("abort", onGone);
+    return sse.error(mapError(err, lng).envelope);
+  }
+  sse.setMeta({ id: assistantId, dialogue_id: turn.dialogueId });
+  sse.message(showReasoning ? { content: "", reasoning_content: "" } : { content: "" });
+
+  let stoppedByUser = false;
+  registerStoppable(assistantId, () => {
+    stoppedByUser = true;
+    controller.abort(new Error("stopped"));
+  });
+  // Another web instance may have stopped it: the row's status says so.
+  const poll = setInterval(() => {
+    repo.findMessageStatus(assistantId).then(
+      (status) => {
+        if (status === "stopped" && !controller.signal.aborted) {
+          stoppedByUser = true;
+          controller.abort(new Error("stopped"));
+        }
+      },
+      () => undefined,
+    );
+  }, STOP_POLL_MS);
+  poll.unref();
+
+  let content = "";
+  let reasoning = "";
+  const functions: TFunctionStep[] = [];
+  const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  let outcome: TOutcome = "done";
+  let failure: unknown = null;
+  let stream: TChatStream | null = null;
+  const addUsage = (s: TChatStream | null) => {
+    if (!s?.usage) return;
+    usage.prompt_tokens += s.usage.promptTokens;
+    usage.completion_tokens += s.usage.completionTokens;
+  };
+
+  try {
+    const contentCensor = await censor;
+    const reasoningCensor = await createOutputCensor();
+    for (let round = 0; ; round++) {
+      stream = round === 0 ? await first : await openRound(round);
+      const calls = new Map<number, TToolCall>();
+      let roundContent = "";
+      for await (const chunk of stream) {
+        const delta = chunk.choices?.[0]?.delta as { content?: unknown; reasoning_content?: unknown; tool_calls?: unknown } | undefined;
+        if (!delta) continue;
+        const text = typeof delta.content === "string" ? delta.content : "";
+        const thought = typeof delta.reasoning_content === "string" ? delta.reasoning_content : "";
+        if (Array.isArray(delta.tool_calls)) collectToolCalls(calls, delta.tool_calls);
+        if (!text && !thought) continue;
+        if ((text && contentCensor.push(text).length) || (thought && reasoningCensor.push(thought).length)) {
+          outcome = "censored";
+          break;
+        }
+        content += text;
+        roundContent += text;
+        if (showReasoning) reasoning += thought;
+        if (text || showReasoning) sse.message(showReasoning && thought ? { content: text, reasoning_content: thought } : { content: text });
+      }
+      addUsage(stream);
+      stream = null;
+      if (outcome === "censored" || calls.size === 0 || round >= MAX_TOOL_ROUNDS) break;
+
+      const toolCalls = [...calls.values()];
+      messages.push({ role: "assistant", content: roundContent || null, tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) });
+      for (const call of toolCalls) {
+        const { step, forModel } = await runTool(call.name, call.arguments, turn.tools, controller.signal);
+        if (controller.signal.aborted) throw controller.signal.reason;
+        functions.push(step);
+        sse.fn(step);
+        messages.push({ role: "tool", tool_call_id: call.id, content: forModel });
+      }
+    }
+  } catch (err) {
+    addUsage(stream);
+    if (controller.signal.aborted) outcome = "stopped";
+    else {
+      outcome = "failed";
+      failure = toTurnError(err);
+    }
+  } finally {
+    clearInterval(poll);
+    forgetStoppable(assistantId);
+    sse.signal.removeEventListener("abort", onGone);
+  }
+
+  await finishTurn(turn, assistantId, { outcome, content, reasoning, functions, usage, failure, requestId });
+  if (outcome === "censored") return sse.censor(getT(lng, "errors")("output_review_failed"));
+  if (outcome === "failed") return sse.error(mapError(failure, lng).envelope);
+  // A client that went away reads nothing more; one that pressed stop gets the close event.
+  if (outcome === "stopped" && !stoppedByUser) return;
+  sse.close({ user_message_id: turn.userMessage.id, retrieve: turn.passages, audio: null, usage });
+}
+
+/** Tool-call deltas come in pieces keyed by index: the id and name first, the arguments after. */
+function collectToolCalls(calls: Map<number, TToolCall>, deltas: unknown[]) {
+  for (const raw of deltas) {
+    const d = raw as { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+    const index = d.index ?? 0;
+    const call = calls.get(index) ?? { id: "", name: "", arguments: "" };
+    if (d.id) call.id = d.id;
+    if (d.function?.name) call.name += d.function.name;
+    if (d.function?.arguments) call.arguments += d.function.arguments;
+    calls.set(index, call);
+  }
+  for (const [i, c] of calls) if (!c.id) c.id = `call_${i}`;
+}
+
+/** Upstream failures read "the model could not answer"; our own refusals keep their code. */
+function toTurnError(err: unknown) {
+  if (isAppError(err) && err.code !== "system_busy") return err;
+  if (!isAppError(err)) logger.warn({ err }, "chat turn failed");
+  return new AppError("model_failed", { cause: err, data: isAppError(err) ? err.data : null });
+}
+
+async function insertTurnRows(turn: TTurn, assistantId: string, requestId: string) {
+  const now = Date.now();
+  const rows = [
+    ...(turn.userMessage.isNew ? [{ id: turn.userMessage.id, dialogueId: turn.dialogueId, role: "user" as const, content: turn.userMessage.content, status: "done" as const, createdAt: new Date(now) }] : []),
+    { id: assistantId, dialogueId: turn.dialogueId, role: "assistant" as const, status: "streaming" as const, replacesId: turn.replacesId, requestId, modelKey: turn.modelKey, createdAt: new Date(now + 1) },
+  ];
+  const dialogue = { agentVersionId: turn.agent.versionId, variables: turn.values, documentId: turn.documentId, lastMessageAt: new Date(now) };
+  await repo.writeTurnRows(
+    turn.existing
+      ? { kind: "existing", dialogueId: turn.dialogueId, staleBefore: new Date(now - STALE_STREAMING_MS), dialogue, rows }
+      : { kind: "new", dialogue: { id: turn.dialogueId, accountId: turn.actor.id, agentId: turn.agent.agentId, title: turn.title, ...dialogue }, rows },
+  );
+}
+
+async function finishTurn(
+  turn: TTurn,
+  assistantId: string,
+  r: { outcome: TOutcome; content: string; reasoning: string; functions: TFunctionStep[]; usage: { prompt_tokens: number; completion_tokens: number }; failure: unknown; requestId: string },
+) {
+  try {
+    await repo.updateMessageById(assistantId, {
+      content: r.content,
+      reasoning: r.reasoning,
+      functions: r.functions as object[],
+      retrieve: turn.passages as object[],
+      status: r.outcome,
+      promptTokens: r.usage.prompt_tokens,
+      completionTokens: r.usage.completion_tokens,
+      error: r.failure ? String((r.failure as Error).message ?? r.failure).slice(0, 500) : null,
+    });
+  } catch (err) {
+    logger.error({ err, messageId: assistantId }, "could not store a chat reply");
+  }
+}

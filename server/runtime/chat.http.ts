@@ -1,0 +1,49 @@
+// REST and SSE of the chat runtime (issue 4; the stream protocol of DESIGN 7). Refusals that come
+// before streaming starts (not logged in, validation, sensitive input, not found...) are one
+// `error` event carrying the envelope, with HTTP 200, so EventSource-like clients can read them.
+import express, { type Request, type Response } from "express";
+import { mapError } from "../errors/map-error";
+import { handle } from "../http/envelope-response";
+import { requireAuth } from "../http/auth-context";
+import { getRequestLanguage } from "../http/request-context";
+import { readMultipart } from "../uploads/multipart";
+import { DOCUMENT_MAX_BYTES } from "./chat.schema";
+import { prepareTurn } from "./chat.service";
+import { runTurn } from "./chat-stream";
+import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
+import { uploadDocument } from "./documents.service";
+import { startSse } from "./sse-writer";
+
+async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
+  const sse = startSse(res);
+  const lng = getRequestLanguage(req);
+  let turn: Awaited<ReturnType<typeof prepareTurn>>;
+  try {
+    const { account } = await requireAuth(req);
+    turn = await prepareTurn(account, req.body, mode);
+  } catch (err) {
+    sse.error(mapError(err, lng).envelope);
+    return;
+  }
+  await runTurn(turn, sse, lng);
+}
+
+export function createChatRouter() {
+  const router = express.Router();
+  router.post("/v1/ai_message/send_message/sse", (req, res) => void streamTurn(req, res, "debug"));
+  router.post("/v2/app/send_message/sse", (req, res) => void streamTurn(req, res, "live"));
+  router.post("/v1/ai_message/stop", handle(async (req) => stopMessage((await requireAuth(req)).account, req.body)));
+  router.post("/v1/ai_message/feedback", handle(async (req) => setFeedback((await requireAuth(req)).account, req.body)));
+  router.post(
+    "/v1/ai_message/document",
+    handle(async (req) => {
+      const { account } = await requireAuth(req);
+      return uploadDocument(account, await readMultipart(req, { files: { file: DOCUMENT_MAX_BYTES }, maxFields: 5 }));
+    }),
+  );
+  router.get("/v1/dialogues", handle(async (req) => listDialogues((await requireAuth(req)).account, req.query)));
+  router.get("/v1/dialogues/:id", handle(async (req) => getDialogue((await requireAuth(req)).account, req.params.id)));
+  router.put("/v1/dialogues/:id", handle(async (req) => renameDialogue((await requireAuth(req)).account, req.params.id, req.body)));
+  router.delete("/v1/dialogues/:id", handle(async (req) => deleteDialogue((await requireAuth(req)).account, req.params.id)));
+  return router;
+}

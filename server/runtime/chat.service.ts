@@ -1,0 +1,204 @@
+// One chat turn up to the model call (issue 4): everything that may refuse the turn happens here,
+// before any row is written or any upstream is asked: the agent and dialogue (another account's
+// answer not_found), sensitive input, required variables, the document, plugins the model cannot
+// call, and a reply still being written. What comes out is the prompt, ready to stream.
+import type { TSessionAccount } from "../accounts/accounts.schema";
+import { assertOwned } from "../accounts/access";
+import { getAgentForChat } from "../agents/agents.service";
+import type { TAgentInput } from "../agents/agents.schema";
+import { assertNoSensitiveInput } from "../content/content.service";
+import { AppError } from "../errors/app-error";
+import * as models from "../models/models.repository";
+import type { TChatMessage as TGatewayMessage, TModelParameters } from "../models/models.schema";
+import { ZSendMessageInput } from "./chat.schema";
+import * as repo from "./dialogues.repository";
+import { loadReadableDocument } from "./documents.service";
+import { assemblePrompt, estimateTokens, type TChatMessage, type TPassage } from "./prompt-assembly";
+import { retrievePassages } from "./retrieval";
+import { toolsOf, type TOpenAiTool } from "./tools";
+
+export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
+/** A reply still "streaming" after this long was abandoned (its process died): it does not block. */
+export const STALE_STREAMING_MS = 3 * 60 * 1000;
+const TITLE_CHARS = 20;
+const PASSAGE_LIMIT = 5;
+/** Room for each tool's definition in the context window. */
+const TOOL_TOKENS = 150;
+
+export type TTurn = {
+  actor: TActor;
+  agent: { agentId: string; versionId: string; name: string; config: TAgentInput };
+  modelKey: string;
+  dialogueId: string;
+  /** Null when this turn starts the dialogue. */
+  existing: repo.TDialogueRow | null;
+  title: string;
+  values: Record<string, string>;
+  documentId: string | null;
+  /** The user message answered: a new row, or the one a regeneration answers again. */
+  userMessage: { id: string; content: string; isNew: boolean };
+  replacesId: string | null;
+  messages: TGatewayMessage[];
+  passages: TPassage[];
+  tools: TOpenAiTool[];
+  params: TModelParameters;
+};
+
+type TModelInfo = { key: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
+const modelCache = new Map<string, { at: number; model: TModelInfo | null }>();
+const MODEL_CACHE_MS = 2000;
+
+/** The model's capabilities, read at most every two seconds per process (they change rarely). */
+async function findModelInfo(key: string): Promise<TModelInfo | null> {
+  const hit = modelCache.get(key);
+  if (hit && Date.now() - hit.at < MODEL_CACHE_MS) return hit.model;
+  const row = await models.findModelByKey(key);
+  const model = row ? { key: row.key, supportsTools: row.supportsTools, contextWindow: row.contextWindow, enabled: row.enabled } : null;
+  modelCache.set(key, { at: Date.now(), model });
+  return model;
+}
+
+export function newId() {
+  // cuid-like: time first so ids sort roughly by creation, then randomness.
+  return `c${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(2)).reduce((s, n) => s + n.toString(36).padStart(7, "0"), "")}`.slice(0, 25);
+}
+
+export async function prepareTurn(actor: TActor, raw: unknown, mode: "debug" | "live"): Promise<TTurn> {
+  const input = ZSendMessageInput.parse(raw ?? {});
+  // Apps (the apps issue) are not served yet.
+  if (input.app_id || !input.agent_id) throw new AppError("not_found");
+  const [agent, existing, rows] = await Promise.all([
+    getAgentForChat(actor, input.agent_id, mode),
+    input.dialogue_id ? repo.findDialogueById(input.dialogue_id) : null,
+    input.dialogue_id ? repo.listMessagesOf(input.dialogue_id) : [],
+  ]);
+  if (input.dialogue_id) {
+    assertOwned(existing, actor);
+    if (existing!.agentId !== agent.agentId) throw new AppError("not_found");
+  }
+  const config = agent.config;
+
+  // The message answered: the user's new one, or the one before the reply being regenerated.
+  const exchanges = groupExchanges(rows);
+  let userMessage: TTurn["userMessage"];
+  let replacesId: string | null = null;
+  let earlier = exchanges;
+  if (input.regenerate_message_id) {
+    const at = exchanges.findIndex((e) => e.answers.some((a) => a.id === input.regenerate_message_id));
+    if (at < 0) throw new AppError("not_found");
+    userMessage = { id: exchanges[at].user.id, content: exchanges[at].user.content, isNew: false };
+    replacesId = input.regenerate_message_id;
+    earlier = exchanges.slice(0, at);
+  } else {
+    userMessage = { id: newId(), content: input.content, isNew: true };
+  }
+  const since = Date.now() - STALE_STREAMING_MS;
+  if (rows.some((m) => m.status === "streaming" && m.createdAt.getTime() >= since)) throw new AppError("dialogue_busy");
+
+  await assertNoSensitiveInput(userMessage.content);
+  const values = { ...((existing?.variables ?? {}) as Record<string, string>), ...input.variables };
+
+  const model = await findModelInfo(config.model_key);
+  if (!model || !model.enabled) throw new AppError("model_unavailable", { params: { model: config.model_key } });
+  const tools = toolsOf(config);
+  if (tools.length && !model.supportsTools) throw new AppError("model_no_plugins");
+
+  const document = await pickDocument(actor, config, input.ufids[0], existing);
+  const passages = await retrievePassages({ accountId: actor.id, agentId: agent.agentId, agentVersionId: agent.versionId, trainingSetIds: config.training_set_ids, query: userMessage.content, limit: PASSAGE_LIMIT });
+
+  const history = fitHistory(toHistory(earlier), model.contextWindow / 2);
+  const fixed = estimateTokens(userMessage.content) + history.reduce((n, m) => n + estimateTokens(m.content) + 4, 0) + tools.length * TOOL_TOKENS;
+  const budgetTokens = Math.max(256, model.contextWindow - config.parameters.max_tokens - fixed - 32);
+  // Throws validation_failed for a required variable left empty: before any row or model call.
+  const { messages, usedPassages } = assemblePrompt({ agent: config, values, history, userMessage: userMessage.content, passages, document: document?.doc ?? null, budgetTokens });
+
+  return {
+    actor,
+    agent: { agentId: agent.agentId, versionId: agent.versionId, name: agent.name, config },
+    modelKey: model.key,
+    dialogueId: existing?.id ?? newId(),
+    existing,
+    title: [...userMessage.content.trim().replace(/\s+/g, " ")].slice(0, TITLE_CHARS).join("") || agent.name,
+    values,
+    documentId: document?.doc.id ?? null,
+    userMessage,
+    replacesId,
+    messages,
+    passages: usedPassages,
+    tools,
+    params: paramsOf(config),
+  };
+}
+
+/**
+ * The document to read: the one sent with this message (an expired one is refused), else the
+ * dialogue's own while it lasts; once that expires the dialogue simply goes on without it.
+ */
+async function pickDocument(actor: TActor, config: TAgentInput, sentId: string | undefined, existing: repo.TDialogueRow | null) {
+  if (sentId) {
+    if (!config.document_reading) throw new AppError("validation_failed", { data: { fields: [{ path: "ufids", message: "validation.document_reading_off" }] } });
+    return { doc: await loadReadableDocument(actor, sentId) };
+  }
+  if (!existing?.documentId || !config.document_reading) return null;
+  try {
+    return { doc: await loadReadableDocument(actor, existing.documentId) };
+  } catch {
+    return null;
+  }
+}
+
+type TExchange = { user: repo.TMessageRow; answers: repo.TMessageRow[] };
+
+/** User messages with their replies; a regenerated reply joins the exchange of the one it replaces. */
+export function groupExchanges(rows: repo.TMessageRow[]): TExchange[] {
+  const exchanges: TExchange[] = [];
+  const byAnswer = new Map<string, TExchange>();
+  for (const m of rows) {
+    if (m.role === "user") {
+      exchanges.push({ user: m, answers: [] });
+      continue;
+    }
+    const home = (m.replacesId && byAnswer.get(m.replacesId)) || exchanges[exchanges.length - 1];
+    if (!home) continue;
+    home.answers.push(m);
+    byAnswer.set(m.id, home);
+  }
+  return exchanges;
+}
+
+/** Kept context: exchanges whose newest reply was delivered (not censored, failed or streaming). */
+function toHistory(exchanges: TExchange[]): TChatMessage[] {
+  const out: TChatMessage[] = [];
+  for (const e of exchanges) {
+    const answer = e.answers[e.answers.length - 1];
+    if (!answer || (answer.status !== "done" && answer.status !== "stopped") || !answer.content.trim()) continue;
+    out.push({ role: "user", content: e.user.content }, { role: "assistant", content: answer.content });
+  }
+  return out;
+}
+
+/** Drops the oldest exchanges until the history fits its share of the context window. */
+function fitHistory(history: TChatMessage[], maxTokens: number) {
+  let total = history.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
+  let start = 0;
+  while (total > maxTokens && start < history.length) {
+    total -= estimateTokens(history[start].content) + estimateTokens(history[start + 1]?.content ?? "") + 8;
+    start += 2;
+  }
+  return history.slice(start);
+}
+
+/** The agent's parameters as the gateway takes them; empty lists are left out. */
+function paramsOf(config: TAgentInput): TModelParameters {
+  const p = config.parameters;
+  return {
+    max_tokens: p.max_tokens,
+    temperature: p.temperature,
+    top_p: p.top_p,
+    presence_penalty: p.presence_penalty,
+    frequency_penalty: p.frequency_penalty,
+    ...(p.top_k !== undefined ? { top_k: p.top_k } : {}),
+    ...(p.stop.length ? { stop: p.stop } : {}),
+    ...(Object.keys(p.logit_bias).length ? { logit_bias: p.logit_bias } : {}),
+  };
+}

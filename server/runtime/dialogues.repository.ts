@@ -1,0 +1,155 @@
+// Dialogues, their messages and read documents (Prisma only here).
+import type { Prisma } from "../db/generated/client";
+import { getDb, type TDbOrTx } from "../db/client";
+import { AppError } from "../errors/app-error";
+
+const DIALOGUE = {
+  id: true,
+  accountId: true,
+  agentId: true,
+  agentVersionId: true,
+  appId: true,
+  title: true,
+  variables: true,
+  documentId: true,
+  lastMessageAt: true,
+  createdAt: true,
+} as const;
+
+const MESSAGE = {
+  id: true,
+  dialogueId: true,
+  role: true,
+  content: true,
+  reasoning: true,
+  functions: true,
+  retrieve: true,
+  status: true,
+  feedback: true,
+  replacesId: true,
+  createdAt: true,
+} as const;
+
+export type TDialogueRow = Prisma.DialogueGetPayload<{ select: typeof DIALOGUE }>;
+export type TMessageRow = Prisma.ChatMessageGetPayload<{ select: typeof MESSAGE }>;
+export type TMessageStatus = TMessageRow["status"];
+
+export async function findDialogueById(id: string, tx: TDbOrTx = getDb()) {
+  return tx.dialogue.findFirst({ where: { id, deletedAt: null }, select: DIALOGUE });
+}
+
+export async function listDialoguesOf(accountId: string, opts: { agentId?: string; before?: { at: Date; id: string }; limit: number }, tx: TDbOrTx = getDb()) {
+  const before = opts.before;
+  return tx.dialogue.findMany({
+    where: {
+      accountId,
+      deletedAt: null,
+      ...(opts.agentId ? { agentId: opts.agentId } : {}),
+      ...(before ? { OR: [{ lastMessageAt: { lt: before.at } }, { lastMessageAt: before.at, id: { lt: before.id } }] } : {}),
+    },
+    orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }],
+    take: opts.limit,
+    select: { ...DIALOGUE, agent: { select: { name: true, avatarUrl: true } } },
+  });
+}
+
+export async function updateDialogueById(id: string, data: Prisma.DialogueUncheckedUpdateInput, tx: TDbOrTx = getDb()) {
+  await tx.dialogue.update({ where: { id }, data });
+}
+
+export async function findAgentNameAndAvatar(agentId: string, tx: TDbOrTx = getDb()) {
+  return tx.agent.findUnique({ where: { id: agentId }, select: { name: true, avatarUrl: true } });
+}
+
+/** Oldest first: what the dialogue view shows and the kept context reads. */
+export async function listMessagesOf(dialogueId: string, tx: TDbOrTx = getDb()) {
+  return tx.chatMessage.findMany({ where: { dialogueId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: MESSAGE });
+}
+
+export async function findMessageWithOwner(id: string, tx: TDbOrTx = getDb()) {
+  return tx.chatMessage.findUnique({ where: { id }, select: { ...MESSAGE, dialogue: { select: { accountId: true, deletedAt: true } } } });
+}
+
+export async function findMessageStatus(id: string, tx: TDbOrTx = getDb()) {
+  return (await tx.chatMessage.findUnique({ where: { id }, select: { status: true } }))?.status ?? null;
+}
+
+/** Locks the dialogue row so two sends cannot both start a reply. */
+export async function lockDialogue(id: string, tx: TDbOrTx) {
+  await tx.$queryRaw`SELECT id FROM dialogue WHERE id = ${id} FOR UPDATE`;
+}
+
+export async function countStreamingSince(dialogueId: string, since: Date, tx: TDbOrTx = getDb()) {
+  return tx.chatMessage.count({ where: { dialogueId, status: "streaming", createdAt: { gte: since } } });
+}
+
+export async function insertDialogue(data: { id: string; accountId: string; agentId: string | null; agentVersionId: string | null; title: string; variables: Prisma.InputJsonValue; documentId: string | null }, tx: TDbOrTx = getDb()) {
+  await tx.dialogue.create({ data: { ...data, lastMessageAt: new Date() } });
+}
+
+export async function insertMessages(rows: Prisma.ChatMessageCreateManyInput[], tx: TDbOrTx = getDb()) {
+  await tx.chatMessage.createMany({ data: rows });
+}
+
+export async function updateMessageById(id: string, data: Prisma.ChatMessageUncheckedUpdateInput, tx: TDbOrTx = getDb()) {
+  await tx.chatMessage.update({ where: { id }, data });
+}
+
+/** Moves a streaming reply to stopped; false when it was not streaming (already finished). */
+export async function markStopped(id: string, tx: TDbOrTx = getDb()) {
+  const { count } = await tx.chatMessage.updateMany({ where: { id, status: "streaming" }, data: { status: "stopped" } });
+  return count > 0;
+}
+
+export async function setFeedback(id: string, feedback: "none" | "liked" | "disliked", tx: TDbOrTx = getDb()) {
+  await tx.chatMessage.update({ where: { id }, data: { feedback } });
+}
+
+export async function insertDocument(data: { accountId: string; name: string; mime: string; size: number; text: string; chars: number; expiresAt: Date }, tx: TDbOrTx = getDb()) {
+  return tx.chatDocument.create({ data, select: { id: true, name: true, chars: true, expiresAt: true } });
+}
+
+export async function findDocumentById(id: string, tx: TDbOrTx = getDb()) {
+  return tx.chatDocument.findUnique({ where: { id }, select: { id: true, accountId: true, name: true, text: true, expiresAt: true } });
+}
+
+export async function findDocumentHeader(id: string, tx: TDbOrTx = getDb()) {
+  return tx.chatDocument.findUnique({ where: { id }, select: { id: true, name: true, expiresAt: true } });
+}
+
+export async function setDocumentExpiry(id: string, expiresAt: Date, tx: TDbOrTx = getDb()) {
+  await tx.chatDocument.update({ where: { id }, data: { expiresAt } });
+}
+
+type TTurnRows =
+  | {
+      kind: "new";
+      dialogue: { id: string; accountId: string; agentId: string; agentVersionId: string; title: string; variables: Prisma.InputJsonValue; documentId: string | null; lastMessageAt: Date };
+      rows: Prisma.ChatMessageCreateManyInput[];
+    }
+  | {
+      kind: "existing";
+      dialogueId: string;
+      /** A streaming reply created after this still blocks a new one. */
+      staleBefore: Date;
+      dialogue: { agentVersionId: string; variables: Prisma.InputJsonValue; documentId: string | null; lastMessageAt: Date };
+      rows: Prisma.ChatMessageCreateManyInput[];
+    };
+
+/**
+ * Writes a turn's rows. A new dialogue is one insert with its messages; an existing one is
+ * locked first, so of two sends racing past the service's check only one starts a reply.
+ */
+export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
+  if (turn.kind === "new") {
+    const rows = turn.rows.map(({ dialogueId: _d, ...r }) => r);
+    await db.dialogue.create({ data: { ...turn.dialogue, messages: { createMany: { data: rows } } }, select: { id: true } });
+    return;
+  }
+  await db.$transaction(async (tx) => {
+    await lockDialogue(turn.dialogueId, tx);
+    if ((await countStreamingSince(turn.dialogueId, turn.staleBefore, tx)) > 0) throw new AppError("dialogue_busy");
+    await tx.chatMessage.createMany({ data: turn.rows });
+    await tx.dialogue.update({ where: { id: turn.dialogueId }, data: turn.dialogue, select: { id: true } });
+  });
+}
