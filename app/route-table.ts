@@ -38,6 +38,9 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   // Console.
   { id: "setting", path: "/setting", file: "routes/console/setting.tsx", layout: "console" },
   { id: "admin_certifications", path: "/admin/certifications", file: "routes/admin/certifications.tsx", layout: "console" },
+  // Model registry and channels (issue 4).
+  { id: "model", path: "/model", file: "routes/console/model.tsx", layout: "console" },
+  { id: "model_producer", path: "/modelProducer", file: "routes/console/model-producer.tsx", layout: "console" },
   // Chat runtime UI (issue 4): the debug chat is desktop-path only (/mobi/dialogue is the H5 chat).
   { id: "console_dialogue", path: "/dialogue", file: "routes/console/dialogue.tsx", layout: "console", desktopOnly: true },
   { id: "history_qa", path: "/history_qa", file: "routes/console/history-qa.tsx", layout: "console" },

@@ -5,6 +5,7 @@ import * as repo from "./models.repository";
 import { ZCreateModelInput, ZUpdateModelInput } from "./models.schema";
 
 export type TModelView = ReturnType<typeof toModelView>;
+export type TCatalogueModelView = Omit<TModelView, "upstream_model">;
 export type TPublicModelView = { key: string; display_name: string; kind: string; supports_tools: boolean; supports_reasoning: boolean };
 
 export async function listPublicModels(): Promise<TPublicModelView[]> {
@@ -15,6 +16,14 @@ export async function listPublicModels(): Promise<TPublicModelView[]> {
     supports_tools: m.supportsTools,
     supports_reasoning: m.supportsReasoning,
   }));
+}
+
+/** The /model catalogue for every signed-in account: what it costs and can do, not where it runs. */
+export async function listCatalogueModels(): Promise<TCatalogueModelView[]> {
+  return (await repo.listModels({ enabledOnly: true })).map((row) => {
+    const { upstream_model: _where, ...view } = toModelView(row);
+    return view;
+  });
 }
 
 export async function listAllModels() {

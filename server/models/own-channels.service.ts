@@ -3,16 +3,26 @@
 // may serve only models of the catalogue, must point at the public internet, and are invisible to
 // every other account (not_found). Keys are sealed at rest and shown only by their hint.
 import { ZodError } from "zod";
-import { assertFeature } from "../accounts/entitlements.service";
+import { editionAllowing } from "../accounts/editions";
+import { assertFeature, getEntitlements } from "../accounts/entitlements.service";
 import { AppError } from "../errors/app-error";
 import { getEnv } from "../env";
 import { sealSecret } from "../lib/secret-box";
 import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
 import { hintKey, runChannelTest, toChannelView, type TChannelTestResult } from "./channels.service";
 import * as repo from "./models.repository";
+import { listCatalogueModels } from "./models.service";
 import { ZCreateOwnChannelInput, ZUpdateChannelInput, type TChannelView } from "./models.schema";
 import { UpstreamError, type TUpstream } from "./openai-compatible-client";
 import { assertPublicBaseUrl } from "./public-base-url";
+
+/** The settings card: the account's own channels, or which edition would include the service. */
+export async function getOwnChannelsPanel(accountId: string) {
+  const { features } = await getEntitlements(accountId);
+  if (!features.privateKeyService) return { available: false as const, upgradeTo: editionAllowing((e) => e.features.privateKeyService) ?? "enterprise", channels: [], models: [] };
+  const [channels, models] = await Promise.all([listOwnChannels(accountId), listCatalogueModels()]);
+  return { available: true as const, upgradeTo: null, channels, models: models.map((m) => ({ key: m.key, display_name: m.display_name })) };
+}
 
 export async function listOwnChannels(accountId: string): Promise<TChannelView[]> {
   await assertFeature(accountId, "privateKeyService");

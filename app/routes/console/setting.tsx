@@ -10,6 +10,8 @@ import { EditionCard } from "../../components/settings/edition-card";
 import { PasswordCard } from "../../components/settings/password-card";
 import { ProfileCard } from "../../components/settings/profile-card";
 import { WechatCard } from "../../components/settings/wechat-card";
+import { ModelKeysCard } from "../../components/settings/model-keys-card";
+import { getOwnChannelsPanel } from "../../../server/models/own-channels.service";
 import { findWechatBinding } from "../../../server/accounts/accounts.repository";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { getEntitlements } from "../../../server/accounts/entitlements.service";
@@ -17,17 +19,18 @@ import { getAppKey } from "../../../server/accounts/settings.service";
 import { getOwnCertification } from "../../../server/accounts/certification.service";
 import { isStrictPasswordOn } from "../../../server/auth/auth.service";
 
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth", "models"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  const [entitlements, appKey, wechat, certification] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id), getOwnCertification(account.id)]);
+  const [entitlements, appKey, wechat, certification, modelKeys] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id), getOwnCertification(account.id), getOwnChannelsPanel(account.id)]);
   const url = new URL(request.url);
   return {
     account,
     entitlements,
     appKey,
     certification,
+    modelKeys,
     strict: isStrictPasswordOn(),
     wechat: wechat ? { nickname: wechat.nickname } : null,
     wechatEnabled: isWechatLoginEnabled(),
@@ -37,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Settings() {
   const { t } = useTranslation("auth");
-  const { account, entitlements, appKey, certification, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
+  const { account, entitlements, appKey, certification, modelKeys, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
   return (
     <div className="console__page" data-testid="settings">
       <h1 className="console__title">{t("settings.title")}</h1>
@@ -49,6 +52,7 @@ export default function Settings() {
         <EditionCard edition={entitlements.edition} expiresAt={account.editionExpiresAt} limits={entitlements.limits} />
         <WechatCard bound={wechat} enabled={wechatEnabled} />
         <AppKeyCard initial={appKey} />
+        <ModelKeysCard {...modelKeys} />
         <PasswordCard strict={strict} />
       </Space>
     </div>

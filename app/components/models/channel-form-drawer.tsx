@@ -1,0 +1,111 @@
+// Create or edit a channel in a drawer, validated as you type with the server's schema. The key is
+// write-only: editing leaves it empty, and an empty key keeps the stored one.
+import { App, Button, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../lib/api-client";
+import { useIsMobi } from "../app-link";
+import { CHANNEL_TYPES, ZBaseUrl, ZChannelWeight, ZCreateChannelInput } from "../../../server/models/models.schema";
+import { channelsApi, type TChannelRow, type TChannelScope } from "./models-api";
+import { optionalRule, requiredRule } from "./form-rules";
+
+export type TModelOption = { key: string; display_name: string };
+
+type TProps = {
+  scope: TChannelScope;
+  /** null: closed; "new": a new channel; otherwise the channel being edited. */
+  editing: TChannelRow | "new" | null;
+  models: TModelOption[];
+  onClose: () => void;
+  onSaved: () => void;
+};
+
+const shape = ZCreateChannelInput.shape;
+
+export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: TProps) {
+  const { t } = useTranslation("models");
+  const { message } = App.useApp();
+  const mobi = useIsMobi();
+  const [form] = Form.useForm();
+  const [saving, setSaving] = useState(false);
+  const existing = editing && editing !== "new" ? editing : null;
+
+  useEffect(() => {
+    if (!editing) return;
+    form.resetFields();
+    if (existing) form.setFieldsValue({ name: existing.name, type: existing.type, base_url: existing.base_url, models: existing.models, weight: existing.weight, priority: existing.priority });
+  }, [editing, existing, form]);
+
+  const save = async (values: Record<string, unknown>) => {
+    setSaving(true);
+    try {
+      const body = { ...values, key: values.key ? values.key : undefined };
+      if (existing) await channelsApi(scope).update(existing.id, body);
+      else await channelsApi(scope).create(body);
+      message.success(t("channels.saved"));
+      onSaved();
+    } catch (err) {
+      const fields = err instanceof ApiError ? ((err.data as { fields?: Array<{ path: string; message: string }> } | null)?.fields ?? []) : [];
+      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.split(".")[0], errors: [f.message] })));
+      message.error(err instanceof ApiError ? err.description : String(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Drawer
+      open={Boolean(editing)}
+      onClose={onClose}
+      title={existing ? t("channels.edit_title", { name: existing.name }) : t("channels.add_title")}
+      width={mobi ? "100%" : 480}
+      destroyOnHidden
+      extra={
+        <Space>
+          <Button onClick={onClose}>{t("actions.cancel")}</Button>
+          <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="channel-save">
+            {t("actions.save")}
+          </Button>
+        </Space>
+      }
+    >
+      <Form form={form} layout="vertical" onFinish={save} initialValues={{ type: "openai", weight: 1, priority: 0 }} data-testid="channel-form">
+        <Form.Item name="name" label={t("channels.fields.name")} rules={[requiredRule(shape.name, t)]}>
+          <Input maxLength={60} data-testid="channel-name" />
+        </Form.Item>
+        <Form.Item name="type" label={t("channels.fields.type")} rules={[requiredRule(shape.type, t)]}>
+          <Select options={CHANNEL_TYPES.map((v) => ({ value: v, label: t(`channels.types.${v}`) }))} data-testid="channel-type" />
+        </Form.Item>
+        <Form.Item name="base_url" label={t("channels.fields.base_url")} rules={[requiredRule(ZBaseUrl, t)]} extra={scope === "own" ? t("channels.base_url_public_hint") : t("channels.base_url_hint")}>
+          <Input placeholder="https://api.example.com/v1" inputMode="url" data-testid="channel-base-url" />
+        </Form.Item>
+        <Form.Item
+          name="key"
+          label={t("channels.fields.key")}
+          rules={[existing ? optionalRule(shape.key, t) : requiredRule(shape.key, t)]}
+          extra={existing ? t("channels.key_keep_hint", { hint: existing.key_hint }) : t("channels.key_hint")}
+        >
+          <Input.Password autoComplete="off" placeholder={existing ? t("channels.key_keep_placeholder") : "sk-..."} data-testid="channel-key" />
+        </Form.Item>
+        <Form.Item name="models" label={t("channels.fields.models")} rules={[requiredRule(shape.models, t)]}>
+          <Select
+            mode="multiple"
+            allowClear
+            optionFilterProp="label"
+            options={models.map((m) => ({ value: m.key, label: `${m.display_name} · ${m.key}` }))}
+            placeholder={t("channels.models_placeholder")}
+            data-testid="channel-models"
+          />
+        </Form.Item>
+        <Space size={16} align="start" wrap>
+          <Form.Item name="weight" label={t("channels.fields.weight")} rules={[requiredRule(ZChannelWeight, t)]} tooltip={t("channels.weight_hint")}>
+            <InputNumber precision={0} style={{ width: 160 }} data-testid="channel-weight" />
+          </Form.Item>
+          <Form.Item name="priority" label={t("channels.fields.priority")} rules={[requiredRule(shape.priority, t)]} tooltip={t("channels.priority_hint")}>
+            <InputNumber precision={0} style={{ width: 160 }} data-testid="channel-priority" />
+          </Form.Item>
+        </Space>
+      </Form>
+    </Drawer>
+  );
+}

@@ -1,0 +1,103 @@
+// Create or edit a catalogue model (platform administrators), validated as you type with the
+// server's schema. Prices are typed in yuan per 1000 tokens and sent as micro-Z.
+import { App, Button, Checkbox, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../lib/api-client";
+import { useIsMobi } from "../app-link";
+import { MODEL_KINDS } from "../../../server/models/model-kinds";
+import { ZCreateModelInput, ZModelDisplayName, ZModelKey } from "../../../server/models/models.schema";
+import { formatYuan, toMicro } from "./model-format";
+import type { TCatalogueModel } from "./model-catalogue";
+import { modelsApi } from "./models-api";
+import { optionalRule, requiredRule, yuanRule } from "./form-rules";
+
+const shape = ZCreateModelInput.shape;
+const DEFAULTS = { kind: "text", context_window: 8192, input_price: 0, output_price: 0, supports_tools: false, supports_reasoning: false, enabled: true };
+
+export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatalogueModel | "new" | null; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation("models");
+  const { message } = App.useApp();
+  const mobi = useIsMobi();
+  const [form] = Form.useForm();
+  const [saving, setSaving] = useState(false);
+  const existing = editing && editing !== "new" ? editing : null;
+
+  useEffect(() => {
+    if (!editing) return;
+    form.resetFields();
+    if (existing) {
+      form.setFieldsValue({ ...existing, input_price: Number(formatYuan(existing.input_price_micro)), output_price: Number(formatYuan(existing.output_price_micro)) });
+    }
+  }, [editing, existing, form]);
+
+  const save = async ({ input_price, output_price, key, upstream_model, ...rest }: Record<string, unknown>) => {
+    setSaving(true);
+    try {
+      const body = { ...rest, upstream_model: upstream_model || undefined, input_price_micro: toMicro(input_price as number), output_price_micro: toMicro(output_price as number) };
+      if (existing) await modelsApi.update(existing.id, body);
+      else await modelsApi.create({ ...body, key });
+      message.success(t("catalogue.saved"));
+      onSaved();
+    } catch (err) {
+      const fields = err instanceof ApiError ? ((err.data as { fields?: Array<{ path: string; message: string }> } | null)?.fields ?? []) : [];
+      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.replace(/_micro$/, "").split(".")[0], errors: [f.message] })));
+      message.error(err instanceof ApiError ? err.description : String(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Drawer
+      open={Boolean(editing)}
+      onClose={onClose}
+      title={existing ? t("catalogue.edit_title", { name: existing.display_name }) : t("catalogue.add_title")}
+      width={mobi ? "100%" : 480}
+      destroyOnHidden
+      extra={
+        <Space>
+          <Button onClick={onClose}>{t("actions.cancel")}</Button>
+          <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="model-save">
+            {t("actions.save")}
+          </Button>
+        </Space>
+      }
+    >
+      <Form form={form} layout="vertical" onFinish={save} initialValues={DEFAULTS} data-testid="model-form">
+        <Form.Item name="key" label={t("fields.key")} rules={existing ? [] : [requiredRule(ZModelKey, t)]} extra={t("catalogue.key_hint")}>
+          <Input disabled={Boolean(existing)} placeholder="deepseek-chat" data-testid="model-key" />
+        </Form.Item>
+        <Form.Item name="display_name" label={t("fields.display_name")} rules={[requiredRule(ZModelDisplayName, t)]} extra={t("catalogue.display_name_hint")}>
+          <Input data-testid="model-display-name" />
+        </Form.Item>
+        <Form.Item name="kind" label={t("fields.kind")}>
+          <Select options={MODEL_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))} data-testid="model-kind" />
+        </Form.Item>
+        <Form.Item name="upstream_model" label={t("fields.upstream_model")} rules={[optionalRule(ZModelKey, t)]} extra={t("catalogue.upstream_hint")}>
+          <Input data-testid="model-upstream" />
+        </Form.Item>
+        <Form.Item name="context_window" label={t("fields.context_window")} rules={[requiredRule(shape.context_window, t)]}>
+          <InputNumber precision={0} style={{ width: "100%" }} suffix={t("catalogue.tokens")} data-testid="model-context-window" />
+        </Form.Item>
+        <Space size={16} align="start" wrap>
+          <Form.Item name="input_price" label={t("fields.input_price")} rules={[yuanRule(shape.input_price_micro, t)]} extra={t("catalogue.price_unit")}>
+            <InputNumber min={0} step={0.001} precision={6} style={{ width: 180 }} data-testid="model-input-price" />
+          </Form.Item>
+          <Form.Item name="output_price" label={t("fields.output_price")} rules={[yuanRule(shape.output_price_micro, t)]} extra={t("catalogue.price_unit")}>
+            <InputNumber min={0} step={0.001} precision={6} style={{ width: 180 }} data-testid="model-output-price" />
+          </Form.Item>
+        </Space>
+        <Form.Item name="supports_tools" valuePropName="checked" noStyle>
+          <Checkbox data-testid="model-supports-tools">{t("fields.supports_tools")}</Checkbox>
+        </Form.Item>
+        <Form.Item name="supports_reasoning" valuePropName="checked" noStyle>
+          <Checkbox data-testid="model-supports-reasoning">{t("fields.supports_reasoning")}</Checkbox>
+        </Form.Item>
+        <Form.Item name="enabled" valuePropName="checked" style={{ marginTop: 12 }}>
+          <Checkbox data-testid="model-enabled-field">{t("fields.enabled")}</Checkbox>
+        </Form.Item>
+      </Form>
+    </Drawer>
+  );
+}

@@ -1,0 +1,175 @@
+// The model registry and channels in a real browser (issue 4): an administrator adds a model and a
+// channel pointing at a loopback fake upstream, tests it, sees a banned key take the channel out
+// with the reason, and is refused deleting an enabled channel; a weight of 101 is refused as
+// typed. Accounts see the catalogue and, by edition, their own keys or the upgrade hint.
+// With SCREENSHOT_DIR set, the pages are also saved at desktop and phone size in zh_hans and en.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext } from "../helpers/browser";
+import { sql } from "../helpers/e2e-db";
+import { startFakeOpenai } from "../fakes/fake-openai";
+
+let browser: Browser;
+let fake: Awaited<ReturnType<typeof startFakeOpenai>>;
+const baseURL = inject("webUrl");
+const run = crypto.randomBytes(3).toString("hex");
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+/** An account with a live session, made directly in the database (the login pages have their own tests). */
+async function makeSignedIn(roles: string[], opts: { lang?: string; phone?: boolean; edition?: string } = {}): Promise<BrowserContext> {
+  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
+  const edition = opts.edition ?? "basic";
+  const expires = edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000);
+  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, $3::"Role"[], $4::"Edition", $5, now())`, [id, `m${run}${crypto.randomBytes(3).toString("hex")}`, roles, edition, expires]);
+  const token = crypto.randomBytes(32).toString("base64url");
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
+  await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
+  return context;
+}
+
+async function open(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForSelector("html[data-hydrated]");
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-testid=channel-row][data-name="${name}"]`);
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  fake = await startFakeOpenai();
+});
+afterAll(async () => {
+  await browser?.close();
+  await fake?.close();
+});
+
+describe("model registry and channels", () => {
+  it("an administrator adds a model and a channel, tests it, and sees a banned key disable it", async () => {
+    const admin = await makeSignedIn(["platform_admin"]);
+    const page = await admin.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const modelKey = `e2e-model-${run}`;
+
+    // A model, with validation as you type.
+    await open(page, "/model");
+    await page.getByTestId("model-add").click();
+    await page.getByTestId("model-key").fill(modelKey);
+    await page.getByTestId("model-display-name").fill("这是一个很长的模型名");
+    await page.getByText("A model name is at most 8 characters (two Latin letters count as one)").waitFor();
+    await page.getByTestId("model-display-name").fill("测试模型");
+    await page.getByTestId("model-input-price").fill("0.002");
+    await page.getByTestId("model-output-price").fill("0.006");
+    await page.getByTestId("model-supports-tools").check();
+    await page.getByTestId("model-save").click();
+    const modelRow = page.locator(`[data-testid=model-row][data-key="${modelKey}"]`);
+    await modelRow.waitFor();
+    expect(await modelRow.innerText()).toContain("测试模型");
+    expect(await modelRow.innerText()).toContain("0.002");
+    // The type filter: "Reasoning" hides a text model, "Text" shows it.
+    await page.getByTestId("model-filter-13").click();
+    await modelRow.waitFor({ state: "detached" });
+    await page.getByTestId("model-filter-2").click();
+    await modelRow.waitFor();
+    await page.waitForURL(/type=2/);
+
+    // A channel at the loopback fake (platform channels are the administrators' own configuration).
+    const name = `e2e channel ${run}`;
+    const key = `sk-e2e-models-${run}`;
+    await open(page, "/modelProducer");
+    await page.getByTestId("channel-routing").waitFor();
+    await page.getByTestId("channel-add").click();
+    await page.getByTestId("channel-name").fill(name);
+    await page.getByTestId("channel-base-url").fill(fake.base);
+    await page.getByTestId("channel-key").fill(key);
+    await page.locator("[data-testid=channel-models] input").fill(modelKey);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("channel-weight").fill("101");
+    await page.getByText("A weight is a whole number from 1 to 100").waitFor();
+    await page.getByTestId("channel-weight").fill("5");
+    await page.getByText("A weight is a whole number from 1 to 100").waitFor({ state: "detached" });
+    await page.getByTestId("channel-priority").fill("7");
+    await page.getByTestId("channel-save").click();
+    await row(page, name).waitFor();
+    expect(await row(page, name).locator("[data-testid=channel-state]").getAttribute("data-state")).toBe("enabled");
+    expect(await row(page, name).innerText()).toContain(key.slice(-4));
+    expect(await page.locator("[data-testid=channel-tier]").first().getAttribute("data-priority")).toBe("7");
+
+    // Test: it answers, and the latency is shown.
+    await row(page, name).getByTestId("channel-test").click();
+    await page.getByText(/The channel answered in \d+ ms/).waitFor();
+    await row(page, name).getByTestId("channel-test-result").waitFor();
+    expect(fake.requestsFor(key)).toBe(1);
+
+    // Deleting an enabled channel is refused.
+    await row(page, name).getByTestId("channel-delete").click();
+    await page.getByTestId("channel-delete-ok").click();
+    await page.getByText("The channel is in use and cannot be deleted").waitFor();
+    await row(page, name).waitFor();
+
+    // The provider bans the key: the next test fails and takes the channel out, with the reason.
+    fake.setBehaviour(key, { fail: "403_banned" });
+    await row(page, name).getByTestId("channel-test").click();
+    await page.getByText(/Channel test failed/).first().waitFor();
+    await row(page, name).locator("[data-testid=channel-state][data-state=disabled_auto]").waitFor();
+    expect(await row(page, name).getByTestId("channel-disabled-reason").innerText()).toBe("The key was banned by the model provider");
+    await open(page, "/modelProducer");
+    expect(await row(page, name).getByTestId("channel-disabled-reason").innerText()).toBe("The key was banned by the model provider");
+    expect(errors).toEqual([]);
+    await admin.close();
+  });
+
+  it("shows the catalogue to everyone, the admin page to administrators only, and own keys by edition", async () => {
+    const basic = await makeSignedIn(["individual_developer"]);
+    const page = await basic.newPage();
+    await open(page, "/model");
+    await page.locator(`[data-testid=model-row][data-key="${inject("chatModelKey")}"]`).waitFor();
+    expect(await page.getByTestId("model-add").count()).toBe(0);
+    await page.goto("/modelProducer");
+    await page.waitForURL(/\/no_page_perm/);
+    await open(page, "/setting");
+    await page.getByTestId("model-keys-upgrade").waitFor();
+    expect(await page.getByTestId("model-keys-upgrade").innerText()).toContain("Flagship");
+    await basic.close();
+
+    const flagship = await makeSignedIn(["individual_developer"], { edition: "flagship" });
+    const own = await flagship.newPage();
+    await open(own, "/setting");
+    const card = own.getByTestId("model-keys-card");
+    await card.getByTestId("channel-add").click();
+    await own.getByTestId("channel-name").fill("my key");
+    await own.getByTestId("channel-base-url").fill("http://127.0.0.1:9/v1");
+    await own.getByTestId("channel-key").fill("sk-my-own-key-1234");
+    await own.locator("[data-testid=channel-models] input").fill(inject("chatModelKey"));
+    await own.keyboard.press("Enter");
+    await own.keyboard.press("Escape");
+    await own.getByTestId("channel-save").click();
+    // Own keys must point at the public internet: the platform will not call into private networks.
+    await own.getByText("The address must be on the public internet, not a private, loopback or reserved address").first().waitFor();
+    await flagship.close();
+  });
+});
+
+describe.runIf(SHOTS)("screenshots", () => {
+  it("saves the pages at desktop and phone size in zh_hans and en", async () => {
+    fs.mkdirSync(SHOTS!, { recursive: true });
+    for (const lang of ["zh_hans", "en"]) {
+      for (const phone of [false, true]) {
+        const ctx = await makeSignedIn(["platform_admin"], { lang, phone, edition: "flagship" });
+        const page = await ctx.newPage();
+        for (const url of ["/model", "/modelProducer", "/setting"]) {
+          await open(page, phone ? `/mobi${url}` : url);
+          await page.waitForTimeout(300);
+          const file = `${url.slice(1)}-${lang}-${phone ? "phone" : "desktop"}.png`;
+          await page.screenshot({ path: path.join(SHOTS!, file), fullPage: true });
+        }
+        await ctx.close();
+      }
+    }
+  });
+});
