@@ -18,7 +18,10 @@ export async function readWebPage(args: { url?: unknown }, signal?: AbortSignal)
   return { url: finalUrl, title, text: truncated ? `${text.slice(0, WEB_READER_MAX_CHARS)}…` : text, truncated };
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+const ENTITIES: Record<string, string> = {
+  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", deg: "°", copy: "©", reg: "®", trade: "™",
+  hellip: "…", mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»", middot: "·", times: "×", yen: "¥", euro: "€",
+};
 
 function decodeEntities(s: string) {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
