@@ -41,6 +41,13 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   // Model registry and channels (issue 4).
   { id: "model", path: "/model", file: "routes/console/model.tsx", layout: "console" },
   { id: "model_producer", path: "/modelProducer", file: "routes/console/model-producer.tsx", layout: "console" },
+  // Agent builder (issue 4).
+  { id: "creator", path: "/creator", file: "routes/console/creator.tsx", layout: "console" },
+  { id: "agent_detail", path: "/agentDetail", file: "routes/console/agent-detail.tsx", layout: "console" },
+  { id: "agent_sort", path: "/agentSort", file: "routes/console/agent-sort.tsx", layout: "console" },
+  { id: "update_log", path: "/updateLog", file: "routes/console/update-log.tsx", layout: "console" },
+  { id: "upload", path: "/upload", file: "routes/console/upload.tsx", layout: "console" },
+  { id: "admin_agent_review", path: "/admin/agent_review", file: "routes/admin/agent-review.tsx", layout: "console" },
   // Chat runtime UI (issue 4): the debug chat is desktop-path only (/mobi/dialogue is the H5 chat).
   { id: "console_dialogue", path: "/dialogue", file: "routes/console/dialogue.tsx", layout: "console", desktopOnly: true },
   { id: "history_qa", path: "/history_qa", file: "routes/console/history-qa.tsx", layout: "console" },

@@ -11,7 +11,7 @@ export type TAcceptedFile = { bytes: Buffer; kind: TFileKind; mime: string; ext:
 export type TAcceptedImage = TAcceptedFile & { width: number; height: number };
 
 /** Public files are served at /files/<key>; only keys under these folders are public. */
-export const PUBLIC_FOLDERS = ["avatars/"];
+export const PUBLIC_FOLDERS = ["avatars/", "images/"];
 export const PUBLIC_FILES_PATH = "/files/";
 
 function describeFile(bytes: Buffer, kind: TFileKind): TAcceptedFile {
@@ -81,4 +81,11 @@ export async function setAvatar(accountId: string, bytes: Buffer | undefined) {
   const ownFolder = `${PUBLIC_FILES_PATH}avatars/${accountId}/`;
   if (previous?.startsWith(ownFolder) && previous !== avatarUrl) await deleteFiles([previous.slice(PUBLIC_FILES_PATH.length)]);
   return { avatarUrl };
+}
+
+/** A picture shown publicly by something the account builds (an agent's avatar): kept, not attached. */
+export async function storePublicImage(accountId: string, bytes: Buffer | undefined) {
+  const image = acceptImage(bytes, AVATAR_LIMITS);
+  const key = await storeFile(`images/${accountId}`, image);
+  return { url: toPublicFileUrl(key) };
 }
