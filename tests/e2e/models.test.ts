@@ -19,7 +19,7 @@ const run = crypto.randomBytes(3).toString("hex");
 const SHOTS = process.env.SCREENSHOT_DIR;
 
 /** An account with a live session, made directly in the database (the login pages have their own tests). */
-async function makeSignedIn(roles: string[], opts: { lang?: string; phone?: boolean; edition?: string } = {}): Promise<BrowserContext> {
+async function makeSignedIn(roles: string[], opts: { lang?: string; phone?: boolean; edition?: string } = {}): Promise<BrowserContext & { accountId: string }> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   const edition = opts.edition ?? "basic";
   const expires = edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000);
@@ -28,7 +28,7 @@ async function makeSignedIn(roles: string[], opts: { lang?: string; phone?: bool
   await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
-  return context;
+  return Object.assign(context, { accountId: id });
 }
 
 async function open(page: Page, url: string) {
@@ -161,13 +161,28 @@ describe.runIf(SHOTS)("screenshots", () => {
     for (const lang of ["zh_hans", "en"]) {
       for (const phone of [false, true]) {
         const ctx = await makeSignedIn(["platform_admin"], { lang, phone, edition: "flagship" });
+        // An own key, stored straight away (its address is never called here).
+        await sql(
+          `INSERT INTO channel (id, name, type, base_url, key_encrypted, key_hint, models, weight, priority, owner_account_id, updated_at) VALUES ($1, 'DeepSeek', 'deepseek', 'https://api.deepseek.com/v1', 'v1.x.y.z', 'a1b2', ARRAY[$2], 3, 0, $3, now())`,
+          [`own${crypto.randomBytes(8).toString("hex")}`, inject("chatModelKey"), ctx.accountId],
+        );
         const page = await ctx.newPage();
+        const size = phone ? "phone" : "desktop";
         for (const url of ["/model", "/modelProducer", "/setting"]) {
           await open(page, phone ? `/mobi${url}` : url);
           await page.waitForTimeout(300);
-          const file = `${url.slice(1)}-${lang}-${phone ? "phone" : "desktop"}.png`;
-          await page.screenshot({ path: path.join(SHOTS!, file), fullPage: true });
+          await page.screenshot({ path: path.join(SHOTS!, `${url.slice(1)}-${lang}-${size}.png`), fullPage: url !== "/setting" });
         }
+        await page.getByTestId("model-keys-card").screenshot({ path: path.join(SHOTS!, `setting-card-${lang}-${size}.png`) });
+        await page.getByTestId("model-keys-card").getByTestId("channel-edit").click();
+        await page.getByTestId("channel-form").waitFor();
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: path.join(SHOTS!, `setting-drawer-${lang}-${size}.png`) });
+        await open(page, phone ? "/mobi/model" : "/model");
+        await page.getByTestId("model-add").click();
+        await page.getByTestId("model-display-name").fill("一个太长的模型显示名称");
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: path.join(SHOTS!, `model-drawer-${lang}-${size}.png`) });
         await ctx.close();
       }
     }

@@ -83,7 +83,7 @@ export function ChannelManager({ scope, initial, models }: TProps) {
             </Space>
           }
         >
-          <ChannelTable channels={list} showFailures={scope === "admin"} busy={busy} tests={tests} onAction={(c, a) => void act(c, a)} />
+          <ChannelTable channels={list} compact={scope === "own"} showFailures={scope === "admin"} busy={busy} tests={tests} onAction={(c, a) => void act(c, a)} />
         </Card>
       ))}
       <ChannelFormDrawer

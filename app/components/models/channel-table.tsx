@@ -11,6 +11,8 @@ export type TChannelAction = "test" | "enable" | "disable" | "edit" | "delete";
 
 type TProps = {
   channels: TChannelRow[];
+  /** Cards instead of a table (phones, and the narrower settings card). */
+  compact?: boolean;
   showFailures: boolean;
   busy: string | null;
   tests: Record<string, TChannelTest | undefined>;
@@ -24,10 +26,10 @@ function shareOf(channel: TChannelRow, channels: TChannelRow[]) {
   return total ? Math.round((channel.weight / total) * 100) : 0;
 }
 
-export function ChannelTable({ channels, showFailures, busy, tests, onAction }: TProps) {
+export function ChannelTable({ channels, compact, showFailures, busy, tests, onAction }: TProps) {
   const { t } = useTranslation("models");
   const screens = Grid.useBreakpoint();
-  const narrow = useIsMobi() || screens.md === false;
+  const narrow = useIsMobi() || screens.md === false || Boolean(compact);
   const columns: ColumnsType<TChannelRow> = [
     {
       title: t("channels.fields.name"),
@@ -89,13 +91,13 @@ export function ChannelTable({ channels, showFailures, busy, tests, onAction }: 
     {
       title: t("channels.fields.actions"),
       key: "actions",
-      width: 260,
+      width: 300,
       render: (_, c) => <ChannelActions channel={c} busy={busy === c.id} test={tests[c.id]} onAction={onAction} />,
     },
   ];
   if (narrow) {
     return (
-      <div className="models__cards">
+      <div className="models__cards models__cards--grid">
         {channels.map((c) => (
           <div key={c.id} className="models__channel" data-testid="channel-row" data-name={c.name}>
             <div className="models__channel-head">
@@ -114,7 +116,7 @@ export function ChannelTable({ channels, showFailures, busy, tests, onAction }: 
       </div>
     );
   }
-  return <Table rowKey="id" size="small" columns={columns} dataSource={channels} pagination={false} scroll={{ x: 1100 }} onRow={(c) => ({ "data-testid": "channel-row", "data-name": c.name }) as React.HTMLAttributes<HTMLElement>} />;
+  return <Table rowKey="id" size="small" columns={columns} dataSource={channels} pagination={false} scroll={{ x: 1150 }} onRow={(c) => ({ "data-testid": "channel-row", "data-name": c.name }) as React.HTMLAttributes<HTMLElement>} />;
 }
 
 function ChannelActions({ channel, busy, test, onAction }: { channel: TChannelRow; busy: boolean; test?: TChannelTest; onAction: TProps["onAction"] }) {

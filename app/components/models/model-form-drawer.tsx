@@ -68,7 +68,7 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
         <Form.Item name="key" label={t("fields.key")} rules={existing ? [] : [requiredRule(ZModelKey, t)]} extra={t("catalogue.key_hint")}>
           <Input disabled={Boolean(existing)} placeholder="deepseek-chat" data-testid="model-key" />
         </Form.Item>
-        <Form.Item name="display_name" label={t("fields.display_name")} rules={[requiredRule(ZModelDisplayName, t)]} extra={t("catalogue.display_name_hint")}>
+        <Form.Item name="display_name" label={t("fields.display_name")} rules={[requiredRule(ZModelDisplayName, t)]} tooltip={t("catalogue.display_name_hint")}>
           <Input data-testid="model-display-name" />
         </Form.Item>
         <Form.Item name="kind" label={t("fields.kind")}>
@@ -82,10 +82,10 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
         </Form.Item>
         <Space size={16} align="start" wrap>
           <Form.Item name="input_price" label={t("fields.input_price")} rules={[yuanRule(shape.input_price_micro, t)]} extra={t("catalogue.price_unit")}>
-            <InputNumber min={0} step={0.001} precision={6} style={{ width: 180 }} data-testid="model-input-price" />
+            <InputNumber min={0} step={0.001} style={{ width: 180 }} data-testid="model-input-price" />
           </Form.Item>
           <Form.Item name="output_price" label={t("fields.output_price")} rules={[yuanRule(shape.output_price_micro, t)]} extra={t("catalogue.price_unit")}>
-            <InputNumber min={0} step={0.001} precision={6} style={{ width: 180 }} data-testid="model-output-price" />
+            <InputNumber min={0} step={0.001} style={{ width: 180 }} data-testid="model-output-price" />
           </Form.Item>
         </Space>
         <Form.Item name="supports_tools" valuePropName="checked" noStyle>
