@@ -78,7 +78,8 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
   for (const channel of candidates) {
     // A channel disabled by a concurrent request (or an admin) since we listed is skipped.
     if (attempts.length > 0 && (await repo.findChannelById(channel.id))?.state !== "enabled") continue;
-    const upstream = { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) };
+    // An account's own base URL is the account's choice: it must not reach into our network.
+    const upstream = { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted), guarded: Boolean(channel.ownerAccountId) };
     const options = { signal: input.signal, connectTimeoutMs: env.MODEL_CONNECT_TIMEOUT_MS };
     const started = Date.now();
     try {

@@ -2,7 +2,10 @@
 // server-sent events. It classifies failures so the gateway can decide between the next channel,
 // disabling a banned key, or giving up; it knows nothing of channels or the database.
 
-export type TUpstream = { baseUrl: string; apiKey: string };
+import { getGuardedDispatcher } from "./guarded-dispatcher";
+
+/** guarded: connect only to public addresses (an account's own channel, DESIGN 7's SSRF guard). */
+export type TUpstream = { baseUrl: string; apiKey: string; guarded?: boolean };
 export type TChatChunk = { choices?: Array<{ index?: number; delta?: Record<string, unknown>; finish_reason?: string | null }>; [extra: string]: unknown };
 export type TChatCompletion = { choices?: unknown[]; usage?: unknown; [extra: string]: unknown };
 
@@ -173,7 +176,8 @@ async function send(upstream: TUpstream, body: Record<string, unknown>, call: TC
       headers: { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json", authorization: `Bearer ${upstream.apiKey}` },
       body: JSON.stringify(body),
       signal: call.signal,
-    });
+      ...(upstream.guarded ? { dispatcher: getGuardedDispatcher(upstream.baseUrl) } : {}),
+    } as RequestInit);
   } catch (err) {
     throw call.classify(err);
   }

@@ -8,12 +8,11 @@ import { assertFeature, getEntitlements } from "../accounts/entitlements.service
 import { AppError } from "../errors/app-error";
 import { getEnv } from "../env";
 import { sealSecret } from "../lib/secret-box";
-import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
 import { hintKey, runChannelTest, toChannelView, type TChannelTestResult } from "./channels.service";
 import * as repo from "./models.repository";
 import { listCatalogueModels } from "./models.service";
 import { ZCreateOwnChannelInput, ZUpdateChannelInput, type TChannelView } from "./models.schema";
-import { UpstreamError, type TUpstream } from "./openai-compatible-client";
+import { postChatCompletion } from "./openai-compatible-client";
 import { assertPublicBaseUrl } from "./public-base-url";
 
 /** The settings card: the account's own channels, or which edition would include the service. */
@@ -86,12 +85,12 @@ export async function disableOwnChannel(accountId: string, id: string): Promise<
   return toChannelView((await repo.findChannelById(id))!);
 }
 
-/** The test button, through the SSRF guard: the stored address is checked again at connect time. */
+/** The test button, through the SSRF guard as every request of an own channel: checked at connect time. */
 export async function testOwnChannel(accountId: string, id: string): Promise<TChannelTestResult> {
   await requireOwnChannel(accountId, id);
   const channel = await repo.findChannelWithKeyById(id);
   if (!channel) throw new AppError("not_found");
-  return runChannelTest(channel, postGuarded);
+  return runChannelTest(channel, (upstream, body) => postChatCompletion({ ...upstream, guarded: true }, body, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS }));
 }
 
 /** The account's channel, or not_found; the edition check comes first so a lapsed plan is told why. */
@@ -108,28 +107,4 @@ async function assertCatalogueModels(keys: string[]) {
   const unknown = unique.findIndex((k) => !known.has(k));
   if (unknown >= 0) throw new ZodError([{ code: "custom", path: ["models", unknown], message: "validation.model_unknown", input: unique[unknown] }]);
   return unique;
-}
-
-async function postGuarded(upstream: TUpstream, body: Record<string, unknown>) {
-  let res: Awaited<ReturnType<typeof guardedFetch>>;
-  try {
-    res = await guardedFetch(
-      `${upstream.baseUrl}/chat/completions`,
-      { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${upstream.apiKey}` }, body: JSON.stringify({ ...body, stream: false }) },
-      { maxRedirects: 0, timeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS, maxBytes: 1024 * 1024 },
-    );
-  } catch (err) {
-    const message = err instanceof BlockedAddressError ? "not a public address" : ((err as Error)?.message ?? String(err));
-    throw new UpstreamError("connect", message, null, null, { cause: err });
-  }
-  if (res.response.ok) return;
-  let detail: { message?: unknown; code?: unknown; type?: unknown } = {};
-  try {
-    const error = (JSON.parse(res.body.toString("utf8")) as { error?: unknown }).error;
-    detail = typeof error === "string" ? { message: error } : ((error ?? {}) as typeof detail);
-  } catch {
-    detail = { message: res.body.toString("utf8").slice(0, 200) };
-  }
-  const code = detail.code ?? detail.type;
-  throw new UpstreamError("http", String(detail.message ?? `HTTP ${res.response.status}`).slice(0, 500), res.response.status, code == null ? null : String(code));
 }

@@ -88,6 +88,17 @@ export async function guardedFetch(input: string, init: RequestInit = {}, opts: 
   }
 }
 
+/**
+ * A dispatcher with the same checks for clients that stream rather than read one capped body (an
+ * account's own model channel): the literal host is checked now, every resolved address when a
+ * connection is made. Redirects are not followed by the model client, so none need checking.
+ */
+export function createGuardedAgent(input: string, opts: TGuardOptions = {}) {
+  const allowed = allowList(opts);
+  const port = assertUrlAllowed(new URL(input), allowed);
+  return new Agent({ connect: { lookup: guardedLookup(allowed, port, opts.lookup) } });
+}
+
 function unwrapBlocked(err: unknown): unknown {
   let e: unknown = err;
   for (let i = 0; i < 4 && e; i++) {

@@ -198,6 +198,34 @@ describe("routing", () => {
   });
 });
 
+describe("requests through an own channel", () => {
+  it("connect only to public addresses: an address that turned private is refused and the platform answers", async () => {
+    const owner = await signIn("flagship");
+    const modelKey = await catalogueModel();
+    const platformKey = `sk-platform-${uid()}`;
+    const platform = await createChannel({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey] });
+    const body = channelBody(modelKey);
+    const ownId = (await owner.browser.call("/api/v1/account/channels", { body })).body.data.id as string;
+    expect((await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id })).channelId).toBe(ownId);
+
+    // The operator withdraws the loopback exemption: the stored address is refused when connecting.
+    const allow = process.env.SSRF_ALLOWLIST;
+    delete process.env.SSRF_ALLOWLIST;
+    try {
+      const res = await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id });
+      expect(res.channelId).toBe(platform.id);
+      const [log] = await repo.findModelRequestLogs(res.requestId);
+      expect((log.attempts as Array<{ channelId: string; error: string | null }>)[0]).toMatchObject({ channelId: ownId, error: expect.stringMatching(/not a public address/) });
+      // A name instead of the literal address (as after a DNS change) is refused the same way.
+      await getDb().channel.update({ where: { id: ownId }, data: { baseUrl: fake.base.replace("127.0.0.1", "localhost") } });
+      expect((await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id })).channelId).toBe(platform.id);
+    } finally {
+      process.env.SSRF_ALLOWLIST = allow;
+    }
+    expect(fake.requestsFor(body.key)).toBe(1);
+  });
+});
+
 describe("channel test and banned keys", () => {
   it("a test that meets a banned key disables the channel with key_banned", async () => {
     const modelKey = await catalogueModel();
