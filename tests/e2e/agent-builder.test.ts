@@ -133,6 +133,12 @@ describe("agent builder", () => {
     await page.locator("[data-testid=readonly-notice]").waitFor();
     expect(await page.locator("[data-testid=agent-version]").inputValue()).toBe("1.0.1");
 
+    // The server's refusal lands on the field it names: a version number that is not higher.
+    await page.locator("[data-testid=agent-version]").fill("1.0.0");
+    await page.locator("[data-testid=agent-save]").click();
+    await page.locator("[data-testid=section-basics] .ant-form-item-explain-error", { hasText: "The new version number must be higher than 1.0.0" }).waitFor();
+    await page.locator("[data-testid=agent-version]").fill("1.0.1");
+
     // Editing it saves a new draft with the higher version; the published one stays as it was.
     await page.locator("[data-testid=agent-update-note]").fill("Second version: outlines");
     await page.locator("[data-testid=agent-details]").fill("Now writes an outline before the essay.");
@@ -199,6 +205,31 @@ describe("agent builder", () => {
     // The edition allows one agent (basic): asking for another says how to get more.
     await page.locator("[data-testid=creator-create]").click();
     await toast(page, "upgrade to Professional");
+    await context.close();
+  });
+
+  it("takes a listed agent down with a reason the owner then sees", async () => {
+    const admin = await makeSignedIn(`builderadm2_${run}`, ["platform_admin"]);
+    const page = await admin.context.newPage();
+    await open(page, "/admin/agent_review");
+    await page.locator("[data-testid=review-shelf-tab]").click();
+    await page.locator("[data-testid=shelf-item][data-name='测试助手'] [data-testid=shelf-take-down]").click();
+    // A reason is required.
+    await page.locator("[data-testid=review-reason-ok]").click();
+    await fieldError(page, "A reason has 1 to 200 characters").waitFor();
+    await page.locator("[data-testid=review-reason]").fill("Essays copied from a textbook");
+    await page.locator("[data-testid=review-reason-ok]").click();
+    await toast(page, "Agent taken down");
+    await page.locator("[data-testid=shelf-item][data-name='测试助手']").waitFor({ state: "detached" });
+    await admin.context.close();
+
+    const context = await newContext(browser, { baseURL, lang: "en" });
+    await context.addCookies([{ name: "zl_session", value: ownerToken, url: baseURL }]);
+    const owner = await context.newPage();
+    await open(owner, "/creator");
+    const card = owner.locator(`[data-testid=agent-card][data-agent-id='${agentId}']`);
+    await card.locator("[data-testid=agent-state][data-state=removed]").waitFor();
+    expect(await card.locator("[data-testid=agent-card-removed]").innerText()).toBe("v1.0.1 was removed: Essays copied from a textbook");
     await context.close();
   });
 

@@ -7,12 +7,14 @@ import type { TAgentSummary } from "../../../server/agents/agents.schema";
 import { useAppNavigate } from "../app-link";
 import { LocalDate } from "../ui/local-date";
 import { AgentStateTag } from "./agent-state-tag";
+import { useDebugChat } from "./use-debug-chat";
 
 export type TAgentCardAction = "publish" | "delete";
 
 export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; busy: boolean; onAction: (a: TAgentCardAction) => void }) {
   const { t } = useTranslation("agents");
   const navigate = useAppNavigate();
+  const openDebugChat = useDebugChat();
   const id = encodeURIComponent(agent.id);
   const versionLine = [
     agent.live && t("creator.version_live", { version: agent.live.version }),
@@ -69,7 +71,7 @@ export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; bus
         <Button type="primary" size="small" icon={<EditOutlined />} onClick={() => navigate(`/agentDetail?id=${id}`)} data-testid="agent-card-edit">
           {t("creator.edit")}
         </Button>
-        <Button size="small" icon={<BugOutlined />} onClick={() => navigate(`/dialogue?agent_id=${id}`)} data-testid="agent-card-debug">
+        <Button size="small" icon={<BugOutlined />} onClick={() => openDebugChat(agent.id)} data-testid="agent-card-debug">
           {t("creator.debug")}
         </Button>
         <Dropdown menu={more} trigger={["click"]}>

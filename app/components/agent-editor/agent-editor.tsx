@@ -15,6 +15,7 @@ import { ModelSection } from "./model-section";
 import { PricingSection } from "./pricing-section";
 import { PromptSection } from "./prompt-section";
 import { useAgentActions } from "./use-agent-actions";
+import { useDebugChat } from "./use-debug-chat";
 import { useLeaveGuard } from "./use-leave-guard";
 import { VariablesSection } from "./variables-section";
 import { VersionHistory } from "./version-history";
@@ -35,6 +36,7 @@ export function AgentEditor({ initial, models, plugins, limitMessage }: TProps) 
   const { modal } = App.useApp();
   const navigate = useAppNavigate();
   const mobi = useIsMobi();
+  const openDebugChat = useDebugChat();
   const [form] = Form.useForm<TAgentFormValues>();
   const [detail, setDetail] = useState(initial);
   const [dirty, setDirty] = useState(false);
@@ -91,7 +93,7 @@ export function AgentEditor({ initial, models, plugins, limitMessage }: TProps) 
           <Button size={mobi ? "small" : "middle"} icon={<SendOutlined />} disabled={Boolean(limitMessage) || Boolean(detail?.under_review) || (!dirty && !hasDraft)} onClick={() => void onSubmit()} data-testid="agent-submit">
             {t("editor.submit")}
           </Button>
-          <Button size={mobi ? "small" : "middle"} icon={<BugOutlined />} disabled={!detail} onClick={() => detail && navigate(`/dialogue?agent_id=${encodeURIComponent(detail.id)}`)} data-testid="agent-debug">
+          <Button size={mobi ? "small" : "middle"} icon={<BugOutlined />} disabled={!detail} onClick={() => detail && openDebugChat(detail.id)} data-testid="agent-debug">
             {t("editor.debug")}
           </Button>
         </Space>

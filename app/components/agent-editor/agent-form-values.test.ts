@@ -45,6 +45,7 @@ describe("agent form values", () => {
     expect(toFormFieldName("agent.variables.2.name")).toEqual(["variables", 2, "name"]);
     expect(toFormFieldName("variables.0.range")).toEqual(["variables", 0, "range", "max"]);
     expect(toFormFieldName("variables.0.options.3")).toEqual(["variables", 0, "options"]);
+    expect(toFormFieldName("variables.1.range.max")).toEqual(["variables", 1, "range", "max"]);
     expect(groupFieldErrors([{ path: "name", message: "a" }, { path: "agent.name", message: "b" }])).toEqual([{ name: ["name"], errors: ["a", "b"] }]);
   });
 

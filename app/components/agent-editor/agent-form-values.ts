@@ -67,7 +67,7 @@ export function toAgentInput(values: TAgentFormValues): unknown {
     variables: (variables ?? []).map((v) => {
       const { range, ...variable } = v;
       const hasRange = range && (range.min != null || range.max != null);
-      return { ...variable, options: variable.type === "select" ? (variable.options ?? []) : [], range: hasRange ? { min: range.min ?? 0, max: range.max ?? 0 } : undefined };
+      return { ...variable, options: variable.type === "select" ? (variable.options ?? []) : [], range: hasRange ? { min: range.min ?? 0, max: range.max ?? undefined } : undefined };
     }),
     parameters: { ...parameters, top_k: parameters.top_k ?? undefined, stop: parameters.stop ?? [], logit_bias: parseLogitBias(parameters.logit_bias) ?? {} },
   };
@@ -88,7 +88,7 @@ export function toFormFieldName(path: string): (string | number)[] {
   if (parts[0] === "parameters" && parts[1] === "logit_bias") return ["parameters", "logit_bias"];
   // Cross-field refusals land on the field the user fixes.
   if (parts[0] === "variables" && parts.length === 3 && parts[2] === "range") return [...parts, "max"];
-  if (parts[0] === "variables" && typeof parts[1] === "number" && parts.length > 3) return parts.slice(0, 3);
+  if (parts[0] === "variables" && (parts[2] === "options" || parts[2] === "associated")) return parts.slice(0, 3);
   return parts;
 }
 

@@ -26,6 +26,14 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
       if (value?.trim() && names.findIndex((n) => n === value.trim()) < index) throw new Error(t("validation.variable_duplicate", { ns: "errors" }));
     },
   };
+  // A minimum alone has nothing to stop at; a maximum below the minimum can never be met.
+  const maxRule = {
+    validator: async (_: unknown, max: number | null | undefined) => {
+      const min = form.getFieldValue(["variables", field.name, "range", "min"]) as number | null | undefined;
+      if (min != null && max == null) throw new Error(t("validation.required", { ns: "errors" }));
+      if (min != null && max != null && min > max) throw new Error(t("validation.range_order", { ns: "errors" }));
+    },
+  };
   return (
     <Card size="small" className="agent-editor__variable" data-testid="variable-row" title={t("variables.title", { index: index + 1 })} extra={<Button type="text" danger icon={<DeleteOutlined />} onClick={onRemove} aria-label={t("variables.remove")} data-testid="variable-remove" />}>
       <Row gutter={12}>
@@ -67,7 +75,7 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
           </Form.Item>
         </Col>
         <Col xs={12} md={4}>
-          <Form.Item name={[field.name, "range", "max"]} label={t("variables.range_max")}>
+          <Form.Item name={[field.name, "range", "max"]} label={t("variables.range_max")} rules={[maxRule]} dependencies={[["variables", field.name, "range", "min"]]}>
             <InputNumber min={1} precision={0} style={{ width: "100%" }} />
           </Form.Item>
         </Col>

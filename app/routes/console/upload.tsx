@@ -71,7 +71,7 @@ export default function UploadAgent() {
           ) : (
             <Alert type="info" showIcon title={t("upload.notice_title")} description={t("upload.notice_body")} data-testid="upload-notice" />
           )}
-          <Card title={t("upload.what")} data-testid="upload-summary">
+          <Card title={waiting ? t("upload.what_waiting") : t("upload.what")} data-testid="upload-summary">
             <Space align="start" size={16} style={{ marginBottom: 12 }}>
               <Avatar size={64} shape="square" src={config.avatar_url || undefined} icon={<RobotOutlined />} />
               <div>
