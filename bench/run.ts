@@ -1,13 +1,27 @@
 // `npm run bench`: figures, not pass/fail. Loopback only, bounded in count and time.
 //  - the embedded database through the loopback socket (what every process pays per query);
 //  - server-rendered pages and API calls of the web process on that database.
+import fs from "node:fs";
 import pg from "pg";
 import { ensureBuild } from "../scripts/ensure-build.mjs";
 import { startEmbeddedHost } from "../server/db/embedded-host";
 import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
+import { runTtftBench } from "./ttft";
 
+// `npm run bench -- ttft`: only the chat time-to-first-token figures (on DATABASE_URL when set).
+// The pages are not measured there, so any existing build will do for the web process.
+if (process.argv.includes("ttft")) {
+  if (!fs.existsSync(new URL("../build/server/index.js", import.meta.url))) ensureBuild({ quiet: true });
+  const host = process.env.DATABASE_URL ? null : await startEmbeddedHost();
+  const url = process.env.DATABASE_URL ?? host!.url;
+  if (host) process.env.ZELIN_EMBEDDED_DB = "1";
+  await applyMigrations(url);
+  await runTtftBench(url);
+  await host?.close();
+  process.exit(0);
+}
 ensureBuild({ quiet: true });
 const host = await startEmbeddedHost();
 await applyMigrations(host.url);
@@ -47,4 +61,13 @@ printRow("GET /mobi phone landing (sequential)", await measure(get("/mobi"), 100
 const html = await (await fetch(`${web.url}/`)).text();
 console.log(`\nlanding page HTML: ${(html.length / 1024).toFixed(0)} KiB (styles inlined for first paint)`);
 await web.stop();
+
+// The chat stream's added latency, on real Postgres when DATABASE_URL is set (what production runs).
+if (process.env.DATABASE_URL) {
+  await applyMigrations(process.env.DATABASE_URL);
+  await runTtftBench(process.env.DATABASE_URL);
+} else {
+  process.env.ZELIN_EMBEDDED_DB = "1";
+  await runTtftBench(host.url);
+}
 await host.close();

@@ -25,7 +25,28 @@ export type TCompleteChatInput = {
   requestId?: string;
   /** For tests: the order inside a priority tier. */
   random?: () => number;
+  /**
+   * Reuse this process's reading of the model and its enabled channels for this long (the chat
+   * runtime's hot path). A channel disabled meanwhile may get one more request; a failure is
+   * still retried elsewhere and a retry re-reads the channel's state.
+   */
+  routingCacheMs?: number;
 };
+
+type TRouting = { model: Awaited<ReturnType<typeof repo.findModelByKey>>; channels: Awaited<ReturnType<typeof repo.listEnabledChannelsForModel>> };
+const routingCache = new Map<string, { at: number; routing: TRouting }>();
+
+async function loadRouting(modelKey: string, accountId: string | null, cacheMs: number): Promise<TRouting> {
+  const cacheKey = `${modelKey}\u0000${accountId ?? ""}`;
+  const hit = cacheMs > 0 ? routingCache.get(cacheKey) : undefined;
+  if (hit && performance.now() - hit.at < cacheMs) return hit.routing;
+  // Both reads at once: the model's row and the channels that serve its key.
+  const [model, channels] = await Promise.all([repo.findModelByKey(modelKey), repo.listEnabledChannelsForModel(modelKey, accountId)]);
+  const routing = { model, channels: model?.enabled ? channels : [] };
+  if (routingCache.size > 1000) routingCache.clear();
+  routingCache.set(cacheKey, { at: performance.now(), routing });
+  return routing;
+}
 
 /** Tokens as the upstream reported them, or as estimated when it did not (estimated: true). */
 export type TUsage = { promptTokens: number; completionTokens: number; estimated: boolean };
@@ -47,8 +68,7 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
   const accountId = input.accountId ?? null;
   // The explicit flag decides; a stored parameter set must not turn a JSON call into a stream.
   const { stream: _ignored, ...params } = ZModelParameters.parse(input.params ?? {});
-  const model = await repo.findModelByKey(input.modelKey);
-  const channels = model?.enabled ? await repo.listEnabledChannelsForModel(model.key, accountId) : [];
+  const { model, channels } = await loadRouting(input.modelKey, accountId, input.routingCacheMs ?? 0);
   // An account's own keys ("private key service") come before the platform's channels.
   const own = orderCandidates(channels.filter((c) => c.ownerAccountId), input.random);
   const candidates = [...own, ...orderCandidates(channels.filter((c) => !c.ownerAccountId), input.random)];

@@ -20,36 +20,55 @@ import { forgetStoppable, registerStoppable } from "./stop-registry";
 import { runTool } from "./tools";
 
 export const MAX_TOOL_ROUNDS = 3;
-const STOP_POLL_MS = 1000;
+/** How long the gateway may reuse its reading of a model's channels for chat turns. */
+const ROUTING_CACHE_MS = 1000;
 
 type TToolCall = { id: string; name: string; arguments: string };
 type TOutcome = "done" | "stopped" | "censored" | "failed";
 
-export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined) {
+/** A first upstream request already under way (started before the turn was confirmed). */
+export type TEarlyStart = { requestId: string; controller: AbortController; first: Promise<TChatStream> };
+
+/** Opens one round of the turn with the upstream (round 0 is the user's message). */
+export function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
+  return completeChat({
+    modelKey: turn.modelKey,
+    messages,
+    params: turn.params,
+    // Usage as the upstream counts it (billing); the gateway estimates when none comes.
+    extra: { stream_options: { include_usage: true }, ...(turn.tools.length ? { tools: turn.tools, ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: "none" } : {}) } : {}) },
+    accountId: turn.actor.id,
+    signal,
+    requestId,
+    stream: true,
+    routingCacheMs: ROUTING_CACHE_MS,
+  });
+}
+
+export function startEarly(turn: TTurn): TEarlyStart {
   const requestId = crypto.randomUUID();
-  const assistantId = newId();
   const controller = new AbortController();
+  const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
+  first.catch(() => undefined);
+  return { requestId, controller, first };
+}
+
+/** Cancels a first request that turned out not to be the turn's. */
+export function dropEarly(early: TEarlyStart) {
+  early.controller.abort(new Error("superseded"));
+  early.first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
+}
+
+export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined, early?: TEarlyStart) {
+  const { requestId, controller, first } = early ?? startEarly(turn);
+  const assistantId = newId();
   const onGone = () => controller.abort(new Error("client went away"));
   if (sse.signal.aborted) onGone();
   else sse.signal.addEventListener("abort", onGone, { once: true });
   const showReasoning = turn.agent.config.show_reasoning;
   const messages: TGatewayMessage[] = [...turn.messages];
-  const openRound = (round: number) =>
-    completeChat({
-      modelKey: turn.modelKey,
-      messages,
-      params: turn.params,
-      // Usage as the upstream counts it (billing); the gateway estimates when none comes.
-      extra: { stream_options: { include_usage: true }, ...(turn.tools.length ? { tools: turn.tools, ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: "none" } : {}) } : {}) },
-      accountId: turn.actor.id,
-      signal: controller.signal,
-      requestId,
-      stream: true,
-    });
 
   // The upstream request and the rows go out together; the first event waits for the rows only.
-  const first = openRound(0);
-  first.catch(() => undefined);
   const censor = createOutputCensor();
   censor.catch(() => undefined);
   try {
@@ -64,23 +83,12 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   sse.message(showReasoning ? { content: "", reasoning_content: "" } : { content: "" });
 
   let stoppedByUser = false;
+  // Stopped here or by another instance (the row's status, polled by the stop registry).
   registerStoppable(assistantId, () => {
+    if (controller.signal.aborted) return;
     stoppedByUser = true;
     controller.abort(new Error("stopped"));
   });
-  // Another web instance may have stopped it: the row's status says so.
-  const poll = setInterval(() => {
-    repo.findMessageStatus(assistantId).then(
-      (status) => {
-        if (status === "stopped" && !controller.signal.aborted) {
-          stoppedByUser = true;
-          controller.abort(new Error("stopped"));
-        }
-      },
-      () => undefined,
-    );
-  }, STOP_POLL_MS);
-  poll.unref();
 
   let content = "";
   let reasoning = "";
@@ -99,7 +107,7 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
     const contentCensor = await censor;
     const reasoningCensor = await createOutputCensor();
     for (let round = 0; ; round++) {
-      stream = round === 0 ? await first : await openRound(round);
+      stream = round === 0 ? await first : await openRound(turn, messages, round, requestId, controller.signal);
       const calls = new Map<number, TToolCall>();
       let roundContent = "";
       for await (const chunk of stream) {
@@ -140,7 +148,6 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
       failure = toTurnError(err);
     }
   } finally {
-    clearInterval(poll);
     forgetStoppable(assistantId);
     sse.signal.removeEventListener("abort", onGone);
   }

@@ -4,12 +4,14 @@
 import express, { type Request, type Response } from "express";
 import { mapError } from "../errors/map-error";
 import { handle } from "../http/envelope-response";
-import { requireAuth } from "../http/auth-context";
+import { readCookie, requireAuth } from "../http/auth-context";
 import { getRequestLanguage } from "../http/request-context";
 import { readMultipart } from "../uploads/multipart";
-import { DOCUMENT_MAX_BYTES } from "./chat.schema";
-import { prepareTurn } from "./chat.service";
-import { runTurn } from "./chat-stream";
+import { SESSION_COOKIE } from "../auth/session.service";
+import { DOCUMENT_MAX_BYTES, ZSendMessageInput } from "./chat.schema";
+import { buildTurn, loadTurnContext, type TTurn } from "./chat.service";
+import { dropEarly, runTurn, type TEarlyStart } from "./chat-stream";
+import { isSameRequest, remember, speculate } from "./turn-speculation";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
@@ -17,15 +19,25 @@ import { startSse } from "./sse-writer";
 async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   const sse = startSse(res);
   const lng = getRequestLanguage(req);
-  let turn: Awaited<ReturnType<typeof prepareTurn>>;
+  let turn: TTurn;
+  let spec: Awaited<ReturnType<typeof speculate>> = null;
+  let early: TEarlyStart | undefined;
   try {
+    const input = ZSendMessageInput.parse(req.body ?? {});
+    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    spec = await speculate(token, input, mode);
     const { account } = await requireAuth(req);
-    turn = await prepareTurn(account, req.body, mode);
+    const ctx = await loadTurnContext(account, input, mode);
+    turn = await buildTurn(account, input, ctx);
+    remember(token, input, mode, account, ctx);
+    if (spec && isSameRequest(spec.turn, turn)) early = spec.early;
+    else if (spec) dropEarly(spec.early);
   } catch (err) {
+    if (spec) dropEarly(spec.early);
     sse.error(mapError(err, lng).envelope);
     return;
   }
-  await runTurn(turn, sse, lng);
+  await runTurn(turn, sse, lng, early);
 }
 
 export function createChatRouter() {

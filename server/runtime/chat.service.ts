@@ -10,7 +10,7 @@ import { assertNoSensitiveInput } from "../content/content.service";
 import { AppError } from "../errors/app-error";
 import * as models from "../models/models.repository";
 import type { TChatMessage as TGatewayMessage, TModelParameters } from "../models/models.schema";
-import { ZSendMessageInput } from "./chat.schema";
+import { ZSendMessageInput, type TSendMessageInput } from "./chat.schema";
 import * as repo from "./dialogues.repository";
 import { loadReadableDocument } from "./documents.service";
 import { assemblePrompt, estimateTokens, type TChatMessage, type TPassage } from "./prompt-assembly";
@@ -63,8 +63,21 @@ export function newId() {
   return `c${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(2)).reduce((s, n) => s + n.toString(36).padStart(7, "0"), "")}`.slice(0, 25);
 }
 
+/** What a turn reads from the database; buildTurn makes the prompt from it without further reads. */
+export type TTurnContext = {
+  agent: Awaited<ReturnType<typeof getAgentForChat>>;
+  existing: repo.TDialogueRow | null;
+  rows: repo.TMessageRow[];
+  model: TModelInfo | null;
+  document: Awaited<ReturnType<typeof pickDocument>>;
+};
+
 export async function prepareTurn(actor: TActor, raw: unknown, mode: "debug" | "live"): Promise<TTurn> {
   const input = ZSendMessageInput.parse(raw ?? {});
+  return buildTurn(actor, input, await loadTurnContext(actor, input, mode));
+}
+
+export async function loadTurnContext(actor: TActor, input: TSendMessageInput, mode: "debug" | "live"): Promise<TTurnContext> {
   // Apps (the apps issue) are not served yet.
   if (input.app_id || !input.agent_id) throw new AppError("not_found");
   const [agent, existing, rows] = await Promise.all([
@@ -76,6 +89,13 @@ export async function prepareTurn(actor: TActor, raw: unknown, mode: "debug" | "
     assertOwned(existing, actor);
     if (existing!.agentId !== agent.agentId) throw new AppError("not_found");
   }
+  const [model, document] = await Promise.all([findModelInfo(agent.config.model_key), pickDocument(actor, agent.config, input.ufids[0], existing)]);
+  return { agent, existing, rows, model, document };
+}
+
+/** The turn from what was read: every refusal that needs no further reads, then the prompt. */
+export async function buildTurn(actor: TActor, input: TSendMessageInput, ctx: TTurnContext): Promise<TTurn> {
+  const { agent, existing, rows, model, document } = ctx;
   const config = agent.config;
 
   // The message answered: the user's new one, or the one before the reply being regenerated.
@@ -98,12 +118,10 @@ export async function prepareTurn(actor: TActor, raw: unknown, mode: "debug" | "
   await assertNoSensitiveInput(userMessage.content);
   const values = { ...((existing?.variables ?? {}) as Record<string, string>), ...input.variables };
 
-  const model = await findModelInfo(config.model_key);
   if (!model || !model.enabled) throw new AppError("model_unavailable", { params: { model: config.model_key } });
   const tools = toolsOf(config);
   if (tools.length && !model.supportsTools) throw new AppError("model_no_plugins");
 
-  const document = await pickDocument(actor, config, input.ufids[0], existing);
   const passages = await retrievePassages({ accountId: actor.id, agentId: agent.agentId, agentVersionId: agent.versionId, trainingSetIds: config.training_set_ids, query: userMessage.content, limit: PASSAGE_LIMIT });
 
   const history = fitHistory(toHistory(earlier), model.contextWindow / 2);

@@ -153,3 +153,10 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
     await tx.dialogue.update({ where: { id: turn.dialogueId }, data: turn.dialogue, select: { id: true } });
   });
 }
+
+/** Which of these replies were stopped (by any instance). */
+export async function findStoppedAmong(ids: string[], tx: TDbOrTx = getDb()) {
+  if (!ids.length) return [];
+  const rows = await tx.chatMessage.findMany({ where: { id: { in: ids }, status: "stopped" }, select: { id: true } });
+  return rows.map((r) => r.id);
+}

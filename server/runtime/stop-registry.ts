@@ -1,13 +1,23 @@
-// Replies streaming in this process, so a stop request served here cancels at once; a stop served
-// by another instance reaches the stream through the row's status (chat-stream polls it).
+// Replies streaming in this process. A stop served here cancels at once; a stop served by another
+// instance only moves the row to "stopped", which one poller per process notices (one query a
+// second for all of this process's streams, however many there are).
+import { findStoppedAmong } from "./dialogues.repository";
+
+const POLL_MS = 1000;
 const stoppables = new Map<string, () => void>();
+let timer: NodeJS.Timeout | undefined;
 
 export function registerStoppable(messageId: string, stop: () => void) {
   stoppables.set(messageId, stop);
+  timer ??= setInterval(poll, POLL_MS).unref();
 }
 
 export function forgetStoppable(messageId: string) {
   stoppables.delete(messageId);
+  if (stoppables.size === 0 && timer) {
+    clearInterval(timer);
+    timer = undefined;
+  }
 }
 
 /** True when the reply was streaming here and is now being stopped. */
@@ -15,4 +25,13 @@ export function stopLocally(messageId: string) {
   const stop = stoppables.get(messageId);
   stop?.();
   return Boolean(stop);
+}
+
+async function poll() {
+  if (stoppables.size === 0) return;
+  try {
+    for (const id of await findStoppedAmong([...stoppables.keys()])) stoppables.get(id)?.();
+  } catch {
+    // The next tick tries again; a lost poll only delays a stop by a second.
+  }
 }

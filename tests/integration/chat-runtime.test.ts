@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSensitiveWords, setSensitiveWords } from "../../server/content/content.service";
 import { getDb } from "../../server/db/client";
+import { saveAgentDraft } from "../../server/agents/agents.service";
 import * as models from "../../server/models/models.repository";
 import * as repo from "../../server/runtime/dialogues.repository";
 import { contentOf, dataOf, makeAgent, makeUser, names, sendSse, useChatHarness, waitFor, type TUser } from "../helpers/chat-runtime";
@@ -136,6 +137,25 @@ describe("event sequences", () => {
     expect(err).toMatchObject({ status: 420406, description: "The model could not answer; please try again later" });
     expect(h.fake.requestsFor(key)).toBe(1);
     expect((await message(dataOf(r, "message")[0].id)).status).toBe("failed");
+  });
+});
+
+describe("head start for new dialogues", () => {
+  it("reuses the early upstream request when the fresh turn matches, and cancels it after an edit", async () => {
+    const { agentId, key, modelKey } = await makeAgent(h, alice, { config: { prompt: "Version one." }, behaviour: { stream: { chunks: 2 } } });
+    for (let i = 0; i < 3; i++) expect(names(await sendSse(base(), alice, { agent_id: agentId, content: `q${i}` })).at(-1)).toBe("close");
+    expect(h.fake.receivedFor(key).map((r) => r.aborted)).toEqual([false, false, false]);
+
+    h.fake.setBehaviour(key, { stream: { chunks: 2, delayMs: 40 } });
+    await saveAgentDraft(alice.actor, { id: agentId, agent: { name: "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, prompt: "Version two." } });
+    const r = await sendSse(base(), alice, { agent_id: agentId, content: "after the edit" });
+    expect(contentOf(r)).toBe("word0 word1 ");
+    const [early, fresh] = h.fake.receivedFor(key).slice(3);
+    expect(early.body.messages[0].content).toBe("Version one.");
+    await waitFor(async () => early.aborted, Boolean);
+    expect(early.aborted).toBe(true);
+    expect(fresh.body.messages[0].content).toBe("Version two.");
+    expect(h.fake.receivedFor(key)).toHaveLength(5);
   });
 });
 
