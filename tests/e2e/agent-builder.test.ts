@@ -233,6 +233,36 @@ describe("agent builder", () => {
     await context.close();
   });
 
+  it("reorders agents on /agentSort", async () => {
+    const { context } = await makeSignedIn(`sorter_${run}`, ["individual_developer"]);
+    await sql("UPDATE account SET edition = 'professional', edition_expires_at = now() + interval '30 days' WHERE account = $1", [`sorter_${run}`]);
+    const page = await context.newPage();
+    await open(page, "/creator");
+    // Three agents through the same procedure the editor uses.
+    for (const name of ["Alpha", "Beta", "Gamma"]) {
+      const status = await page.evaluate(
+        async ({ name, modelKey }) => {
+          const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
+          const res = await fetch("/trpc/agents.create?batch=1", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify({ 0: { json: { name, introduction: "Sorting test", model_key: modelKey } } }) });
+          return res.status;
+        },
+        { name, modelKey },
+      );
+      expect(status).toBe(200);
+    }
+    await open(page, "/agentSort");
+    const names = () => page.locator("[data-testid=sort-row]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-name")));
+    expect(await names()).toEqual(["Alpha", "Beta", "Gamma"]);
+    await page.locator("[data-testid=sort-row][data-name=Alpha] [data-testid=sort-down]").click();
+    await page.locator("[data-testid=sort-row][data-name=Gamma] [data-testid=sort-up]").click();
+    expect(await names()).toEqual(["Beta", "Gamma", "Alpha"]);
+    await page.locator("[data-testid=sort-save]").click();
+    await page.waitForURL(/\/creator$/);
+    await page.locator("[data-testid=agent-card]").first().waitFor();
+    expect(await page.locator("[data-testid=agent-card]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-name")))).toEqual(["Beta", "Gamma", "Alpha"]);
+    await context.close();
+  });
+
   it.skipIf(!shotsDir)("takes screenshots of the builder pages", async () => {
     fs.mkdirSync(shotsDir!, { recursive: true });
     await sql("UPDATE account SET roles = array_append(roles, 'platform_admin'::\"Role\") WHERE account = $1", [owner]);

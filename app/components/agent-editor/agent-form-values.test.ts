@@ -29,6 +29,16 @@ describe("agent form values", () => {
     expect(out.parameters.top_k).toBeUndefined();
   });
 
+  it("lets cleared number inputs fall back to the schema's defaults", () => {
+    const form = toFormValues(ZAgentInput.parse(valid()));
+    const cleared = { ...form, keep_context: null, trial_count: null, parameters: { ...form.parameters, temperature: null, max_tokens: null } } as unknown as typeof form;
+    const out = ZAgentInput.parse(toAgentInput(cleared));
+    expect(out.keep_context).toBe(10);
+    expect(out.trial_count).toBe(0);
+    expect(out.parameters.temperature).toBe(0.7);
+    expect(out.parameters.max_tokens).toBe(1024);
+  });
+
   it("refuses logit bias that is not a JSON object of token ids within -100..100", () => {
     expect(checkLogitBias("")).toBeNull();
     expect(checkLogitBias('{"42": 5}')).toBeNull();

@@ -55,9 +55,14 @@ export function checkLogitBias(text: string | undefined): string | null {
   return ZAgentParameters.shape.logit_bias.safeParse(parsed).success ? null : "validation.logit_bias";
 }
 
+/** A cleared number input holds null; for the schema an absent value means "use the default". */
+function dropNulls<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== null)) as T;
+}
+
 /** What the form holds, in the shape the server parses (it still checks everything). */
 export function toAgentInput(values: TAgentFormValues): unknown {
-  const { sale_price, use_price, purchase_price, parameters, variables, ...rest } = values;
+  const { sale_price, use_price, purchase_price, parameters, variables, ...rest } = dropNulls(values);
   return {
     ...rest,
     avatar_url: rest.avatar_url || undefined,
@@ -69,7 +74,7 @@ export function toAgentInput(values: TAgentFormValues): unknown {
       const hasRange = range && (range.min != null || range.max != null);
       return { ...variable, options: variable.type === "select" ? (variable.options ?? []) : [], range: hasRange ? { min: range.min ?? 0, max: range.max ?? undefined } : undefined };
     }),
-    parameters: { ...parameters, top_k: parameters.top_k ?? undefined, stop: parameters.stop ?? [], logit_bias: parseLogitBias(parameters.logit_bias) ?? {} },
+    parameters: { ...dropNulls(parameters), top_k: parameters.top_k ?? undefined, stop: parameters.stop ?? [], logit_bias: parseLogitBias(parameters.logit_bias) ?? {} },
   };
 }
 
