@@ -4,7 +4,15 @@ import { DeleteOutlined, EditOutlined, RobotOutlined } from "@ant-design/icons";
 import { Avatar, Button, Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../app-link";
-import { LocalDate } from "../ui/local-date";
+import { HTML_LANG, isLanguage } from "../../i18n/config";
+
+/** The list is fetched in the browser, so the reader's zone and the page's language apply at once. */
+function formatTime(iso: string, language: string) {
+  const locale = isLanguage(language) ? HTML_LANG[language] : undefined;
+  const date = new Date(iso);
+  const sameDay = date.toDateString() === new Date().toDateString();
+  return new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" }).format(date);
+}
 
 export type TDialogueItem = {
   id: string;
@@ -22,7 +30,7 @@ export function dialogueHref(d: TDialogueItem) {
 }
 
 export function DialogueRow({ item, onRename, onDelete }: { item: TDialogueItem; onRename: () => void; onDelete: () => void }) {
-  const { t } = useTranslation("chat");
+  const { t, i18n } = useTranslation("chat");
   const body = (
     <>
       <Avatar size={40} src={item.agent_avatar_url || undefined} icon={<RobotOutlined />} className="history-row__avatar" />
@@ -32,9 +40,9 @@ export function DialogueRow({ item, onRename, onDelete }: { item: TDialogueItem;
         </div>
         <div className="history-row__meta">
           <span className="history-row__agent">{item.agent_name ?? t("history_page.agent_gone")}</span>
-          <span className="history-row__time">
-            <LocalDate iso={item.last_message_at} withTime />
-          </span>
+          <time className="history-row__time" dateTime={item.last_message_at}>
+            {formatTime(item.last_message_at, i18n.language)}
+          </time>
           {item.interrupted && (
             <Tag color="orange" className="history-row__tag" data-testid="interrupted-tag">
               {t("history_page.interrupted")}
