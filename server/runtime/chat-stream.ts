@@ -71,20 +71,26 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   // The upstream request and the rows go out together; the first event waits for the rows only.
   const censor = createOutputCensor();
   censor.catch(() => undefined);
-  try {
-    await insertTurnRows(turn, assistantId, requestId);
-  } catch (err) {
+  // A new dialogue cannot be busy: its rows are written while the reply streams (the first token
+  // does not wait for them) and must exist before the reply is stored. An existing dialogue is
+  // locked and checked for a reply in progress first.
+  let rowsError: unknown = null;
+  const rows = insertTurnRows(turn, assistantId, requestId).catch((err) => {
+    rowsError = err;
     controller.abort(new Error("turn refused"));
+  });
+  if (turn.existing) await rows;
+  if (rowsError) {
     first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
     sse.signal.removeEventListener("abort", onGone);
-    return sse.error(mapError(err, lng).envelope);
+    return sse.error(mapError(rowsError, lng).envelope);
   }
   sse.setMeta({ id: assistantId, dialogue_id: turn.dialogueId });
   sse.message(showReasoning ? { content: "", reasoning_content: "" } : { content: "" });
 
   let stoppedByUser = false;
   // Stopped here or by another instance (the row's status, polled by the stop registry).
-  registerStoppable(assistantId, () => {
+  registerStoppable(assistantId, turn.actor.id, () => {
     if (controller.signal.aborted) return;
     stoppedByUser = true;
     controller.abort(new Error("stopped"));
@@ -152,6 +158,11 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
     sse.signal.removeEventListener("abort", onGone);
   }
 
+  await rows;
+  if (rowsError) {
+    // The turn's rows could not be written: nothing to store the reply in.
+    return sse.error(mapError(rowsError, lng).envelope);
+  }
   await finishTurn(turn, assistantId, { outcome, content, reasoning, functions, usage, failure, requestId });
   if (outcome === "censored") return sse.censor(getT(lng, "errors")("output_review_failed"));
   if (outcome === "failed") return sse.error(mapError(failure, lng).envelope);

@@ -122,7 +122,12 @@ export async function setFeedback(actor: TActor, raw: unknown) {
  */
 export async function stopMessage(actor: TActor, raw: unknown) {
   const { message_id } = ZMessageIdInput.parse(raw ?? {});
-  const m = await loadOwnedMessage(actor, message_id);
+  const m = await loadOwnedMessage(actor, message_id).catch((err) => {
+    // A reply of a new dialogue streams while its rows are still being written.
+    if (stopLocally(message_id, actor.id)) return null;
+    throw err;
+  });
+  if (!m) return { id: message_id, status: "stopped" };
   if (m.role !== "assistant") throw new AppError("not_found");
   const stopped = await repo.markStopped(m.id);
   if (stopped) stopLocally(m.id);

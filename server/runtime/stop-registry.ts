@@ -4,11 +4,11 @@
 import { findStoppedAmong } from "./dialogues.repository";
 
 const POLL_MS = 1000;
-const stoppables = new Map<string, () => void>();
+const stoppables = new Map<string, { ownerId: string; stop: () => void }>();
 let timer: NodeJS.Timeout | undefined;
 
-export function registerStoppable(messageId: string, stop: () => void) {
-  stoppables.set(messageId, stop);
+export function registerStoppable(messageId: string, ownerId: string, stop: () => void) {
+  stoppables.set(messageId, { ownerId, stop });
   timer ??= setInterval(poll, POLL_MS).unref();
 }
 
@@ -20,17 +20,18 @@ export function forgetStoppable(messageId: string) {
   }
 }
 
-/** True when the reply was streaming here and is now being stopped. */
-export function stopLocally(messageId: string) {
-  const stop = stoppables.get(messageId);
-  stop?.();
-  return Boolean(stop);
+/** True when the reply was streaming here (for this owner, when given) and is now being stopped. */
+export function stopLocally(messageId: string, ownerId?: string) {
+  const entry = stoppables.get(messageId);
+  if (!entry || (ownerId && entry.ownerId !== ownerId)) return false;
+  entry.stop();
+  return true;
 }
 
 async function poll() {
   if (stoppables.size === 0) return;
   try {
-    for (const id of await findStoppedAmong([...stoppables.keys()])) stoppables.get(id)?.();
+    for (const id of await findStoppedAmong([...stoppables.keys()])) stoppables.get(id)?.stop();
   } catch {
     // The next tick tries again; a lost poll only delays a stop by a second.
   }
