@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
 import { launchBrowser, newContext } from "../helpers/browser";
+import { makePng } from "../helpers/png";
 
 let browser: Browser;
 const baseURL = inject("webUrl");
@@ -70,6 +71,9 @@ describe("agent builder", () => {
     await name.fill("测试助手");
     await fieldError(page, "An agent name is at most 8 characters").waitFor({ state: "detached" });
     await page.locator("[data-testid=agent-introduction]").fill("Helps write short essays.");
+    // The avatar: uploaded with the account avatar's checks, kept as a public picture.
+    await page.locator("[data-testid=agent-avatar] input[type=file]").setInputFiles({ name: "bot.png", mimeType: "image/png", buffer: makePng(400, 400, 90) });
+    await page.waitForFunction(() => /^\/files\/images\/.+\.png$/.test(document.querySelector("[data-testid=agent-avatar-image] img")?.getAttribute("src") ?? ""));
     await page.locator("[data-testid=agent-update-note]").fill("First version");
 
     // The chat model of the e2e platform (it calls tools, so plugins are offered).
@@ -104,6 +108,7 @@ describe("agent builder", () => {
     agentId = new URL(page.url()).searchParams.get("id")!;
     const [stored] = await sql("SELECT v.state, v.config FROM agent_version v WHERE v.agent_id = $1", [agentId]);
     expect(stored.state).toBe("draft");
+    expect(stored.config.avatar_url).toMatch(/^\/files\/images\/.+\.png$/);
     expect(stored.config).toMatchObject({ name: "测试助手", model_key: modelKey, plugins: ["web_reader"], use_price_micro: 500_000, variables: [{ name: "topic", required: true }] });
 
     // Reloaded, the editor shows what was saved.
