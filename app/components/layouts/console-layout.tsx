@@ -1,8 +1,9 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { MenuOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { Avatar, Button, Dropdown, Layout, Menu } from "antd";
+import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { apiRequest } from "../../lib/api-client";
@@ -30,6 +31,9 @@ const ADMIN_MENU = [
   { key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" },
 ];
 
+/** Pages reached from a menu entry light up that entry. */
+const MENU_PARENT: Record<string, string> = { "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator" };
+
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
   window.location.assign("/login");
@@ -42,7 +46,11 @@ export default function ConsoleLayout() {
   const { pathname } = useLocation();
   const navigate = useAppNavigate();
   const mobi = useIsMobi();
-  const selected = pathname.replace(/^\/mobi/, "") || "/";
+  const path = pathname.replace(/^\/mobi/, "") || "/";
+  const selected = MENU_PARENT[path] ?? path;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  const menuItems = menu.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) }));
   const userMenu = {
     items: [{ key: "logout", icon: <LogoutOutlined />, label: <span data-testid="logout">{t("console.logout")}</span> }],
     onClick: ({ key }: { key: string }) => key === "logout" && void logout(),
@@ -50,9 +58,13 @@ export default function ConsoleLayout() {
   return (
     <Layout className={`console${mobi ? " console--phone" : ""}`}>
       <Layout.Header className="console__header">
-        <AppLink to="/" aria-label={t("brand.name", { ns: "common" })}>
-          <BrandLogo size={28} />
-        </AppLink>
+        <div className="console__brand">
+          {/* Narrow screens (and /mobi) fold the side menu into a drawer. */}
+          <Button type="text" className="console__menu-button" icon={<MenuOutlined />} aria-label={t("console.menu_open")} data-testid="console-menu-button" onClick={() => setDrawerOpen(true)} />
+          <AppLink to="/" aria-label={t("brand.name", { ns: "common" })}>
+            <BrandLogo size={28} />
+          </AppLink>
+        </div>
         <div className="console__tools">
           <LanguageSwitcher compact />
           <Dropdown menu={userMenu} trigger={["click"]}>
@@ -65,9 +77,12 @@ export default function ConsoleLayout() {
       <Layout>
         {!mobi && (
           <Layout.Sider width={220} theme="light" className="console__sider">
-            <Menu mode="inline" selectedKeys={[selected]} items={menu.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) }))} onClick={({ key }) => navigate(key)} />
+            <Menu mode="inline" selectedKeys={[selected]} items={menuItems} onClick={({ key }) => navigate(key)} />
           </Layout.Sider>
         )}
+        <Drawer placement="left" size={260} open={drawerOpen} onClose={() => setDrawerOpen(false)} styles={{ body: { padding: 0 } }} title={t("brand.name", { ns: "common" })}>
+          <Menu mode="inline" selectedKeys={[selected]} items={menuItems} onClick={({ key }) => navigate(key)} data-testid="console-drawer-menu" />
+        </Drawer>
         <Layout.Content className="console__content">
           <Outlet />
         </Layout.Content>
