@@ -223,6 +223,17 @@ describe("debug chat and history", () => {
     await page.waitForURL(/dialogue_id=/);
     const id = new URL(page.url()).searchParams.get("dialogue_id")!;
 
+    // Markdown: a fenced code block with its copy button, and a GFM table.
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    await sendText(page, "Show me [[say:Here:\n\n```python\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n]]");
+    await waitDone(page);
+    const code = lastReply(page).locator("[data-testid=code-block]");
+    expect(await code.locator("code").innerText()).toBe("print(1)");
+    expect(await code.locator(".chat-code__lang").innerText()).toBe("python");
+    expect(await lastReply(page).locator("table td").allInnerTexts()).toEqual(["1", "2"]);
+    await code.locator("[data-testid=code-copy]").click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("print(1)");
+
     await ready(page, "/history_qa");
     const row = page.locator(`[data-testid=dialogue-row][data-dialogue-id="${id}"]`);
     await row.locator("[data-testid=dialogue-rename]").click();
@@ -275,6 +286,31 @@ describe("debug chat and history", () => {
     await page.locator("[data-testid=send]").waitFor();
     expect(await reply.locator("[data-testid=answer]").count()).toBe(0);
     await context.close();
+  });
+
+  it("shows a reply that failed review, and an input refused for sensitive words", async () => {
+    const setWords = (words: string[]) =>
+      fetch(`${baseURL}/api/v1/admin/sensitive_words`, { method: "PUT", headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" }, body: JSON.stringify({ words }) }).then((r) => r.json());
+    // The time tool's answer names the weekday; the question does not, so only the output is caught.
+    expect((await setWords(["weekday", "forbiddenx"])).status).toBe(200);
+    const context = await signedInContext(owner.token);
+    try {
+      const page = await context.newPage();
+      await ready(page, `/dialogue?agent_id=${agentId}`);
+      await page.locator("[data-testid=variable-city]").fill("Porto");
+      await sendText(page, "What time is it now? [[tool:current_time {}]]");
+      await page.locator("[data-testid=assistant-message][data-status=censored]").waitFor();
+      expect(await lastReply(page).locator("[data-testid=answer]").count()).toBe(0);
+      expect(await lastReply(page).locator("[data-testid=censored]").innerText()).not.toBe("");
+      await page.locator("[data-testid=send]").waitFor();
+      await sendText(page, "tell me about forbiddenx");
+      await page.locator("[data-testid=assistant-message][data-status=failed]").waitFor();
+      expect(await lastReply(page).locator("[data-testid=reply-error]").innerText()).toContain("Input contains sensitive words");
+      await shoot(page, "dialogue-censored-en");
+    } finally {
+      await setWords([]);
+      await context.close();
+    }
   });
 
   it("fits a phone-width screen: no sideways scroll, the input at the bottom", async () => {
