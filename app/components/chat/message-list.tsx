@@ -15,12 +15,11 @@ type TProps = {
   streaming: boolean;
   onFeedback: (m: TChatMessage, f: TFeedback) => void;
   onRegenerate: (m: TChatMessage) => void;
-  children?: React.ReactNode;
 };
 
 export type TMessageListHandle = { follow: () => void };
 
-export const MessageList = forwardRef<TMessageListHandle, TProps>(function MessageList({ messages, agent, welcome, streaming, onFeedback, onRegenerate, children }, ref) {
+export const MessageList = forwardRef<TMessageListHandle, TProps>(function MessageList({ messages, agent, welcome, streaming, onFeedback, onRegenerate }, ref) {
   const box = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildDisplayRows(messages), [messages]);
   const { onScroll, follow } = useAutoscroll(box, messages);
@@ -29,7 +28,6 @@ export const MessageList = forwardRef<TMessageListHandle, TProps>(function Messa
   return (
     <div className="chat__body" ref={box} onScroll={onScroll} data-testid="message-list">
       <div className="chat__rows">
-        {children}
         {welcome && (
           <div className="chat-msg chat-msg--assistant" data-testid="welcome">
             <Avatar className="chat-msg__avatar" size={32} src={agent.avatar_url || undefined} icon={<RobotOutlined />} />
