@@ -4,9 +4,8 @@ import { ArrowUpOutlined, PaperClipOutlined } from "@ant-design/icons";
 import { Button, Input, Tooltip } from "antd";
 import { forwardRef, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { MAX_MESSAGE_CHARS } from "../../../server/runtime/chat.schema";
 
-/** The runtime's limit (server/runtime/chat.schema.ts MAX_MESSAGE_CHARS). */
-export const MAX_MESSAGE_CHARS = 20_000;
 
 type TProps = {
   streaming: boolean;
