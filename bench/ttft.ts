@@ -15,8 +15,8 @@ const EXPECTED = Array.from({ length: CHUNKS }, (_, i) => `word${i} `).join("");
 type TRun = { ok: boolean; ttft: number; gaps: number[]; content: string; error?: string };
 
 export async function runTtftBench(databaseUrl: string, opts: { sequential?: number; concurrent?: number } = {}) {
-  const sequential = opts.sequential ?? 30;
-  const concurrent = opts.concurrent ?? 200;
+  const sequential = Number(process.env.BENCH_SEQ ?? opts.sequential ?? 30);
+  const concurrent = Number(process.env.BENCH_CONC ?? opts.concurrent ?? 200);
   const appSecret = process.env.APP_SECRET ?? "bench-app-secret-0123456789abcdef0123456789";
   Object.assign(process.env, { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: "warn" });
   const fake = await startFakeOpenai();
