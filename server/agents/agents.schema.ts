@@ -84,6 +84,17 @@ export type TAgentInput = z.infer<typeof ZAgentInput>;
 export type TVariable = z.infer<typeof ZVariable>;
 export type TAgentParameters = z.infer<typeof ZAgentParameters>;
 
+/** Orders "1.2.10" after "1.2.9": numbers compared part by part, missing parts as 0. */
+export function compareVersions(a: string, b: string) {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
 export const ZAgentId = z.object({ id: z.string().min(1).max(40) });
 export const ZSaveAgentDraftInput = z.object({ id: z.string().min(1).max(40), agent: ZAgentInput });
 export const ZReorderAgentsInput = z.object({ ids: z.array(z.string().min(1).max(40)).min(1).max(500) });

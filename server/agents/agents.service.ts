@@ -10,6 +10,7 @@ import { findModelByKey } from "../models/models.repository";
 import { moveAgent, type TAgentState } from "./agent-lifecycle";
 import * as repo from "./agents.repository";
 import {
+  compareVersions,
   ZAgentId,
   ZAgentInput,
   ZReorderAgentsInput,
@@ -66,16 +67,6 @@ function toSummary(agent: repo.TAgentRow, versions: TVersion[]): TAgentSummary {
     removed: view(c.removed),
     updated_at: agent.updatedAt.toISOString(),
   };
-}
-
-function compareVersions(a: string, b: string) {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d) return d;
-  }
-  return 0;
 }
 
 /** A new version's number must be above every number that has left draft (no reuse, no rollback). */

@@ -4,6 +4,7 @@ import { DeleteOutlined, EditOutlined, RobotOutlined } from "@ant-design/icons";
 import { Avatar, Button, Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../app-link";
+import type { TDialogueListItem } from "../../../server/runtime/chat.schema";
 import { HTML_LANG, isLanguage } from "../../i18n/config";
 
 /** The list is fetched in the browser, so the reader's zone and the page's language apply at once. */
@@ -14,16 +15,7 @@ function formatTime(iso: string, language: string) {
   return new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
 
-export type TDialogueItem = {
-  id: string;
-  title: string;
-  agent_id: string | null;
-  agent_name: string | null;
-  agent_avatar_url: string | null;
-  last_message_at: string;
-  created_at: string;
-  interrupted: boolean;
-};
+export type TDialogueItem = TDialogueListItem;
 
 export function dialogueHref(d: TDialogueItem) {
   return `/dialogue?agent_id=${encodeURIComponent(d.agent_id ?? "")}&dialogue_id=${encodeURIComponent(d.id)}`;
