@@ -75,6 +75,7 @@ export const ERROR_CODES = {
   document_type_not_allowed: { status: 420203, http: 415 },
   // Model gateway.
   model_unavailable: { status: 420301, http: 503 },
+  model_in_use: { status: 420302, http: 409 },
   // Agents and the runtime.
   invalid_state_transition: { status: 420401, http: 409 },
   agent_not_editable: { status: 420402, http: 409 },

@@ -80,6 +80,15 @@ export async function deleteModelById(id: string, tx: TDbOrTx = getDb()) {
   await tx.model.delete({ where: { id } });
 }
 
+/** Agent versions that still run on a model (anything not retired) and channels that serve it. */
+export async function countModelUsers(key: string, tx: TDbOrTx = getDb()) {
+  const [agents, channels] = await Promise.all([
+    tx.agentVersion.count({ where: { state: { notIn: ["removed", "upgraded"] }, config: { path: ["model_key"], equals: key }, agent: { deletedAt: null } } }),
+    tx.channel.count({ where: { models: { has: key } } }),
+  ]);
+  return { agents, channels };
+}
+
 export async function findModelById(id: string, tx: TDbOrTx = getDb()) {
   return tx.model.findUnique({ where: { id }, select: MODEL });
 }

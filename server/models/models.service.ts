@@ -66,7 +66,11 @@ export async function updateModel(id: string, raw: unknown) {
 }
 
 export async function deleteModel(id: string) {
-  if (!(await repo.findModelById(id))) throw new AppError("not_found");
+  const model = await repo.findModelById(id);
+  if (!model) throw new AppError("not_found");
+  // Deleting a model that agents run on or channels serve would break them silently: disable it instead.
+  const users = await repo.countModelUsers(model.key);
+  if (users.agents || users.channels) throw new AppError("model_in_use", { params: users, data: users });
   await repo.deleteModelById(id);
   return { id };
 }

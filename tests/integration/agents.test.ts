@@ -10,6 +10,7 @@ import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
 import { insertModel } from "../../server/models/models.repository";
 import * as agents from "../../server/agents/agents.service";
+import { deleteModel } from "../../server/models/models.service";
 import { ZAgentInput } from "../../server/agents/agents.schema";
 import { startSession } from "../../server/auth/session.service";
 import { appRouter } from "../../server/trpc/app-router";
@@ -237,6 +238,21 @@ describe("tenancy and ordering", () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe("models in use", () => {
+  it("refuses to delete a model an agent runs on, and allows it once the agent is gone", async () => {
+    const key = `agents-del-${run}`;
+    const model = await insertModel({ key, displayName: "Del", kind: "text", upstreamModel: key, contextWindow: 8192, inputPriceMicro: 0, outputPriceMicro: 0, supportsTools: false, supportsReasoning: false, enabled: true });
+    const dev = await makeAccount();
+    const a = await agents.createAgent(dev, input({ model_key: key }));
+    const refused = await refusal(deleteModel(model.id));
+    expect(refused.envelope).toMatchObject({ status: 420302, description: "This model is still used by 1 agent versions and 0 channels: disable it instead of deleting it" });
+    expect(await getDb().model.count({ where: { id: model.id } })).toBe(1);
+    await agents.deleteAgent(dev, { id: a.id });
+    await deleteModel(model.id);
+    expect(await getDb().model.count({ where: { id: model.id } })).toBe(0);
   });
 });
 
