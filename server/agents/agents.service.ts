@@ -290,11 +290,37 @@ export async function restoreAgent(agentId: string) {
  * The configuration a chat runs with. The owner's debug chat runs the draft (what the editor
  * shows); everyone else runs the live version. Others' agents answer not-found.
  */
-export async function getAgentForChat(actor: TActor, agentId: string, mode: "debug" | "live" = "debug"): Promise<{ agentId: string; versionId: string; name: string; avatarUrl: string | null; config: TAgentInput }> {
-  const agent = mode === "debug" ? await loadOwned(actor, agentId, getDb()) : await repo.findAgentById(agentId);
+export async function getAgentForChat(actor: TActor, agentId: string, mode: "debug" | "live" = "debug"): Promise<TChatAgent> {
+  const agent = await repo.findAgentById(agentId);
+  const c = classify(agent ? await repo.listVersionsOf(agentId) : []);
+  return toChatAgent(actor, agent, mode === "debug" ? (c.draft ?? c.underReview ?? c.live) : c.live, mode);
+}
+
+export type TChatAgent = { agentId: string; versionId: string; name: string; avatarUrl: string | null; config: TAgentInput };
+/** Parsed configurations by version and edit time: a turn does not re-validate what did not change. */
+const configCache = new Map<string, TAgentInput>();
+
+/**
+ * The access rule of a chat, for an agent and the version its mode runs (read together by the
+ * chat runtime): debug is the owner's (or their enterprise managers'), live is anyone's.
+ */
+export function toChatAgent(
+  actor: TActor,
+  agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null,
+  version: { id: string; config: unknown; updatedAt?: Date } | null,
+  mode: "debug" | "live",
+): TChatAgent {
   if (!agent) throw new AppError("not_found");
-  const c = classify(await repo.listVersionsOf(agentId));
-  const version = mode === "debug" ? (c.draft ?? c.underReview ?? c.live) : c.live;
+  if (mode === "debug") assertOwned({ ...agent, accountId: agent.ownerAccountId }, actor, { enterpriseWide: true });
   if (!version) throw new AppError("not_found");
-  return { agentId, versionId: version.id, name: agent.name, avatarUrl: agent.avatarUrl, config: ZAgentInput.parse(version.config) };
+  const cacheKey = version.updatedAt ? `${version.id}|${version.updatedAt.getTime()}` : null;
+  let config = cacheKey ? configCache.get(cacheKey) : undefined;
+  if (!config) {
+    config = ZAgentInput.parse(version.config);
+    if (cacheKey) {
+      if (configCache.size >= 1000) configCache.clear();
+      configCache.set(cacheKey, config);
+    }
+  }
+  return { agentId: agent.id, versionId: version.id, name: agent.name, avatarUrl: agent.avatarUrl, config: structuredClone(config) };
 }

@@ -18,8 +18,13 @@ export async function resolveSession(token: string | undefined | null, now = new
   if (!token || token.length > 100) return null;
   const session = await repo.findLiveSession(sha256(token), now);
   if (!session || session.account.status !== "active") return null;
-  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await repo.touchSession(session.id, now);
+  await touchSessionIfDue(session, now);
   return { sessionId: session.id, account: toSessionAccount(session.account) };
+}
+
+/** Records that a session is in use, at most every few minutes (one write, not one per request). */
+export async function touchSessionIfDue(session: { id: string; lastSeenAt: Date }, now = new Date()) {
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await repo.touchSession(session.id, now);
 }
 
 export async function endSession(sessionId: string, now = new Date()) {

@@ -1,33 +1,37 @@
 // The administrator-managed sensitive-word list (SPEC 5, 8): input with a hit is refused before any
 // model call; output with a hit ends the stream with `censor` (the runtime uses createOutputCensor).
 import { AppError } from "../errors/app-error";
+import { createRefreshingCache } from "../lib/refreshing-cache";
 import { findSetting, upsertSetting } from "../platform/platform.repository";
 import { createStreamCensor, WordMatcher } from "./word-matcher";
 import { ZSetSensitiveWordsInput } from "./content.schema";
 
 const SETTING = "sensitive_words";
 const REFRESH_MS = 5_000;
-let cached: { at: number; words: string[]; matcher: WordMatcher } | undefined;
-
-/** Re-read at most every few seconds, so every instance sees a change soon after it is made. */
-async function getMatcher(now = Date.now()) {
-  if (!cached || now - cached.at > REFRESH_MS) {
+type TWords = { words: string[]; matcher: WordMatcher };
+/** Re-read in the background every few seconds, so every instance sees a change soon after it is made. */
+const cache = createRefreshingCache<TWords>({
+  maxAgeMs: REFRESH_MS,
+  idleMs: 10 * 60_000,
+  load: async () => {
     const words = ((await findSetting(SETTING)) as string[] | null) ?? [];
-    cached = { at: now, words, matcher: new WordMatcher(words) };
-  }
-  return cached.matcher;
+    return { words, matcher: new WordMatcher(words) };
+  },
+});
+
+async function getMatcher() {
+  return (await cache.get(SETTING)).matcher;
 }
 
 export async function getSensitiveWords() {
-  await getMatcher();
-  return cached!.words;
+  return (await cache.get(SETTING)).words;
 }
 
 export async function setSensitiveWords(raw: unknown) {
   const { words } = ZSetSensitiveWordsInput.parse(raw);
   const unique = [...new Set(words)];
   await upsertSetting(SETTING, unique);
-  cached = { at: Date.now(), words: unique, matcher: new WordMatcher(unique) };
+  cache.set(SETTING, { words: unique, matcher: new WordMatcher(unique) });
   return { count: unique.length };
 }
 

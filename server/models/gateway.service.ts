@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import { AppError } from "../errors/app-error";
 import { getEnv } from "../env";
 import { logger } from "../lib/logger";
+import { createRefreshingCache } from "../lib/refreshing-cache";
 import { openSecret } from "../lib/secret-box";
 import { orderCandidates } from "./channel-selection";
 import * as repo from "./models.repository";
@@ -26,26 +27,34 @@ export type TCompleteChatInput = {
   /** For tests: the order inside a priority tier. */
   random?: () => number;
   /**
-   * Reuse this process's reading of the model and its enabled channels for this long (the chat
-   * runtime's hot path). A channel disabled meanwhile may get one more request; a failure is
-   * still retried elsewhere and a retry re-reads the channel's state.
+   * Take the model and its enabled channels from this process's reading, at most ROUTING_CACHE_MS
+   * old and refreshed in the background (the chat runtime's hot path). A channel disabled meanwhile
+   * may get one more request; a failure is still retried elsewhere and a retry re-reads the
+   * channel's state.
    */
-  routingCacheMs?: number;
+  cachedRouting?: boolean;
 };
 
 type TRouting = { model: Awaited<ReturnType<typeof repo.findModelByKey>>; channels: Awaited<ReturnType<typeof repo.listEnabledChannelsForModel>> };
-const routingCache = new Map<string, { at: number; routing: TRouting }>();
+const ROUTING_CACHE_MS = 1000;
 
-async function loadRouting(modelKey: string, accountId: string | null, cacheMs: number): Promise<TRouting> {
-  const cacheKey = `${modelKey}\u0000${accountId ?? ""}`;
-  const hit = cacheMs > 0 ? routingCache.get(cacheKey) : undefined;
-  if (hit && performance.now() - hit.at < cacheMs) return hit.routing;
+async function readRouting(modelKey: string, accountId: string | null): Promise<TRouting> {
   // Both reads at once: the model's row and the channels that serve its key.
   const [model, channels] = await Promise.all([repo.findModelByKey(modelKey), repo.listEnabledChannelsForModel(modelKey, accountId)]);
-  const routing = { model, channels: model?.enabled ? channels : [] };
-  if (routingCache.size > 1000) routingCache.clear();
-  routingCache.set(cacheKey, { at: performance.now(), routing });
-  return routing;
+  return { model, channels: model?.enabled ? channels : [] };
+}
+
+const routingCache = createRefreshingCache<TRouting>({
+  maxAgeMs: ROUTING_CACHE_MS,
+  load: (cacheKey) => {
+    const [modelKey, accountId] = cacheKey.split("\u0000");
+    return readRouting(modelKey, accountId || null);
+  },
+});
+
+/** The model and the channels serving it for an account, as the chat's hot path reads them. */
+export function getCachedRouting(modelKey: string, accountId: string | null) {
+  return routingCache.get(`${modelKey}\u0000${accountId ?? ""}`);
 }
 
 /** Tokens as the upstream reported them, or as estimated when it did not (estimated: true). */
@@ -68,7 +77,7 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
   const accountId = input.accountId ?? null;
   // The explicit flag decides; a stored parameter set must not turn a JSON call into a stream.
   const { stream: _ignored, ...params } = ZModelParameters.parse(input.params ?? {});
-  const { model, channels } = await loadRouting(input.modelKey, accountId, input.routingCacheMs ?? 0);
+  const { model, channels } = await (input.cachedRouting ? getCachedRouting(input.modelKey, accountId) : readRouting(input.modelKey, accountId));
   // An account's own keys ("private key service") come before the platform's channels.
   const own = orderCandidates(channels.filter((c) => c.ownerAccountId), input.random);
   const candidates = [...own, ...orderCandidates(channels.filter((c) => !c.ownerAccountId), input.random)];

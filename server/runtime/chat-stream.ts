@@ -20,17 +20,12 @@ import { forgetStoppable, registerStoppable } from "./stop-registry";
 import { runTool } from "./tools";
 
 export const MAX_TOOL_ROUNDS = 3;
-/** How long the gateway may reuse its reading of a model's channels for chat turns. */
-const ROUTING_CACHE_MS = 1000;
 
 type TToolCall = { id: string; name: string; arguments: string };
 type TOutcome = "done" | "stopped" | "censored" | "failed";
 
-/** A first upstream request already under way (started before the turn was confirmed). */
-export type TEarlyStart = { requestId: string; controller: AbortController; first: Promise<TChatStream> };
-
 /** Opens one round of the turn with the upstream (round 0 is the user's message). */
-export function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
+function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
   return completeChat({
     modelKey: turn.modelKey,
     messages,
@@ -41,26 +36,15 @@ export function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "a
     signal,
     requestId,
     stream: true,
-    routingCacheMs: ROUTING_CACHE_MS,
+    cachedRouting: true,
   });
 }
 
-export function startEarly(turn: TTurn): TEarlyStart {
+export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined) {
   const requestId = crypto.randomUUID();
   const controller = new AbortController();
   const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
   first.catch(() => undefined);
-  return { requestId, controller, first };
-}
-
-/** Cancels a first request that turned out not to be the turn's. */
-export function dropEarly(early: TEarlyStart) {
-  early.controller.abort(new Error("superseded"));
-  early.first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
-}
-
-export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined, early?: TEarlyStart) {
-  const { requestId, controller, first } = early ?? startEarly(turn);
   const assistantId = newId();
   const onGone = () => controller.abort(new Error("client went away"));
   if (sse.signal.aborted) onGone();

@@ -8,52 +8,27 @@ import { readCookie, requireAuth } from "../http/auth-context";
 import { getRequestLanguage } from "../http/request-context";
 import { readMultipart } from "../uploads/multipart";
 import { SESSION_COOKIE } from "../auth/session.service";
-import { DOCUMENT_MAX_BYTES, ZSendMessageInput, type TSendMessageInput } from "./chat.schema";
-import { buildTurn, loadTurnContext, type TActor, type TTurn } from "./chat.service";
-import { dropEarly, runTurn, type TEarlyStart } from "./chat-stream";
-import { isSameRequest, remember, speculate } from "./turn-speculation";
+import { DOCUMENT_MAX_BYTES, ZSendMessageInput } from "./chat.schema";
+import { buildTurn, loadTurnContext, type TTurn } from "./chat.service";
+import { runTurn } from "./chat-stream";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
 
+/** Nothing goes upstream before the session, the agent and every refusal are settled. */
 async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   const sse = startSse(res);
   const lng = getRequestLanguage(req);
   let turn: TTurn;
-  let spec: Awaited<ReturnType<typeof speculate>> = null;
-  let early: TEarlyStart | undefined;
   try {
     const input = ZSendMessageInput.parse(req.body ?? {});
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    spec = await speculate(token, input, mode);
-    const { account, ctx } = await loadWithAuth(req, input, mode, spec?.turn.actor);
+    const { account, ctx } = await loadTurnContext(readCookie(req.headers.cookie, SESSION_COOKIE), input, mode);
     turn = await buildTurn(account, input, ctx);
-    remember(token, input, mode, account, ctx);
-    if (spec && isSameRequest(spec.turn, turn)) early = spec.early;
-    else if (spec) dropEarly(spec.early);
   } catch (err) {
-    if (spec) dropEarly(spec.early);
     sse.error(mapError(err, lng).envelope);
     return;
   }
-  await runTurn(turn, sse, lng, early);
-}
-
-/**
- * The session and the turn's reads. With a head start the reads run beside the session check
- * for the account remembered; they count only if the session is that account's.
- */
-async function loadWithAuth(req: Request, input: TSendMessageInput, mode: "debug" | "live", guess: TActor | undefined) {
-  if (!guess) {
-    const { account } = await requireAuth(req);
-    return { account, ctx: await loadTurnContext(account, input, mode) };
-  }
-  const [auth, ctx] = await Promise.allSettled([requireAuth(req), loadTurnContext(guess, input, mode)]);
-  if (auth.status === "rejected") throw auth.reason;
-  const account = auth.value.account;
-  if (account.id !== guess.id) return { account, ctx: await loadTurnContext(account, input, mode) };
-  if (ctx.status === "rejected") throw ctx.reason;
-  return { account, ctx: ctx.value };
+  await runTurn(turn, sse, lng);
 }
 
 export function createChatRouter() {

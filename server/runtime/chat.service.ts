@@ -4,13 +4,17 @@
 // call, and a reply still being written. What comes out is the prompt, ready to stream.
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertOwned } from "../accounts/access";
-import { getAgentForChat } from "../agents/agents.service";
+import { toChatAgent, type TChatAgent } from "../agents/agents.service";
+import { toSessionAccount, touchSessionIfDue } from "../auth/session.service";
+import { sha256 } from "../lib/secret-box";
+import { logger } from "../lib/logger";
+import { getCachedRouting } from "../models/gateway.service";
+import { readTurnContext } from "./turn-context.repository";
 import type { TAgentInput } from "../agents/agents.schema";
 import { assertNoSensitiveInput } from "../content/content.service";
 import { AppError } from "../errors/app-error";
-import * as models from "../models/models.repository";
 import type { TChatMessage as TGatewayMessage, TModelParameters } from "../models/models.schema";
-import { ZSendMessageInput, type TSendMessageInput } from "./chat.schema";
+import type { TSendMessageInput } from "./chat.schema";
 import * as repo from "./dialogues.repository";
 import { loadReadableDocument } from "./documents.service";
 import { assemblePrompt, estimateTokens, type TChatMessage, type TPassage } from "./prompt-assembly";
@@ -45,18 +49,6 @@ export type TTurn = {
 };
 
 type TModelInfo = { key: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
-const modelCache = new Map<string, { at: number; model: TModelInfo | null }>();
-const MODEL_CACHE_MS = 2000;
-
-/** The model's capabilities, read at most every two seconds per process (they change rarely). */
-async function findModelInfo(key: string): Promise<TModelInfo | null> {
-  const hit = modelCache.get(key);
-  if (hit && Date.now() - hit.at < MODEL_CACHE_MS) return hit.model;
-  const row = await models.findModelByKey(key);
-  const model = row ? { key: row.key, supportsTools: row.supportsTools, contextWindow: row.contextWindow, enabled: row.enabled } : null;
-  modelCache.set(key, { at: Date.now(), model });
-  return model;
-}
 
 export function newId() {
   // cuid-like: time first so ids sort roughly by creation, then randomness.
@@ -65,32 +57,39 @@ export function newId() {
 
 /** What a turn reads from the database; buildTurn makes the prompt from it without further reads. */
 export type TTurnContext = {
-  agent: Awaited<ReturnType<typeof getAgentForChat>>;
+  agent: TChatAgent;
   existing: repo.TDialogueRow | null;
   rows: repo.TMessageRow[];
   model: TModelInfo | null;
   document: Awaited<ReturnType<typeof pickDocument>>;
 };
 
-export async function prepareTurn(actor: TActor, raw: unknown, mode: "debug" | "live"): Promise<TTurn> {
-  const input = ZSendMessageInput.parse(raw ?? {});
-  return buildTurn(actor, input, await loadTurnContext(actor, input, mode));
-}
-
-export async function loadTurnContext(actor: TActor, input: TSendMessageInput, mode: "debug" | "live"): Promise<TTurnContext> {
-  // Apps (the apps issue) are not served yet.
-  if (input.app_id || !input.agent_id) throw new AppError("not_found");
-  const [agent, existing, rows] = await Promise.all([
-    getAgentForChat(actor, input.agent_id, mode),
-    input.dialogue_id ? repo.findDialogueById(input.dialogue_id) : null,
-    input.dialogue_id ? repo.listMessagesOf(input.dialogue_id) : [],
+/**
+ * The signed-in account and the turn's reads: one round trip for the session, agent, version and
+ * dialogue (the messages of a continued dialogue beside it), the model from the gateway's reading.
+ * No live session answers not_logged_in; an agent or dialogue that is not the account's, not_found.
+ */
+export async function loadTurnContext(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live", now = new Date()): Promise<{ account: TSessionAccount; ctx: TTurnContext }> {
+  if (!token || token.length > 100) throw new AppError("not_logged_in");
+  const dialogueId = input.dialogue_id ?? null;
+  const [reading, rows] = await Promise.all([
+    // Apps (the apps issue) are not served yet: no agent is found for them.
+    readTurnContext({ sessionId: sha256(token), now, agentId: input.app_id ? "" : (input.agent_id ?? ""), mode, dialogueId }),
+    dialogueId ? repo.listMessagesOf(dialogueId) : [],
   ]);
-  if (input.dialogue_id) {
-    assertOwned(existing, actor);
+  if (!reading) throw new AppError("not_logged_in");
+  touchSessionIfDue(reading.session, now).catch((err) => logger.warn({ err }, "could not touch a session"));
+  const account = toSessionAccount(reading.account);
+  const agent = toChatAgent(account, reading.agent, reading.version, mode);
+  const existing = reading.dialogue;
+  if (dialogueId) {
+    assertOwned(existing, account);
     if (existing!.agentId !== agent.agentId) throw new AppError("not_found");
   }
-  const [model, document] = await Promise.all([findModelInfo(agent.config.model_key), pickDocument(actor, agent.config, input.ufids[0], existing)]);
-  return { agent, existing, rows, model, document };
+  const [routing, document] = await Promise.all([getCachedRouting(agent.config.model_key, account.id), pickDocument(account, agent.config, input.ufids[0], existing)]);
+  const m = routing.model;
+  const model = m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
+  return { account, ctx: { agent, existing, rows: dialogueId ? rows : [], model, document } };
 }
 
 /** The turn from what was read: every refusal that needs no further reads, then the prompt. */

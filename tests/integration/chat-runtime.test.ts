@@ -140,25 +140,6 @@ describe("event sequences", () => {
   });
 });
 
-describe("head start for new dialogues", () => {
-  it("reuses the early upstream request when the fresh turn matches, and cancels it after an edit", async () => {
-    const { agentId, key, modelKey } = await makeAgent(h, alice, { config: { prompt: "Version one." }, behaviour: { stream: { chunks: 2 } } });
-    for (let i = 0; i < 3; i++) expect(names(await sendSse(base(), alice, { agent_id: agentId, content: `q${i}` })).at(-1)).toBe("close");
-    expect(h.fake.receivedFor(key).map((r) => r.aborted)).toEqual([false, false, false]);
-
-    h.fake.setBehaviour(key, { stream: { chunks: 2, delayMs: 40 } });
-    await saveAgentDraft(alice.actor, { id: agentId, agent: { name: "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, prompt: "Version two." } });
-    const r = await sendSse(base(), alice, { agent_id: agentId, content: "after the edit" });
-    expect(contentOf(r)).toBe("word0 word1 ");
-    const [early, fresh] = h.fake.receivedFor(key).slice(3);
-    expect(early.body.messages[0].content).toBe("Version one.");
-    await waitFor(async () => early.aborted, Boolean);
-    expect(early.aborted).toBe(true);
-    expect(fresh.body.messages[0].content).toBe("Version two.");
-    expect(h.fake.receivedFor(key)).toHaveLength(5);
-  });
-});
-
 describe("cancellation and stop", () => {
   const slow = { stream: { chunks: 60, delayMs: 40 } };
 

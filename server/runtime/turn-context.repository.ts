@@ -1,0 +1,98 @@
+// A chat turn's reads in one round trip (issue 4's time-to-first-token): the live session with its
+// active account, the agent with the version the chat runs, and the dialogue continued. Every
+// decision on them (access, not found, not logged in) is the services'; this only reads.
+import { Prisma } from "../db/generated/client";
+import { getDb, type TDbOrTx } from "../db/client";
+import type { TDialogueRow } from "./dialogues.repository";
+
+export type TTurnReading = {
+  session: { id: string; lastSeenAt: Date };
+  account: { id: string; account: string; nickname: string; avatarUrl: string | null; phone: string | null; roles: string[]; edition: string; editionExpiresAt: Date | null; enterpriseId: string | null; language: string };
+  agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null;
+  version: { id: string; config: unknown; updatedAt: Date } | null;
+  dialogue: TDialogueRow | null;
+};
+
+type TRow = {
+  session_id: string;
+  last_seen_at: Date;
+  id: string;
+  account: string;
+  nickname: string;
+  avatar_url: string | null;
+  phone: string | null;
+  roles: string[];
+  edition: string;
+  edition_expires_at: Date | null;
+  enterprise_id: string | null;
+  language: string;
+  agent_id: string | null;
+  agent_owner_id: string;
+  agent_enterprise_id: string | null;
+  agent_name: string;
+  agent_avatar_url: string | null;
+  version_id: string | null;
+  version_config: unknown;
+  version_updated_at: Date;
+  d_id: string | null;
+  d_account_id: string;
+  d_agent_id: string | null;
+  d_agent_version_id: string | null;
+  d_app_id: string | null;
+  d_title: string;
+  d_variables: Prisma.JsonValue;
+  d_document_id: string | null;
+  d_last_message_at: Date;
+  d_created_at: Date;
+};
+
+/**
+ * The version a chat runs, as agents.service's classify picks it: debug runs the newest draft, else
+ * the newest version under review, else the newest live one; live runs the newest live one.
+ */
+function versionFilter(mode: "debug" | "live") {
+  return mode === "debug"
+    ? Prisma.sql`v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid') ORDER BY CASE v.state WHEN 'draft' THEN 0 WHEN 'under_review' THEN 1 ELSE 2 END, v.created_at DESC`
+    : Prisma.sql`v.state IN ('published', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`;
+}
+
+/** Null when the token has no live session of an active account. */
+export async function readTurnContext(q: { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null }, tx: TDbOrTx = getDb()): Promise<TTurnReading | null> {
+  const dialogueJoin = q.dialogueId ? Prisma.sql`d.id = ${q.dialogueId} AND d.deleted_at IS NULL` : Prisma.sql`false`;
+  const rows = await tx.$queryRaw<TRow[]>`
+    SELECT s.id AS session_id, s.last_seen_at,
+      a.id, a.account, a.nickname, a.avatar_url, a.phone, coalesce(a.roles::text[], '{}') AS roles, a.edition::text AS edition,
+      a.edition_expires_at, a.enterprise_id, a.language,
+      g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
+      v.id AS version_id, v.config AS version_config, v.updated_at AS version_updated_at,
+      d.id AS d_id, d.account_id AS d_account_id, d.agent_id AS d_agent_id, d.agent_version_id AS d_agent_version_id, d.app_id AS d_app_id,
+      d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at
+    FROM session s
+    JOIN account a ON a.id = s.account_id AND a.status = 'active'
+    LEFT JOIN agent g ON g.id = ${q.agentId} AND g.deleted_at IS NULL
+    LEFT JOIN LATERAL (SELECT v.id, v.config, v.updated_at FROM agent_version v WHERE v.agent_id = g.id AND ${versionFilter(q.mode)} LIMIT 1) v ON true
+    LEFT JOIN dialogue d ON ${dialogueJoin}
+    WHERE s.id = ${q.sessionId} AND s.revoked_at IS NULL AND s.expires_at > ${q.now}`;
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    session: { id: r.session_id, lastSeenAt: r.last_seen_at },
+    account: { id: r.id, account: r.account, nickname: r.nickname, avatarUrl: r.avatar_url, phone: r.phone, roles: r.roles, edition: r.edition, editionExpiresAt: r.edition_expires_at, enterpriseId: r.enterprise_id, language: r.language },
+    agent: r.agent_id ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url } : null,
+    version: r.version_id ? { id: r.version_id, config: r.version_config, updatedAt: r.version_updated_at } : null,
+    dialogue: r.d_id
+      ? {
+          id: r.d_id,
+          accountId: r.d_account_id,
+          agentId: r.d_agent_id,
+          agentVersionId: r.d_agent_version_id,
+          appId: r.d_app_id,
+          title: r.d_title,
+          variables: r.d_variables,
+          documentId: r.d_document_id,
+          lastMessageAt: r.d_last_message_at,
+          createdAt: r.d_created_at,
+        }
+      : null,
+  };
+}
