@@ -1,5 +1,5 @@
 // Dialogues, their messages and read documents (Prisma only here).
-import type { Prisma } from "../db/generated/client";
+import { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
 import { AppError } from "../errors/app-error";
 
@@ -121,6 +121,11 @@ export async function setDocumentExpiry(id: string, expiresAt: Date, tx: TDbOrTx
   await tx.chatDocument.update({ where: { id }, data: { expiresAt } });
 }
 
+/** A timestamp column's value (Prisma keeps UTC wall time), whatever the session's time zone. */
+function utc(at: Date) {
+  return Prisma.sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+}
+
 type TTurnRows =
   | {
       kind: "new";
@@ -142,8 +147,19 @@ type TTurnRows =
  */
 export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
   if (turn.kind === "new") {
-    const rows = turn.rows.map(({ dialogueId: _d, ...r }) => r);
-    await db.dialogue.create({ data: { ...turn.dialogue, messages: { createMany: { data: rows } } }, select: { id: true } });
+    // One statement (atomic on its own): the dialogue and its first messages.
+    const d = turn.dialogue;
+    const rows = turn.rows.map(
+      (r) =>
+        Prisma.sql`(${r.id}, ${d.id}, ${r.role}::"MessageRole", ${r.content ?? ""}, ${r.status ?? "done"}::"MessageStatus", ${r.replacesId ?? null}::text, ${r.requestId ?? null}::text, ${r.modelKey ?? null}::text, ${utc(r.createdAt as Date)})`,
+    );
+    await db.$executeRaw`
+      WITH d AS (
+        INSERT INTO dialogue (id, account_id, agent_id, agent_version_id, title, variables, document_id, last_message_at)
+        VALUES (${d.id}, ${d.accountId}, ${d.agentId}, ${d.agentVersionId}, ${d.title}, ${JSON.stringify(d.variables)}::jsonb, ${d.documentId}::text, ${utc(d.lastMessageAt)})
+      )
+      INSERT INTO chat_message (id, dialogue_id, role, content, status, replaces_id, request_id, model_key, created_at)
+      VALUES ${Prisma.join(rows)}`;
     return;
   }
   await db.$transaction(async (tx) => {
@@ -157,6 +173,6 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
 /** Which of these replies were stopped (by any instance). */
 export async function findStoppedAmong(ids: string[], tx: TDbOrTx = getDb()) {
   if (!ids.length) return [];
-  const rows = await tx.chatMessage.findMany({ where: { id: { in: ids }, status: "stopped" }, select: { id: true } });
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM chat_message WHERE id = ANY(${ids}::text[]) AND status = 'stopped'`;
   return rows.map((r) => r.id);
 }

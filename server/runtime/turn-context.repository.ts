@@ -56,10 +56,11 @@ function versionFilter(mode: "debug" | "live") {
     : Prisma.sql`v.state IN ('published', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`;
 }
 
-/** Null when the token has no live session of an active account. */
-export async function readTurnContext(q: { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null }, tx: TDbOrTx = getDb()): Promise<TTurnReading | null> {
+type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null };
+
+export function turnContextSql(q: TQuery) {
   const dialogueJoin = q.dialogueId ? Prisma.sql`d.id = ${q.dialogueId} AND d.deleted_at IS NULL` : Prisma.sql`false`;
-  const rows = await tx.$queryRaw<TRow[]>`
+  return Prisma.sql`
     SELECT s.id AS session_id, s.last_seen_at,
       a.id, a.account, a.nickname, a.avatar_url, a.phone, coalesce(a.roles::text[], '{}') AS roles, a.edition::text AS edition,
       a.edition_expires_at, a.enterprise_id, a.language,
@@ -73,6 +74,11 @@ export async function readTurnContext(q: { sessionId: string; now: Date; agentId
     LEFT JOIN LATERAL (SELECT v.id, v.config, v.updated_at FROM agent_version v WHERE v.agent_id = g.id AND ${versionFilter(q.mode)} LIMIT 1) v ON true
     LEFT JOIN dialogue d ON ${dialogueJoin}
     WHERE s.id = ${q.sessionId} AND s.revoked_at IS NULL AND s.expires_at > ${q.now}`;
+}
+
+/** Null when the token has no live session of an active account. */
+export async function readTurnContext(q: TQuery, tx: TDbOrTx = getDb()): Promise<TTurnReading | null> {
+  const rows = await tx.$queryRaw<TRow[]>(turnContextSql(q));
   const r = rows[0];
   if (!r) return null;
   return {
