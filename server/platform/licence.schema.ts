@@ -49,8 +49,16 @@ export function daysBetween(a: number, b: number) {
   return Math.round((toUtc(b) - toUtc(a)) / 86_400_000);
 }
 
+const ymdFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today as YYYYMMDD in the deployment's time zone. */
 export function todayYmd(now: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  // Building a formatter costs far more than formatting: one per time zone (every write asks).
+  let format = ymdFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    ymdFormats.set(timeZone, format);
+  }
+  const parts = format.format(now);
   return Number(parts.replaceAll("-", ""));
 }
