@@ -78,6 +78,8 @@ describe("agent builder", () => {
 
     // The chat model of the e2e platform (it calls tools, so plugins are offered).
     await page.locator("[data-testid=section-model] .ant-select").first().click();
+    // Search first: the list is virtual, and a platform with many models renders only some.
+    await page.keyboard.type(modelKey);
     await page.locator(".ant-select-item-option", { hasText: modelKey }).click();
     expect(await page.locator("[data-testid=no-plugins-hint]").count()).toBe(0);
 
