@@ -24,7 +24,8 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, { CHANNEL_FAILURE_THRESHOLD: "3", CHANNEL_FAILURE_WINDOW_MS: "60000", MODEL_CONNECT_TIMEOUT_MS: "400", ADMIN_API_TOKEN: ADMIN });
+  Object.assign(process.env, { CHANNEL_FAILURE_THRESHOLD: "3", CHANNEL_FAILURE_WINDOW_MS: "60000", MODEL_CONNECT_TIMEOUT_MS: "1500", ADMIN_API_TOKEN: ADMIN });
+  // Long enough that a busy CI machine does not turn a slow answer into a retry; one test waits it out once.
   resetEnvCache();
   fake = await startFakeOpenai();
   const app = express();
