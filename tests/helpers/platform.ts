@@ -19,10 +19,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** ZELIN_CPU_PROF_DIR=/tmp/prof profiles the spawned processes (--cpu-prof is refused in NODE_OPTIONS). */
 function spawnProcess(file: string, env: Record<string, string | undefined>) {
   return fork(path.join(ROOT, file), [], {
     cwd: ROOT,
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...(process.env.ZELIN_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.ZELIN_CPU_PROF_DIR}`] : [])],
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
