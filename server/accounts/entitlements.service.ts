@@ -1,6 +1,7 @@
 // "May this account do X, and how many are left?" (issue 3). Every later area asks here; a refusal
 // names the cheapest edition that would allow it.
 import { AppError } from "../errors/app-error";
+import type { TDbOrTx } from "../db/client";
 import * as repo from "./accounts.repository";
 import { EDITIONS, editionAllowing, type TEditionFeatures, type TEditionKey, type TEditionLimits } from "./editions";
 
@@ -16,8 +17,8 @@ export function effectiveEdition(account: { edition: string; editionExpiresAt: D
   return expires && expires.getTime() > now.getTime() ? key : "basic";
 }
 
-async function editionOf(accountId: string, now: Date) {
-  const account = await repo.findAccountById(accountId);
+async function editionOf(accountId: string, now: Date, tx?: TDbOrTx) {
+  const account = await repo.findAccountById(accountId, tx);
   if (!account) throw new AppError("not_found");
   return EDITIONS[effectiveEdition(account, now)];
 }
@@ -36,8 +37,10 @@ export async function assertFeature(accountId: string, feature: keyof TEditionFe
  * Before creating one more of a resource: `used` is how many the account has now (the owning area
  * counts its own rows). Returns how many remain after this one; null means unlimited.
  */
-export async function assertWithinLimit(accountId: string, resource: TLimitedResource, used: number, now = new Date()): Promise<number | null> {
-  const edition = await editionOf(accountId, now);
+export async function assertWithinLimit(accountId: string, resource: TLimitedResource, used: number, now = new Date(), tx?: TDbOrTx): Promise<number | null> {
+  // Inside a transaction the read must use it: on the embedded database another connection would
+  // wait for the transaction to end.
+  const edition = await editionOf(accountId, now, tx);
   const limit = edition.limits[resource];
   if (limit === null) return null;
   if (used < limit) return limit - used - 1;

@@ -114,7 +114,7 @@ export async function createAgent(actor: TActor, raw: unknown): Promise<TAgentDe
   const input = ZAgentInput.parse(raw);
   const id = await getDb().$transaction(async (tx) => {
     await repo.lockAccountAgents(actor.id, tx);
-    await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id, tx));
+    await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id, tx), new Date(), tx);
     await assertModelFits(input, tx);
     const agent = await repo.insertAgent({ ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, avatarUrl: input.avatar_url ?? null, sortOrder: (await repo.maxSortOrderOf(actor.id, tx)) + 1 }, tx);
     await repo.insertVersion({ agentId: agent.id, version: input.version, config: input, updateNote: input.update_note }, tx);
