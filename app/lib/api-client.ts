@@ -15,6 +15,14 @@ export class ApiError extends Error {
   }
 }
 
+export type TFieldError = { path: string; message: string };
+
+/** The field errors a refusal carries (validation_failed and services that name a field), or none. */
+export function fieldErrorsOf(err: unknown): TFieldError[] {
+  if (!(err instanceof ApiError)) return [];
+  return (err.data as { fields?: TFieldError[] } | null)?.fields ?? [];
+}
+
 export const LICENCE_EVENT = "zelin:licence";
 export type TLicenceEventDetail = { status: 10001 | 10002; start_time: number | null; end_time: number | null; contact_phone?: string };
 

@@ -82,3 +82,6 @@ export type TSessionAccount = {
   enterpriseId: string | null;
   language: string;
 };
+
+/** The same account as the database gives it (before dates become text). */
+export type TSessionAccountRow = Omit<TSessionAccount, "editionExpiresAt"> & { editionExpiresAt: Date | null };

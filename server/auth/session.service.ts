@@ -1,7 +1,7 @@
 // Sessions: a random token in an httpOnly, SameSite=Lax cookie; the database keeps its hash.
 import { randomToken, sha256 } from "../lib/secret-box";
 import * as repo from "../accounts/accounts.repository";
-import type { TSessionAccount } from "../accounts/accounts.schema";
+import type { TSessionAccount, TSessionAccountRow } from "../accounts/accounts.schema";
 
 export const SESSION_COOKIE = "zl_session";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -31,18 +31,7 @@ export async function endSession(sessionId: string, now = new Date()) {
   await repo.revokeSessions({ id: sessionId }, now);
 }
 
-export function toSessionAccount(a: {
-  id: string;
-  account: string;
-  nickname: string;
-  avatarUrl: string | null;
-  phone: string | null;
-  roles: string[];
-  edition: string;
-  editionExpiresAt: Date | null;
-  enterpriseId: string | null;
-  language: string;
-}): TSessionAccount {
+export function toSessionAccount(a: TSessionAccountRow): TSessionAccount {
   return {
     id: a.id,
     account: a.account,

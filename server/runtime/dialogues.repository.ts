@@ -70,10 +70,6 @@ export async function findMessageWithOwner(id: string, tx: TDbOrTx = getDb()) {
   return tx.chatMessage.findUnique({ where: { id }, select: { ...MESSAGE, dialogue: { select: { accountId: true, deletedAt: true } } } });
 }
 
-export async function findMessageStatus(id: string, tx: TDbOrTx = getDb()) {
-  return (await tx.chatMessage.findUnique({ where: { id }, select: { status: true } }))?.status ?? null;
-}
-
 /** Locks the dialogue row so two sends cannot both start a reply. */
 export async function lockDialogue(id: string, tx: TDbOrTx) {
   await tx.$queryRaw`SELECT id FROM dialogue WHERE id = ${id} FOR UPDATE`;
@@ -81,14 +77,6 @@ export async function lockDialogue(id: string, tx: TDbOrTx) {
 
 export async function countStreamingSince(dialogueId: string, since: Date, tx: TDbOrTx = getDb()) {
   return tx.chatMessage.count({ where: { dialogueId, status: "streaming", createdAt: { gte: since } } });
-}
-
-export async function insertDialogue(data: { id: string; accountId: string; agentId: string | null; agentVersionId: string | null; title: string; variables: Prisma.InputJsonValue; documentId: string | null }, tx: TDbOrTx = getDb()) {
-  await tx.dialogue.create({ data: { ...data, lastMessageAt: new Date() } });
-}
-
-export async function insertMessages(rows: Prisma.ChatMessageCreateManyInput[], tx: TDbOrTx = getDb()) {
-  await tx.chatMessage.createMany({ data: rows });
 }
 
 export async function updateMessageById(id: string, data: Prisma.ChatMessageUncheckedUpdateInput, tx: TDbOrTx = getDb()) {

@@ -3,11 +3,12 @@
 // decision on them (access, not found, not logged in) is the services'; this only reads.
 import { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
+import type { TSessionAccountRow } from "../accounts/accounts.schema";
 import type { TDialogueRow } from "./dialogues.repository";
 
 export type TTurnReading = {
   session: { id: string; lastSeenAt: Date };
-  account: { id: string; account: string; nickname: string; avatarUrl: string | null; phone: string | null; roles: string[]; edition: string; editionExpiresAt: Date | null; enterpriseId: string | null; language: string };
+  account: TSessionAccountRow;
   agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null;
   version: { id: string; config: unknown; updatedAt: Date } | null;
   dialogue: TDialogueRow | null;

@@ -1,46 +1,14 @@
 // The agent's avatar as a form control: uploads the picture (same checks as account avatars) and
 // holds the returned URL as the field's value.
 import { RobotOutlined, UploadOutlined } from "@ant-design/icons";
-import { App, Avatar, Button, Space, Typography, Upload, type UploadProps } from "antd";
-import { useState } from "react";
+import { Avatar, Button, Space, Typography, Upload } from "antd";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
-import { postFormData } from "../../lib/post-form-data";
+import { useImageUpload } from "../ui/use-image-upload";
 import { AVATAR_LIMITS, IMAGE_ACCEPT } from "../../../server/uploads/upload-limits";
 
 export function AvatarField({ value, onChange, disabled }: { value?: string; onChange?: (url: string) => void; disabled?: boolean }) {
   const { t } = useTranslation("agents");
-  const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
-
-  // Early answers for the obvious cases; the server checks the content itself.
-  const beforeUpload: UploadProps["beforeUpload"] = (file) => {
-    if (file.type && !["image/jpeg", "image/png"].includes(file.type)) {
-      message.error(t("file_type_not_allowed", { ns: "errors" }));
-      return Upload.LIST_IGNORE;
-    }
-    if (file.size > AVATAR_LIMITS.maxBytes) {
-      message.error(t("file_too_large", { ns: "errors" }));
-      return Upload.LIST_IGNORE;
-    }
-    return true;
-  };
-
-  const customRequest: UploadProps["customRequest"] = async ({ file, onSuccess, onError }) => {
-    const form = new FormData();
-    form.append("file", file as Blob);
-    setBusy(true);
-    try {
-      const res = await postFormData<{ url: string }>("/api/v1/uploads/image", form, { fallbackError: t("upload_failed", { ns: "errors" }) });
-      onChange?.(res.url);
-      onSuccess?.(res);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-      onError?.(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, beforeUpload, customRequest } = useImageUpload<{ url: string }>("/api/v1/uploads/image", AVATAR_LIMITS.maxBytes, (res) => onChange?.(res.url));
 
   return (
     <Space size={16} align="center" wrap data-testid="agent-avatar">

@@ -4,7 +4,7 @@ import { App, type FormInstance } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TAgentDetail, TAgentInput } from "../../../server/agents/agents.schema";
-import { ApiError } from "../../lib/api-client";
+import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { checkWholeForm, groupFieldErrors, toAgentInput, type TAgentFormValues } from "./agent-form-values";
 
@@ -20,7 +20,7 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
       message.error(String(err));
       return;
     }
-    const fields = ((err.data as { fields?: { path: string; message: string }[] } | null)?.fields ?? []).filter((f) => f.path);
+    const fields = fieldErrorsOf(err).filter((f) => f.path);
     // Schema refusals arrive translated; a service refusal names its code, and its sentence is the description.
     const say = (m: string) => (/^[a-z_.]+$/.test(m) ? (fields.length === 1 ? err.description : t(m, { ns: "errors" })) : m);
     if (fields.length) form.setFields(groupFieldErrors(fields).map((f) => ({ name: f.name as never, errors: f.errors.map(say) })));

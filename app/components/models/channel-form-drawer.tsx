@@ -3,7 +3,7 @@
 import { App, Button, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { useIsMobi } from "../app-link";
 import { CHANNEL_TYPES, ZBaseUrl, ZChannelWeight, ZCreateChannelInput } from "../../../server/models/models.schema";
 import { channelsApi, type TChannelRow, type TChannelScope } from "./models-api";
@@ -45,7 +45,7 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
       message.success(t("channels.saved"));
       onSaved();
     } catch (err) {
-      const fields = err instanceof ApiError ? ((err.data as { fields?: Array<{ path: string; message: string }> } | null)?.fields ?? []) : [];
+      const fields = fieldErrorsOf(err);
       if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.split(".")[0], errors: [f.message] })));
       message.error(err instanceof ApiError ? err.description : String(err));
     } finally {

@@ -3,7 +3,7 @@
 import { App, Button, Checkbox, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { useIsMobi } from "../app-link";
 import { MODEL_KINDS } from "../../../server/models/model-kinds";
 import { ZCreateModelInput, ZModelDisplayName, ZModelKey } from "../../../server/models/models.schema";
@@ -40,7 +40,7 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
       message.success(t("catalogue.saved"));
       onSaved();
     } catch (err) {
-      const fields = err instanceof ApiError ? ((err.data as { fields?: Array<{ path: string; message: string }> } | null)?.fields ?? []) : [];
+      const fields = fieldErrorsOf(err);
       if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.replace(/_micro$/, "").split(".")[0], errors: [f.message] })));
       message.error(err instanceof ApiError ? err.description : String(err));
     } finally {
