@@ -5,6 +5,7 @@ import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler } from "@electric-sql/pglite-socket";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { SessionQueue } from "./session-queue";
 
 export type EmbeddedHost = {
@@ -21,7 +22,8 @@ export async function startEmbeddedHost(opts: { dataDir?: string; port?: number;
   let db: PGlite;
   try {
     if (dir) fs.mkdirSync(dir, { recursive: true });
-    db = await PGlite.create(dir ? { dataDir: dir } : {});
+    // pgvector, so knowledge retrieval searches embeddings in SQL (migration 0005 creates it).
+    db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { vector } });
   } catch (err) {
     release();
     throw err;

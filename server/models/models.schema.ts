@@ -8,9 +8,12 @@ import { isWithinReadingWidth } from "../lib/text-width";
 const REQUIRED = { error: "validation.required" };
 const PARAM = "validation.model_parameter";
 
+/** Upstream types an administrator may create: all speak OpenAI chat completions over HTTP. */
 export const CHANNEL_TYPES = ["openai", "deepseek", "qwen", "moonshot", "zhipu", "ollama", "vllm", "custom"] as const;
+/** Plus the platform's own in-process channel (DESIGN 7), made at start, never by a form. */
+export const ALL_CHANNEL_TYPES = [...CHANNEL_TYPES, "offline"] as const;
 export const CHANNEL_STATES = ["enabled", "disabled_manual", "disabled_auto"] as const;
-export type TChannelType = (typeof CHANNEL_TYPES)[number];
+export type TChannelType = (typeof ALL_CHANNEL_TYPES)[number];
 export type TChannelState = (typeof CHANNEL_STATES)[number];
 
 export const ZModelKey = z.string(REQUIRED).trim().min(1, "validation.required").max(100, "validation.too_long").regex(/^[A-Za-z0-9._/:-]+$/, "validation.model_key");
