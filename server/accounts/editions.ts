@@ -7,6 +7,13 @@ export type TEditionKey = (typeof EDITION_KEYS)[number];
 
 export const MICRO = 1_000_000;
 
+/** Training characters an account keeps free (SPEC 9); storage beyond is charged by the money issue. */
+export const FREE_TRAINING_CHARS = 1_000_000;
+/** One database training set's table-creation statements at most (SPEC 9). */
+export const MAX_DATABASE_SET_CHARS = 30_000;
+/** Advised size of one smart text file (SPEC 5): more is accepted, with the advice shown. */
+export const ADVISED_TRAINING_FILE_CHARS = 50_000;
+
 /** null: unlimited. */
 export type TEditionLimits = {
   agents: number | null;
