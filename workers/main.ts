@@ -5,9 +5,11 @@ import { logger } from "../server/lib/logger";
 import { JOBS, scheduleRepeatingJob, type TJobId } from "../server/jobs/jobs";
 import { createWorker } from "../server/jobs/queue";
 import { handlePlatformHeartbeat } from "./jobs/platform-heartbeat/handler";
+import { handleKnowledgeIndex } from "../server/knowledge/indexing.service";
 
 const HANDLERS: { [J in TJobId]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
+  "knowledge.index": handleKnowledgeIndex,
 };
 
 export async function startWorkers() {

@@ -67,6 +67,33 @@ export async function postChatCompletion(upstream: TUpstream, body: Record<strin
   }
 }
 
+export type TEmbeddingsResponse = { data?: Array<{ index?: number; embedding?: unknown }>; usage?: unknown };
+
+/** OpenAI's POST /embeddings: one vector per input, in input order. */
+export async function postEmbeddings(upstream: TUpstream, body: { model: string; input: string[] }, opts: TRequestOptions): Promise<number[][]> {
+  const call = startCall(opts);
+  try {
+    const res = await send(upstream, body, call, "/embeddings");
+    call.clearTimer();
+    const text = await res.body.text().catch((err) => {
+      throw call.classify(err);
+    });
+    let parsed: TEmbeddingsResponse;
+    try {
+      parsed = JSON.parse(text) as TEmbeddingsResponse;
+    } catch {
+      throw new UpstreamError("protocol", "the upstream answered with something that is not JSON", res.statusCode);
+    }
+    const data = [...(parsed.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    if (data.length !== body.input.length || !data.every((d) => Array.isArray(d.embedding) && d.embedding.every((x) => typeof x === "number"))) {
+      throw new UpstreamError("protocol", "the upstream's embeddings do not match the inputs", res.statusCode);
+    }
+    return data.map((d) => d.embedding as number[]);
+  } finally {
+    call.dispose();
+  }
+}
+
 /**
  * A streaming chat completion. Resolves once the upstream accepted the request (status 200);
  * the iterator yields each `data:` chunk as it arrives, untouched (reasoning_content and tool_calls
@@ -167,12 +194,12 @@ function startCall(opts: TRequestOptions) {
   };
 }
 
-async function send(upstream: TUpstream, body: Record<string, unknown>, call: TCall): Promise<Dispatcher.ResponseData> {
+async function send(upstream: TUpstream, body: Record<string, unknown>, call: TCall, path = "/chat/completions"): Promise<Dispatcher.ResponseData> {
   let res: Dispatcher.ResponseData;
   try {
     // undici's request (node streams) rather than fetch (web streams): far less work per chunk
     // relayed; connections are kept alive per origin by the dispatcher.
-    res = await request(`${upstream.baseUrl}/chat/completions`, {
+    res = await request(`${upstream.baseUrl}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json", authorization: `Bearer ${upstream.apiKey}` },
       body: JSON.stringify(body),

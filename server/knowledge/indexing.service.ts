@@ -1,0 +1,154 @@
+// Training a set (issue 5): a job, never a request that waits. An edit bumps the set's revision
+// and puts it in "training"; the job builds the passages of that revision (Q&A items, or the text
+// of the documents split into pieces), embeds them when an embedding model is configured, and
+// ends in "done" or "failed". A newer edit supersedes a running job: it only writes while its
+// revision is still the set's. Agents using a set that fails turn invalid (SPEC 4) and recover
+// when none of their sets fails any more.
+import type { Job } from "bullmq";
+import { FREE_TRAINING_CHARS } from "../accounts/editions";
+import * as agents from "../agents/agents.service";
+import { getDb } from "../db/client";
+import { AppError } from "../errors/app-error";
+import { enqueueJob } from "../jobs/jobs";
+import { logger } from "../lib/logger";
+import { getEmbedder } from "../models/embeddings.service";
+import { extractDocumentText } from "../runtime/document-text";
+import { getFileStore } from "../uploads/file-store";
+import { chunkText } from "./chunk-text";
+import * as repo from "./indexing.repository";
+import * as passages from "./passages.repository";
+import { toTsvectorLiteral } from "./text-segmenter";
+
+/**
+ * Re-trains a set after its content changed. Call it after your transaction committed (the job
+ * runs on another connection, and on the embedded database a second connection waits for the
+ * first one's transaction). The set shows "training" from now until the job ends.
+ */
+export async function requestIndexing(trainingSetId: string): Promise<void> {
+  const revision = await repo.bumpRevision(trainingSetId);
+  await enqueueJob("knowledge.index", { trainingSetId, revision }, { jobId: `index-${trainingSetId}-${revision}` });
+}
+
+type TIndexPayload = { trainingSetId: string; revision: number };
+export type TIndexOutcome = "done" | "failed" | "superseded" | "gone";
+
+/** The job handler (workers/main.ts). */
+export async function handleKnowledgeIndex(payload: TIndexPayload, _job?: Job): Promise<TIndexOutcome> {
+  return indexTrainingSet(payload.trainingSetId, payload.revision);
+}
+
+export async function indexTrainingSet(trainingSetId: string, revision: number): Promise<TIndexOutcome> {
+  const set = await repo.findSetForIndexing(trainingSetId);
+  if (!set || set.deletedAt) return "gone";
+  if (set.revision !== revision || set.state !== "training") return "superseded";
+  try {
+    let charCount: number;
+    if (set.type === "standard") charCount = await indexQaItems(set);
+    else if (set.type === "smart") charCount = await indexDocuments(set);
+    else charCount = 0; // database sets keep no passages: the model writes SQL from their statements.
+    const others = await repo.sumCharsOfOtherSets(set.ownerAccountId, set.id);
+    if (others + charCount > FREE_TRAINING_CHARS) throw new AppError("characters_insufficient", { data: { used: others, adding: charCount, limit: FREE_TRAINING_CHARS } });
+    await embedPassages(set, revision);
+    if (!(await repo.finishRevision(set.id, revision, { state: "done", charCount, failureReason: null }))) return "superseded";
+    await reviewAgentsOf(set.id);
+    return "done";
+  } catch (err) {
+    const reason = err instanceof AppError ? err.code : "training_failed";
+    logger.warn({ err, trainingSetId }, "training a set failed");
+    if (!(await repo.finishRevision(set.id, revision, { state: "failed", failureReason: reason }))) return "superseded";
+    await reviewAgentsOf(set.id);
+    return "failed";
+  }
+}
+
+async function indexQaItems(set: repo.TSetForIndexing) {
+  const items = await repo.listQaItems(set.id);
+  const rows = items.map((item, i) => ({
+    qaItemId: item.id,
+    ordinal: i,
+    title: item.question,
+    content: item.answer,
+    lexemes: toTsvectorLiteral([
+      { text: item.question, weight: "A" },
+      { text: item.answer, weight: "D" },
+    ]),
+  }));
+  await getDb().$transaction(async (tx) => {
+    if ((await repo.findSetForIndexing(set.id, tx))?.revision !== set.revision) return;
+    await passages.deletePassagesOfSet(set.id, tx);
+    await passages.insertPassages(set.id, rows, tx);
+  });
+  return items.reduce((n, item) => n + [...item.question].length + [...item.answer].length, 0);
+}
+
+/**
+ * New (or earlier failed) documents are read and split; documents already done keep their
+ * passages. A document that cannot be read fails on its own; the set fails only if none is readable.
+ */
+async function indexDocuments(set: repo.TSetForIndexing) {
+  const docs = await repo.listDocuments(set.id);
+  const todo = docs.filter((d) => d.state !== "done");
+  const built: Array<{ id: string; chars: number; rows: passages.TPassageInput[] } | { id: string; error: string }> = [];
+  for (const [i, doc] of todo.entries()) {
+    await repo.updateDocument(doc.id, { state: "indexing" });
+    try {
+      const stored = await getFileStore().get(doc.fileKey);
+      if (!stored) throw new AppError("upload_failed");
+      const { text } = await extractDocumentText(await readAll(stored.stream));
+      const pieces = chunkText(text);
+      built.push({
+        id: doc.id,
+        chars: [...text].length,
+        rows: pieces.map((content, ordinal) => ({ documentId: doc.id, ordinal, title: doc.name, content, lexemes: toTsvectorLiteral([{ text: content, weight: "D" }]) })),
+      });
+    } catch (err) {
+      built.push({ id: doc.id, error: err instanceof AppError ? err.code : "training_failed" });
+    }
+    await repo.setProgress(set.id, set.revision, Math.round(((i + 1) / Math.max(1, todo.length)) * 80));
+  }
+  await getDb().$transaction(async (tx) => {
+    if ((await repo.findSetForIndexing(set.id, tx))?.revision !== set.revision) return;
+    const ok = built.filter((b): b is Extract<(typeof built)[number], { rows: unknown }> => "rows" in b);
+    await passages.deleteDocumentPassages(set.id, docs.map((d) => d.id), ok.map((b) => b.id), tx);
+    for (const b of ok) {
+      await passages.insertPassages(set.id, b.rows, tx);
+      await repo.updateDocument(b.id, { state: "done", charCount: b.chars, error: null }, tx);
+    }
+    for (const b of built) if ("error" in b) await repo.updateDocument(b.id, { state: "failed", charCount: 0, error: b.error }, tx);
+  });
+  const after = await repo.listDocuments(set.id);
+  if (after.length > 0 && after.every((d) => d.state === "failed")) throw new AppError("training_failed");
+  return after.reduce((n, d) => n + (d.state === "done" ? d.charCount : 0), 0);
+}
+
+/** Vectors for passages that have none from the configured model; none configured: nothing. */
+async function embedPassages(set: repo.TSetForIndexing, revision: number) {
+  const embedder = await getEmbedder();
+  if (!embedder) return;
+  for (;;) {
+    const rows = await passages.listPassagesWithoutEmbedding(set.id, embedder.modelKey, 256);
+    if (!rows.length) return;
+    const vectors = await embedder.embed(rows.map((r) => `${r.title}\n${r.content}`));
+    await passages.setEmbeddings(rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })), embedder.modelKey);
+    await repo.setProgress(set.id, revision, 90);
+  }
+}
+
+/** Agents using the set: invalid while any of their sets fails, valid again once none does. */
+async function reviewAgentsOf(trainingSetId: string) {
+  for (const agentId of await repo.listAgentIdsUsingSet(trainingSetId)) {
+    try {
+      const failing = await repo.listFailingSetsOf(agentId);
+      if (failing.length) await agents.invalidateAgent(agentId, "training_set_failed");
+      else await agents.restoreAgent(agentId);
+    } catch (err) {
+      logger.error({ err, agentId, trainingSetId }, "could not update an agent after training");
+    }
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
