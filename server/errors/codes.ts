@@ -73,6 +73,11 @@ export const ERROR_CODES = {
   file_type_not_allowed: { status: 420201, http: 415 },
   image_size_out_of_range: { status: 420202, http: 422 },
   document_type_not_allowed: { status: 420203, http: 415 },
+  text_file_type_not_allowed: { status: 420204, http: 415 },
+  video_type_not_allowed: { status: 420205, http: 415 },
+  media_type_not_allowed: { status: 420206, http: 415 },
+  too_many_files: { status: 420207, http: 422 },
+  media_daily_limit: { status: 420208, http: 429 },
   // Model gateway.
   model_unavailable: { status: 420301, http: 503 },
   model_in_use: { status: 420302, http: 409 },

@@ -1,29 +1,52 @@
-// The one way uploads are checked and kept (DESIGN 9): by size, by the content's own type, and
-// for pictures by their pixel size; only then written to the file store.
+// The one way uploads are checked and kept (DESIGN 9), used by every area: by size, by the
+// content's own type (sniff.ts; an executable is refused whatever its name), for pictures by their
+// pixel size; only then written to the file store (file-store.ts: a local folder or an S3 bucket).
+//
+// The API other areas call:
+//   acceptImage(bytes, limits)     a JPG/PNG picture within SPEC 5's bytes and 300-5000 px
+//   acceptVideo(bytes, limits)     an MP4, MOV or WebM video
+//   acceptTextFile(bytes, limits)  a txt, docx or pdf file, not empty
+//   acceptDocument(bytes, opts)    one of the given kinds (certificates: pdf, jpeg, png)
+//   assertFileCount(n, max)        the per-form count (PER_FORM in upload-limits.ts)
+//   storeFile(folder, file)        writes an accepted file under a fresh key, returns the key
+//   deleteFiles(keys)              best-effort removal
+// Limits live in upload-limits.ts (shared with the browser); refusals are AppErrors of the catalogue.
 import { AppError } from "../errors/app-error";
 import { logger } from "../lib/logger";
 import * as accounts from "../accounts/accounts.repository";
 import { getFileStore, newFileKey } from "./file-store";
-import { FILE_TYPES, readImageSize, sniffType, type TFileKind } from "./sniff";
-import { AVATAR_LIMITS, type TImageLimits } from "./upload-limits";
+import { decodeText, FILE_TYPES, isExecutable, readImageSize, sniffType, type TFileKind } from "./sniff";
+import { AVATAR_LIMITS, type TFileLimits, type TImageLimits } from "./upload-limits";
 
-export type TAcceptedFile = { bytes: Buffer; kind: TFileKind; mime: string; ext: string };
-export type TAcceptedImage = TAcceptedFile & { width: number; height: number };
+export type TAcceptedFile<K extends TFileKind = TFileKind> = { bytes: Buffer; kind: K; mime: string; ext: string; size: number };
+export type TAcceptedImage = TAcceptedFile<"jpeg" | "png"> & { width: number; height: number };
+export type TAcceptedVideo = TAcceptedFile<"mp4" | "mov" | "webm">;
+export type TTextFileKind = "txt" | "docx" | "pdf";
+export type TAcceptedTextFile = TAcceptedFile<TTextFileKind>;
 
 /** Public files are served at /files/<key>; only keys under these folders are public. */
 export const PUBLIC_FOLDERS = ["avatars/", "images/"];
 export const PUBLIC_FILES_PATH = "/files/";
 
-function describeFile(bytes: Buffer, kind: TFileKind): TAcceptedFile {
-  return { bytes, kind, mime: FILE_TYPES[kind].mime, ext: FILE_TYPES[kind].ext };
+function describeFile<K extends TFileKind>(bytes: Buffer, kind: K): TAcceptedFile<K> {
+  return { bytes, kind, mime: FILE_TYPES[kind].mime, ext: FILE_TYPES[kind].ext, size: bytes.length };
 }
+
+/** The checks every upload goes through first: not empty, not an executable, within its bytes. */
+function checkBytes(bytes: Buffer | null | undefined, maxBytes: number): asserts bytes is Buffer {
+  if (!bytes?.length || isExecutable(bytes)) throw new AppError("file_empty_or_prohibited");
+  if (bytes.length > maxBytes) throw new AppError("file_too_large", { data: { max_bytes: maxBytes } });
+}
+
+const isImageKind = (kind: TFileKind | null): kind is "jpeg" | "png" => kind === "jpeg" || kind === "png";
+const isVideoKind = (kind: TFileKind | null): kind is "mp4" | "mov" | "webm" => kind === "mp4" || kind === "mov" || kind === "webm";
+const isTextKind = (kind: TFileKind | null): kind is TTextFileKind => kind === "txt" || kind === "docx" || kind === "pdf";
 
 /** A JPG or PNG picture within the limits, or the refusal that names why not. */
 export function acceptImage(bytes: Buffer | null | undefined, limits: TImageLimits): TAcceptedImage {
-  if (!bytes?.length) throw new AppError("file_empty_or_prohibited");
-  if (bytes.length > limits.maxBytes) throw new AppError("file_too_large", { data: { max_bytes: limits.maxBytes } });
+  checkBytes(bytes, limits.maxBytes);
   const kind = sniffType(bytes);
-  if (kind !== "jpeg" && kind !== "png") throw new AppError("file_type_not_allowed");
+  if (!isImageKind(kind)) throw new AppError("file_type_not_allowed");
   const size = readImageSize(bytes);
   if (!size) throw new AppError("file_empty_or_prohibited");
   const { width, height } = size;
@@ -33,20 +56,63 @@ export function acceptImage(bytes: Buffer | null | undefined, limits: TImageLimi
   return { ...describeFile(bytes, kind), width, height };
 }
 
+/** An MP4, MOV or WebM video within the limits (100 MB; a greeting video 20 MB). */
+export function acceptVideo(bytes: Buffer | null | undefined, limits: TFileLimits): TAcceptedVideo {
+  checkBytes(bytes, limits.maxBytes);
+  const kind = sniffType(bytes);
+  if (!isVideoKind(kind)) throw new AppError("video_type_not_allowed");
+  return describeFile(bytes, kind);
+}
+
+/**
+ * A text file (SPEC 5: txt, docx or pdf, not empty) within maxBytes (TRAINING_FILE_LIMITS 50 MB,
+ * TEXT_FILE_LIMITS 10 MB). The kind comes from the content: txt is readable UTF-8 (or GB18030) text
+ * without NUL bytes, docx a ZIP holding word/document.xml, pdf starts with "%PDF-". A txt of only
+ * blanks counts as empty. Whether a docx or pdf holds any text is for the caller's extraction to say.
+ */
+export function acceptTextFile(bytes: Buffer | null | undefined, limits: TFileLimits): TAcceptedTextFile {
+  checkBytes(bytes, limits.maxBytes);
+  const kind = sniffType(bytes);
+  if (!isTextKind(kind)) throw new AppError("text_file_type_not_allowed");
+  if (kind === "txt" && !decodeText(bytes)?.trim()) throw new AppError("file_empty_or_prohibited");
+  return describeFile(bytes, kind);
+}
+
+/** A picture or a video (the multimedia library): each by its own limits. */
+export function acceptMedia(bytes: Buffer | null | undefined, limits: { image: TImageLimits; video: TFileLimits }): TAcceptedImage | TAcceptedVideo {
+  checkBytes(bytes, Math.max(limits.image.maxBytes, limits.video.maxBytes));
+  const kind = sniffType(bytes);
+  if (isImageKind(kind)) return acceptImage(bytes, limits.image);
+  if (isVideoKind(kind)) return acceptVideo(bytes, limits.video);
+  throw new AppError("media_type_not_allowed");
+}
+
+/** A form carries at most `max` files (PER_FORM: 3 pictures, 5 or 10 files). */
+export function assertFileCount(count: number, max: number) {
+  if (count > max) throw new AppError("too_many_files", { params: { max }, data: { max } });
+}
+
 /** A document of one of the given kinds (e.g. a certificate: PDF, JPG or PNG). */
 export function acceptDocument(bytes: Buffer | null | undefined, opts: { maxBytes: number; kinds: TFileKind[] }): TAcceptedFile {
-  if (!bytes?.length) throw new AppError("file_empty_or_prohibited");
-  if (bytes.length > opts.maxBytes) throw new AppError("file_too_large", { data: { max_bytes: opts.maxBytes } });
+  checkBytes(bytes, opts.maxBytes);
   const kind = sniffType(bytes);
   if (!kind || !opts.kinds.includes(kind)) throw new AppError(opts.kinds.includes("pdf") ? "document_type_not_allowed" : "file_type_not_allowed");
   if (kind !== "pdf" && !readImageSize(bytes)) throw new AppError("file_empty_or_prohibited");
   return describeFile(bytes, kind);
 }
 
-/** Writes an accepted file under a fresh key in the folder and returns the key. */
-export async function storeFile(folder: string, file: TAcceptedFile) {
+/**
+ * Writes an accepted file under a fresh, unguessable key in the folder (e.g. `training/<accountId>`)
+ * and returns the key. Keys under PUBLIC_FOLDERS are served at /files/<key>; others are private and
+ * read back by their area through getFileStore().get(key). A failed write is "upload failed".
+ */
+export async function storeFile(folder: string, file: Pick<TAcceptedFile, "bytes" | "mime" | "ext">) {
   const key = newFileKey(folder, file.ext);
-  await getFileStore().put(key, file.bytes, file.mime);
+  try {
+    await getFileStore().put(key, file.bytes, file.mime);
+  } catch (err) {
+    throw new AppError("upload_failed", { cause: err });
+  }
   return key;
 }
 

@@ -6,10 +6,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { LocalFileStore } from "../../server/uploads/file-store";
+import { isAppError } from "../../server/errors/app-error";
 import { sniffType, readImageSize } from "../../server/uploads/sniff";
+import { acceptImage, acceptMedia, acceptTextFile, acceptVideo, assertFileCount } from "../../server/uploads/uploads.service";
+import { GREETING_VIDEO_LIMITS, MB, MEDIA_IMAGE_LIMITS, MEDIA_VIDEO_LIMITS, TEXT_FILE_LIMITS, TRAINING_FILE_LIMITS } from "../../server/uploads/upload-limits";
 import { Browser } from "../helpers/api-client";
 import { useApiWithTempFiles } from "../helpers/temp-files-api";
-import { makePng } from "../helpers/png";
+import { makePdf, makePng } from "../helpers/png";
+import { makeDocx, makeElf, makeExe, makeMov, makeMp4, makeWebm, makeZip } from "../helpers/sample-files";
 
 const run = crypto.randomBytes(3).toString("hex");
 const server = useApiWithTempFiles("zl-uploads-");
@@ -38,6 +42,72 @@ describe("content sniffing", () => {
     expect(readImageSize(Buffer.from("not a picture"))).toBeNull();
   });
 
+  it("knows videos, docx, pdf and text by their bytes, and never an executable", () => {
+    expect(sniffType(makeMp4())).toBe("mp4");
+    expect(sniffType(makeMov())).toBe("mov");
+    expect(sniffType(makeWebm())).toBe("webm");
+    expect(sniffType(makeDocx("合同正文"))).toBe("docx");
+    expect(sniffType(makeZip({ "notes/readme.txt": "a zip, not a document" }))).toBeNull();
+    expect(sniffType(makePdf())).toBe("pdf");
+    expect(sniffType(Buffer.from("第一行\n second line\tand a tab\n"))).toBe("txt");
+    expect(sniffType(Buffer.from("plain words", "utf16le"))).toBeNull(); // NUL bytes: not text we read
+    expect(sniffType(Buffer.from([0xd6, 0xd0, 0xce, 0xc4]))).toBe("txt"); // "中文" in GB18030
+    // HEIF pictures share MP4's container but are not videos.
+    const heic = makeMp4();
+    heic.write("heic", 8, "latin1");
+    expect(sniffType(heic)).toBeNull();
+    for (const exe of [makeElf(), makeExe(), Buffer.from("#!/bin/sh\nrm -rf /\n")]) expect(sniffType(exe)).toBeNull();
+    // Plain ASCII after an MZ header would decode as text: the header decides first.
+    expect(sniffType(Buffer.from("MZ this looks like text but is a DOS program header"))).toBeNull();
+  });
+
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      if (isAppError(err)) return err.code;
+      throw err;
+    }
+    return "accepted";
+  };
+
+  it("acceptTextFile takes txt, docx and pdf by content, and refuses the rest", () => {
+    expect(acceptTextFile(makeDocx("正文"), TRAINING_FILE_LIMITS)).toMatchObject({ kind: "docx", ext: "docx", mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" });
+    expect(acceptTextFile(makePdf(), TEXT_FILE_LIMITS)).toMatchObject({ kind: "pdf", ext: "pdf", mime: "application/pdf" });
+    const qa = Buffer.from("问：营业时间？\n答：9 点到 18 点。\n");
+    expect(acceptTextFile(qa, TEXT_FILE_LIMITS)).toMatchObject({ kind: "txt", ext: "txt", size: qa.length });
+    expect(codeOf(() => acceptTextFile(makeElf(), TRAINING_FILE_LIMITS))).toBe("file_empty_or_prohibited");
+    expect(codeOf(() => acceptTextFile(makeExe(), TRAINING_FILE_LIMITS))).toBe("file_empty_or_prohibited");
+    expect(codeOf(() => acceptTextFile(Buffer.alloc(0), TRAINING_FILE_LIMITS))).toBe("file_empty_or_prohibited");
+    expect(codeOf(() => acceptTextFile(Buffer.from(" \n\t\n"), TRAINING_FILE_LIMITS))).toBe("file_empty_or_prohibited");
+    expect(codeOf(() => acceptTextFile(makePng(400, 400), TRAINING_FILE_LIMITS))).toBe("text_file_type_not_allowed");
+    expect(codeOf(() => acceptTextFile(makeMp4(), TRAINING_FILE_LIMITS))).toBe("text_file_type_not_allowed");
+    expect(codeOf(() => acceptTextFile(Buffer.alloc(10 * MB + 1, 0x61), TEXT_FILE_LIMITS))).toBe("file_too_large");
+    expect(codeOf(() => acceptTextFile(Buffer.alloc(10 * MB + 1, 0x61), TRAINING_FILE_LIMITS))).toBe("accepted");
+    expect(codeOf(() => acceptTextFile(Buffer.alloc(50 * MB + 1, 0x61), TRAINING_FILE_LIMITS))).toBe("file_too_large");
+  });
+
+  it("videos by content within 100 MB (20 MB for a greeting), pictures within their bytes and sides", () => {
+    expect(acceptVideo(makeMp4(), MEDIA_VIDEO_LIMITS)).toMatchObject({ kind: "mp4", mime: "video/mp4", ext: "mp4" });
+    expect(acceptVideo(makeMov(), MEDIA_VIDEO_LIMITS)).toMatchObject({ kind: "mov", mime: "video/quicktime" });
+    expect(acceptVideo(makeWebm(), MEDIA_VIDEO_LIMITS)).toMatchObject({ kind: "webm", mime: "video/webm" });
+    expect(codeOf(() => acceptVideo(makeMp4(21 * MB), GREETING_VIDEO_LIMITS))).toBe("file_too_large");
+    expect(codeOf(() => acceptVideo(makeMp4(21 * MB), MEDIA_VIDEO_LIMITS))).toBe("accepted");
+    expect(codeOf(() => acceptVideo(makePng(400, 400), MEDIA_VIDEO_LIMITS))).toBe("video_type_not_allowed");
+    expect(codeOf(() => acceptVideo(makeElf(), MEDIA_VIDEO_LIMITS))).toBe("file_empty_or_prohibited");
+    const media = { image: MEDIA_IMAGE_LIMITS, video: MEDIA_VIDEO_LIMITS };
+    expect(acceptMedia(makePng(800, 600), media)).toMatchObject({ kind: "png", width: 800, height: 600 });
+    expect(acceptMedia(makeWebm(), media)).toMatchObject({ kind: "webm" });
+    // A picture is held to the picture limit (20 MB) even though videos may be larger.
+    expect(codeOf(() => acceptMedia(Buffer.concat([makePng(400, 400), Buffer.alloc(21 * MB)]), media))).toBe("file_too_large");
+    expect(codeOf(() => acceptMedia(makePng(299, 800), media))).toBe("image_size_out_of_range");
+    expect(codeOf(() => acceptMedia(makeDocx("x"), media))).toBe("media_type_not_allowed");
+    expect(codeOf(() => acceptMedia(makeExe(), media))).toBe("file_empty_or_prohibited");
+    expect(codeOf(() => acceptImage(makePng(5000, 300), MEDIA_IMAGE_LIMITS))).toBe("accepted");
+    expect(codeOf(() => assertFileCount(3, 3))).toBe("accepted");
+    expect(codeOf(() => assertFileCount(4, 3))).toBe("too_many_files");
+  });
+
   it("the local store refuses keys that climb out of its folder", async () => {
     const store = new LocalFileStore(path.join(dataDir, "files"));
     for (const key of ["../escape.png", "avatars/../../escape.png", "/etc/passwd", "avatars\\x.png", "a//b.png", "avatars/..png"]) {
@@ -54,7 +124,7 @@ describe("avatar uploads", () => {
     const post = (bytes: Uint8Array, filename = "photo.png") => browser.upload("/api/v1/account/avatar", { files: { file: { bytes, filename, type: "image/png" } } }, { lang: "en" });
 
     const exe = await post(Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00\x00\x00"), crypto.randomBytes(2048)]));
-    expect(exe.body).toMatchObject({ status: 420201, description: "Only JPG or PNG pictures are allowed" });
+    expect(exe.body).toMatchObject({ status: 420018, description: "The file is empty or contains prohibited content" });
     expect((await post(Buffer.from("just some text, named like a picture\n"))).body.status).toBe(420201);
     // A PDF is a real file of an allowed kind elsewhere, but not a picture.
     expect((await post(Buffer.from("%PDF-1.4\n%%EOF\n"))).body.status).toBe(420201);
