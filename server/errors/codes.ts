@@ -89,6 +89,10 @@ export const ERROR_CODES = {
   plugin_failed: { status: 420405, http: 502 },
   model_failed: { status: 420406, http: 502 },
   document_type_not_readable: { status: 420407, http: 415 },
+  // Database training sets: a query refused before it runs, failed, or stopped by its time limit.
+  sql_refused: { status: 420501, http: 422 },
+  sql_failed: { status: 420502, http: 502 },
+  sql_timeout: { status: 420503, http: 503 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

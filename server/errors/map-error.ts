@@ -31,12 +31,15 @@ export function mapError(err: unknown, lng?: string): TMappedError {
   };
 }
 
-/** A parameter written "$t:<ns>:<key>" is itself translated, e.g. an edition's name. */
+/**
+ * A parameter written "$t:<ns>:<key>" is itself translated, e.g. an edition's name, with the other
+ * parameters as its values (a reason naming a table).
+ */
 function translateParams(params: Record<string, string | number>, lng?: string) {
   return Object.fromEntries(
     Object.entries(params).map(([k, v]) => {
       const m = typeof v === "string" ? /^\$t:([a-z_]+):(.+)$/.exec(v) : null;
-      return [k, m ? getT(lng, m[1])(m[2]) : v];
+      return [k, m ? getT(lng, m[1])(m[2], params) : v];
     }),
   );
 }
