@@ -93,6 +93,14 @@ export const ERROR_CODES = {
   sql_refused: { status: 420501, http: 422 },
   sql_failed: { status: 420502, http: 502 },
   sql_timeout: { status: 420503, http: 503 },
+  // Training sets (standard and smart): a move their state does not allow, a paused storage
+  // service, an action for another type of set, Q&A duplicates and import files.
+  training_set_state_refused: { status: 420601, http: 409 },
+  training_set_unavailable: { status: 420602, http: 409 },
+  training_set_wrong_type: { status: 420603, http: 409 },
+  qa_question_duplicate: { status: 420604, http: 409 },
+  qa_import_unreadable: { status: 420605, http: 422 },
+  qa_import_too_many_rows: { status: 420606, http: 422 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
