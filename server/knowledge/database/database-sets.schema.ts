@@ -1,0 +1,97 @@
+// Database training sets (SPEC 3 "Database training set: connection info, table-creation
+// statements"; SPEC 5/9 "one database at most 30k characters"). Shared by the pages and the server:
+// both refuse the same input with the same message key.
+import { z } from "zod";
+import { MAX_DATABASE_SET_CHARS } from "../../accounts/editions";
+
+/** SPEC 9: the table-creation statements of one database, at most 30k characters. */
+export const DDL_MAX_CHARS = MAX_DATABASE_SET_CHARS;
+/** Rows a query hands back at most (one more is fetched to tell that there were more). */
+export const QUERY_ROW_LIMIT = 100;
+/** Seconds a query may run on the customer's server. */
+export const QUERY_TIMEOUT_MS = 10_000;
+
+/** Characters as a reader counts them (an emoji is one), which is what the counter shows. */
+export const countChars = (text: string) => [...text].length;
+
+const ZHost = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .max(255, "validation.too_long")
+  .regex(/^[A-Za-z0-9.\-:[\]]+$/, "validation.database_host");
+
+export const ZDatabaseConnection = z.object({
+  host: ZHost,
+  port: z.coerce.number().int("validation.database_port").min(1, "validation.database_port").max(65535, "validation.database_port").default(3306),
+  username: z.string().trim().min(1, "validation.required").max(80, "validation.too_long"),
+  /** Empty when editing: the stored password is kept. */
+  password: z.string().max(200, "validation.too_long").default(""),
+  database: z.string().trim().min(1, "validation.required").max(64, "validation.too_long").regex(/^[^\s/\\.]+$/, "validation.database_name"),
+});
+
+export const ZDdl = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .refine((s) => countChars(s) <= DDL_MAX_CHARS, "validation.ddl_too_long");
+
+const ZSetFields = z.object({
+  name: z.string().trim().min(1, "validation.required").max(30, "validation.too_long"),
+  introduction: z.string().trim().max(300, "validation.too_long").default(""),
+  ddl: ZDdl,
+});
+
+export const ZCreateDatabaseSetInput = ZSetFields.extend(ZDatabaseConnection.shape).refine((v) => v.password.length > 0, { message: "validation.required", path: ["password"] });
+export type TCreateDatabaseSetInput = z.input<typeof ZCreateDatabaseSetInput>;
+
+export const ZDatabaseSetId = z.object({ id: z.string().min(1).max(40) });
+
+export const ZUpdateDatabaseSetInput = ZSetFields.extend(ZDatabaseConnection.shape).extend(ZDatabaseSetId.shape);
+export type TUpdateDatabaseSetInput = z.input<typeof ZUpdateDatabaseSetInput>;
+
+/** "Verify" on the form, before saving: an unsaved connection, or a saved set's with its stored password. */
+export const ZVerifyDatabaseInput = ZDatabaseConnection.extend({ ddl: ZDdl, id: z.string().min(1).max(40).optional() });
+export type TVerifyDatabaseInput = z.input<typeof ZVerifyDatabaseInput>;
+
+/** The body of POST /api/v1/training/database/mysql/req/result (SPEC 7); ctype and ufids tolerated. */
+export const ZRunQueryInput = z
+  .object({
+    training_set_id: z.string().min(1).max(40).optional(),
+    id: z.string().min(1).max(40).optional(),
+    sql: z.string().trim().min(1, "validation.required").max(20_000, "validation.too_long"),
+    ctype: z.coerce.number().optional(),
+    ufids: z.unknown().optional(),
+  })
+  .refine((v) => v.training_set_id || v.id, { message: "validation.required", path: ["training_set_id"] })
+  .transform((v) => ({ trainingSetId: (v.training_set_id ?? v.id)!, sql: v.sql }));
+export type TRunQueryInput = z.input<typeof ZRunQueryInput>;
+
+export const DATABASE_SET_STATES = ["training", "done", "failed", "stopped", "disabled"] as const;
+
+export type TDatabaseSetView = {
+  id: string;
+  name: string;
+  introduction: string;
+  state: (typeof DATABASE_SET_STATES)[number];
+  failure_reason: string | null;
+  char_count: number;
+  host: string;
+  port: number;
+  username: string;
+  /** Never the password: a mask when one is stored. */
+  password_hint: string;
+  database: string;
+  ddl: string;
+  tables: string[];
+  verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Why verification failed: a key of database:verify_errors with its values. */
+export type TVerifyFailure = { reason: string; params?: Record<string, string | number> };
+
+export type TVerifyResult = { ok: true; tables: string[]; char_count: number; server_version: string } | { ok: false; tables: string[]; char_count: number; failure: TVerifyFailure; message: string };
+
+export type TQueryResult = { columns: string[]; rows: unknown[][]; truncated: boolean; row_limit: number; elapsed_ms: number };
