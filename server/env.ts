@@ -64,6 +64,19 @@ export const ZEnv = z.object({
   // Chat runtime: the networking switch searches through a SearXNG-compatible JSON API
   // (`<url>?q=...&format=json`); without it web search answers that search is not configured.
   SEARCH_API_URL: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").optional(),
+  // Uploaded files (server/uploads/file-store.ts): in DATA_DIR/files unless S3_BUCKET names an
+  // S3-compatible bucket (AWS S3, MinIO, Aliyun OSS, Tencent COS...), which then needs both keys.
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)").optional(),
+  S3_ENDPOINT: z.string().regex(/^https?:\/\/[^/]+\/?$/, "must be an origin like https://s3.example.com").optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: ZBool.default(false),
+}).superRefine((env, ctx) => {
+  if (!env.S3_BUCKET) return;
+  for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+    if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when S3_BUCKET is set" });
+  }
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -1,5 +1,5 @@
 // Where uploaded files live (DESIGN 3): one interface, a local folder by default, and an
-// S3-compatible bucket later by configuration alone. Keys are ours (e.g. avatars/<id>/<random>.png),
+// S3-compatible bucket when S3_BUCKET is set (s3-file-store.ts). Keys are ours (e.g. avatars/<id>/<random>.png),
 // never a client's file name.
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { getEnv } from "../env";
 import { randomToken } from "../lib/secret-box";
 import { singleton } from "../lib/singleton";
+import { S3FileStore } from "./s3-file-store";
 
 export type TStoredFile = { stream: Readable; contentType: string; size: number };
 
@@ -76,7 +77,18 @@ export class LocalFileStore implements FileStore {
 }
 
 export function getFileStore(): FileStore {
-  return singleton("file-store", () => new LocalFileStore(path.join(getEnv().DATA_DIR, "files")));
+  return singleton("file-store", (): FileStore => {
+    const env = getEnv();
+    if (!env.S3_BUCKET) return new LocalFileStore(path.join(env.DATA_DIR, "files"));
+    return new S3FileStore({
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      accessKeyId: env.S3_ACCESS_KEY_ID!,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    });
+  });
 }
 
 /** A fresh key under a folder, e.g. newFileKey("avatars/<id>", "png"). */

@@ -3,16 +3,20 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { LocalFileStore } from "../../server/uploads/file-store";
+import { parseEnv, resetEnvCache } from "../../server/env";
 import { isAppError } from "../../server/errors/app-error";
+import { dropSingleton } from "../../server/lib/singleton";
+import { S3FileStore } from "../../server/uploads/s3-file-store";
 import { sniffType, readImageSize } from "../../server/uploads/sniff";
 import { acceptImage, acceptMedia, acceptTextFile, acceptVideo, assertFileCount } from "../../server/uploads/uploads.service";
 import { GREETING_VIDEO_LIMITS, MB, MEDIA_IMAGE_LIMITS, MEDIA_VIDEO_LIMITS, TEXT_FILE_LIMITS, TRAINING_FILE_LIMITS } from "../../server/uploads/upload-limits";
 import { Browser } from "../helpers/api-client";
 import { useApiWithTempFiles } from "../helpers/temp-files-api";
 import { makePdf, makePng } from "../helpers/png";
+import { startFakeS3 } from "../fakes/fake-s3";
 import { makeDocx, makeElf, makeExe, makeMov, makeMp4, makeWebm, makeZip } from "../helpers/sample-files";
 
 const run = crypto.randomBytes(3).toString("hex");
@@ -221,5 +225,82 @@ describe("avatar uploads", () => {
     expect((await anyone.fetchRaw("/files/avatars/%2e%2e/%2e%2e/etc/passwd")).http).toBe(404);
     expect((await anyone.fetchRaw("/files/avatars/..%2F..%2Fsecret")).http).toBe(404);
     expect((await anyone.fetchRaw("/files/avatars/nobody/missing.png")).http).toBe(404);
+  });
+});
+
+describe("the S3-compatible store", () => {
+  const s3 = { bucket: "zelin-test", accessKeyId: "AKIAZELINTEST", secretAccessKey: "fake-secret-key-for-tests", region: "cn-test-1" };
+  let fake: Awaited<ReturnType<typeof startFakeS3>>;
+  beforeAll(async () => {
+    fake = await startFakeS3(s3);
+  });
+  afterAll(async () => {
+    for (const name of ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"]) delete process.env[name];
+    resetEnvCache();
+    dropSingleton("file-store");
+    await fake?.close();
+  });
+  const storeWith = (secretAccessKey = s3.secretAccessKey) =>
+    new S3FileStore({ bucket: s3.bucket, region: s3.region, endpoint: fake.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey, forcePathStyle: true });
+
+  it("puts, gets and deletes objects path-style, each request signed with SigV4 for the bucket and key", async () => {
+    const store = storeWith();
+    const key = `training/${run}/notes.txt`;
+    const bytes = Buffer.from("问：营业时间？答：九点。\n");
+    await store.put(key, bytes, "text/plain; charset=utf-8");
+    expect(fake.objects.get(key)).toEqual({ bytes, contentType: "text/plain; charset=utf-8" });
+
+    const got = await store.get(key);
+    expect(got).toMatchObject({ contentType: "text/plain; charset=utf-8", size: bytes.length });
+    const chunks: Buffer[] = [];
+    for await (const c of got!.stream) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+
+    expect(await store.get(`training/${run}/missing.txt`)).toBeNull();
+    await store.delete(key);
+    expect(fake.objects.has(key)).toBe(false);
+    expect(await store.get(key)).toBeNull();
+    await store.delete(key); // deleting a missing key is not an error
+
+    const forKey = fake.requests.filter((r) => r.key === key);
+    expect(forKey.map((r) => r.method)).toEqual(["PUT", "GET", "DELETE", "GET", "DELETE"]);
+    for (const r of forKey) {
+      expect(r.bucket).toBe(s3.bucket);
+      expect(r.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${s3.accessKeyId}/\\d{8}/${s3.region}/s3/aws4_request, ?SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, ?Signature=[0-9a-f]{64}$`));
+      expect(r.signedHeaders).toEqual(expect.arrayContaining(["host", "x-amz-content-sha256", "x-amz-date"]));
+    }
+    // Bad keys never leave the process.
+    await expect(store.put("../escape.txt", bytes, "text/plain")).rejects.toThrow(/invalid file key/);
+  });
+
+  it("a wrong secret is refused by the bucket, and nothing is written", async () => {
+    const before = fake.objects.size;
+    await expect(storeWith("not-the-secret").put(`training/${run}/x.txt`, Buffer.from("x"), "text/plain")).rejects.toThrow();
+    expect(fake.objects.size).toBe(before);
+  });
+
+  it("S3_BUCKET switches every upload to the bucket: an avatar is stored there and served from /files", async () => {
+    Object.assign(process.env, { S3_BUCKET: s3.bucket, S3_ENDPOINT: fake.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_FORCE_PATH_STYLE: "1" });
+    resetEnvCache();
+    dropSingleton("file-store");
+    const { browser, id } = await signUp(`up_s${run}`, "10.7.0.9");
+    const png = makePng(320, 320, 90);
+    const res = await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: png } } });
+    expect(res.body.status).toBe(200);
+    const key = (res.body.data.avatarUrl as string).slice("/files/".length);
+    expect(key.startsWith(`avatars/${id}/`)).toBe(true);
+    expect(fake.objects.get(key)?.bytes.equals(png)).toBe(true);
+    expect(filesUnder(`avatars/${id}`)).toEqual([]);
+    const served = await new Browser(server.base).fetchRaw(res.body.data.avatarUrl);
+    expect(served.http).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.compare(served.bytes, png)).toBe(0);
+  });
+
+  it("the settings are checked at start: a bucket needs both keys", () => {
+    expect(() => parseEnv({ S3_BUCKET: "zelin-files" })).toThrowError(/S3_ACCESS_KEY_ID: is required when S3_BUCKET is set[\s\S]*S3_SECRET_ACCESS_KEY/);
+    expect(() => parseEnv({ S3_BUCKET: "Bad_Bucket", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" })).toThrowError(/S3_BUCKET/);
+    expect(() => parseEnv({ S3_ENDPOINT: "minio:9000" })).toThrowError(/S3_ENDPOINT/);
+    expect(parseEnv({ S3_BUCKET: "zelin-files", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b", S3_FORCE_PATH_STYLE: "1" })).toMatchObject({ S3_REGION: "us-east-1", S3_FORCE_PATH_STYLE: true });
   });
 });
