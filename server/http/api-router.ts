@@ -17,8 +17,11 @@ import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../runtime/chat.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
+import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
 
 export function createApiRouter() {
+  // Chats served by this router retrieve from training sets (issue 5).
+  installKnowledgeRetriever();
   const router = express.Router();
   router.use(express.json({ limit: "1mb" }));
   router.use(express.urlencoded({ extended: true, limit: "1mb" }));

@@ -14,15 +14,14 @@ export type TEmbedder = { modelKey: string; embed(texts: string[]): Promise<numb
 
 const BATCH = 64;
 
-const embedderCache = createRefreshingCache<TEmbedder | null>({ maxAgeMs: 10_000, load: () => findEmbedder() });
+const embedderCache = createRefreshingCache<TEmbedder | null>({ maxAgeMs: 10_000, load: (wanted) => findEmbedder(wanted) });
 
 /** The configured embedder, or null when there is none (read at most every 10 s). */
 export function getEmbedder(): Promise<TEmbedder | null> {
-  return embedderCache.get("embedder");
+  return embedderCache.get(process.env.KNOWLEDGE_EMBEDDING_MODEL?.trim() ?? "");
 }
 
-async function findEmbedder(): Promise<TEmbedder | null> {
-  const wanted = process.env.KNOWLEDGE_EMBEDDING_MODEL?.trim();
+async function findEmbedder(wanted: string): Promise<TEmbedder | null> {
   const models = (await repo.listModels({ enabledOnly: true })).filter((m) => m.kind === "embedding" && (!wanted || m.key === wanted));
   for (const model of models) {
     const channels = (await repo.listEnabledChannelsForModel(model.key, null)).filter((c) => !c.ownerAccountId && c.type !== "offline");

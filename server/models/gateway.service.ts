@@ -11,6 +11,7 @@ import { orderCandidates } from "./channel-selection";
 import * as repo from "./models.repository";
 import { ZModelParameters, type TChatMessage, type TModelParameters } from "./models.schema";
 import { estimateTokens } from "../runtime/prompt-assembly";
+import { offlineCompletion, streamOfflineReply } from "../knowledge/offline-channel";
 import { postChatCompletion, streamChatCompletion, UpstreamError, type TChatChunk, type TChatCompletion } from "./openai-compatible-client";
 
 export type TAttempt = { channelId: string; status: number | null; error: string | null; ms: number };
@@ -33,6 +34,8 @@ export type TCompleteChatInput = {
    * channel's state.
    */
   cachedRouting?: boolean;
+  /** What the offline channel (no network, issue 5) says if it is the one chosen. */
+  offlineReply?: string | null;
 };
 
 type TRouting = { model: Awaited<ReturnType<typeof repo.findModelByKey>>; channels: Awaited<ReturnType<typeof repo.listEnabledChannelsForModel>> };
@@ -112,14 +115,15 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
     const options = { signal: input.signal, connectTimeoutMs: env.MODEL_CONNECT_TIMEOUT_MS };
     const started = Date.now();
     try {
+      const offline = channel.type === "offline";
       if (!input.stream) {
-        const completion = await postChatCompletion(upstream, body, options);
+        const completion = offline ? offlineCompletion(input.offlineReply) : await postChatCompletion(upstream, body, options);
         attempts.push({ channelId: channel.id, status: 200, error: null, ms: Date.now() - started });
         const usage = usageOfCompletion(completion, input.messages);
         await finish(true, channel.id, { usage });
         return { requestId, channelId: channel.id, completion, usage };
       }
-      const iterator = await streamChatCompletion(upstream, body, options);
+      const iterator = offline ? streamOfflineReply(input.offlineReply) : await streamChatCompletion(upstream, body, options);
       // Retrying is only safe until the first chunk: after it, a retry would repeat the output.
       const first = await iterator.next();
       const firstChunkMs = Math.round(performance.now() - t0);

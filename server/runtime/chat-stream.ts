@@ -25,7 +25,7 @@ type TToolCall = { id: string; name: string; arguments: string };
 type TOutcome = "done" | "stopped" | "censored" | "failed";
 
 /** Opens one round of the turn with the upstream (round 0 is the user's message). */
-function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
+function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor" | "offlineReply">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
   return completeChat({
     modelKey: turn.modelKey,
     messages,
@@ -37,12 +37,15 @@ function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor">,
     requestId,
     stream: true,
     cachedRouting: true,
+    offlineReply: turn.offlineReply,
   });
 }
 
 export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined) {
   const requestId = crypto.randomUUID();
   const controller = new AbortController();
+  // An offline agent with no out-of-scope reply of its own still says something, in the reader's language.
+  if (turn.offlineReply === "") turn = { ...turn, offlineReply: getT(lng, "chat")("offline.no_answer") };
   const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
   first.catch(() => undefined);
   const assistantId = newId();

@@ -20,6 +20,7 @@ import { loadReadableDocument } from "./documents.service";
 import { assemblePrompt, estimateTokens, type TChatMessage, type TPassage } from "./prompt-assembly";
 import { retrievePassages } from "./retrieval";
 import { toolsOf, type TOpenAiTool } from "./tools";
+import { composeOfflineReply, OFFLINE_MODEL_KEY } from "../knowledge/offline-channel";
 
 export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 /** A reply still "streaming" after this long was abandoned (its process died): it does not block. */
@@ -46,6 +47,11 @@ export type TTurn = {
   passages: TPassage[];
   tools: TOpenAiTool[];
   params: TModelParameters;
+  /**
+   * On the offline channel: what it answers (a Q&A item's answer or the out-of-scope reply; ""
+   * when the agent has none, and the stream says so in the reader's language). Else null.
+   */
+  offlineReply: string | null;
 };
 
 type TModelInfo = { key: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
@@ -128,6 +134,8 @@ export async function buildTurn(actor: TActor, input: TSendMessageInput, ctx: TT
   const budgetTokens = Math.max(256, model.contextWindow - config.parameters.max_tokens - fixed - 32);
   // Throws validation_failed for a required variable left empty: before any row or model call.
   const { messages, usedPassages } = assemblePrompt({ agent: config, values, history, userMessage: userMessage.content, passages, document: document?.doc ?? null, budgetTokens });
+  // The offline channel has no language model: it answers with one matched Q&A item, cited alone.
+  const offline = model.key === OFFLINE_MODEL_KEY ? composeOfflineReply(passages, config.out_of_scope_reply) : null;
 
   return {
     actor,
@@ -141,7 +149,8 @@ export async function buildTurn(actor: TActor, input: TSendMessageInput, ctx: TT
     userMessage,
     replacesId,
     messages,
-    passages: usedPassages,
+    passages: offline ? offline.used : usedPassages,
+    offlineReply: offline?.reply ?? null,
     tools,
     params: paramsOf(config),
   };

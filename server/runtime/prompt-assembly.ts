@@ -5,7 +5,8 @@ import { AppError } from "../errors/app-error";
 import type { TVariable } from "../agents/agents.schema";
 
 export type TChatMessage = { role: "system" | "user" | "assistant"; content: string };
-export type TPassage = { id: string; title: string; text: string };
+/** A retrieved passage; `source` names its training set (citations show it). */
+export type TPassage = { id: string; title: string; text: string; source?: string };
 
 export type TAssembleInput = {
   agent: { role_style: string; prompt: string; variables: TVariable[]; keep_context: number; out_of_scope_reply: string };

@@ -72,6 +72,12 @@ export async function startFakeOpenai() {
       aborts++;
       abortWaiters.splice(0).forEach((w) => w());
     });
+    // OpenAI's embeddings: a deterministic bag of hashed words and character pairs, so texts that
+    // share words end up close, as with a real model.
+    if (req.method === "POST" && req.url?.endsWith("/embeddings")) {
+      const inputs: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? "")];
+      return sendJson(res, 200, { object: "list", model: body?.model, data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) return sendJson(res, 404, { error: { message: "not found" } });
 
     const behaviour = behaviours.get(key) ?? {};
@@ -232,4 +238,21 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown) {
 
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+export const FAKE_EMBEDDING_DIMS = 64;
+
+function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(FAKE_EMBEDDING_DIMS).fill(0);
+  const lower = text.toLowerCase();
+  const grams = [...(lower.match(/[a-z0-9]+/g) ?? [])];
+  const cjk = [...lower].filter((c) => /[\u3400-\u9fff]/.test(c));
+  for (let i = 0; i + 1 < cjk.length; i++) grams.push(cjk[i] + cjk[i + 1]);
+  for (const g of grams) {
+    let h = 2166136261;
+    for (let i = 0; i < g.length; i++) h = Math.imul(h ^ g.charCodeAt(i), 16777619);
+    v[Math.abs(h) % FAKE_EMBEDDING_DIMS] += 1;
+  }
+  const norm = Math.sqrt(v.reduce((n, x) => n + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
 }
