@@ -16,6 +16,7 @@ import { createCertificationRouter } from "../accounts/certification.http";
 import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../runtime/chat.http";
+import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
 
@@ -34,6 +35,7 @@ export function createApiRouter() {
   router.use(createContentRouter());
   router.use(createModelsRouter());
   router.use(createChatRouter());
+  router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter());
 
   router.get("/v1/account/version_check", (req, res) => {

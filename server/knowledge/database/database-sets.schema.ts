@@ -85,6 +85,8 @@ export type TDatabaseSetView = {
   ddl: string;
   tables: string[];
   verified_at: string | null;
+  /** Why the last verification failed, as a key of database:verify_errors with its values. */
+  verify_error: TVerifyFailure | null;
   created_at: string;
   updated_at: string;
 };
@@ -92,6 +94,6 @@ export type TDatabaseSetView = {
 /** Why verification failed: a key of database:verify_errors with its values. */
 export type TVerifyFailure = { reason: string; params?: Record<string, string | number> };
 
-export type TVerifyResult = { ok: true; tables: string[]; char_count: number; server_version: string } | { ok: false; tables: string[]; char_count: number; failure: TVerifyFailure; message: string };
+export type TVerifyResult = { ok: true; tables: string[]; char_count: number; server_version: string } | { ok: false; char_count: number; failure: TVerifyFailure };
 
 export type TQueryResult = { columns: string[]; rows: unknown[][]; truncated: boolean; row_limit: number; elapsed_ms: number };

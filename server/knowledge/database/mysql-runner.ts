@@ -217,5 +217,5 @@ function toQueryError(err: unknown, info: TConnectionInfo, opts: TQueryOptions):
   }
   const { reason, params } = describeDriverError(err, info);
   const key = reason === "server_error" ? "$t:database:sql_failures.server_error" : `$t:database:verify_errors.${reason}`;
-  return new AppError("sql_failed", { params: { reason: key, ...params }, data: { reason, ...params }, cause: err });
+  return new AppError("sql_failed", { params: { reason: key, ...params }, data: { reason, params }, cause: err });
 }

@@ -38,11 +38,16 @@ const DENIED_FUNCTIONS = new Set([
 
 /** A refusal of the query, with the reason as a key of database:sql_refusals. */
 function refuse(reason: string, params: Record<string, string | number> = {}): never {
-  throw new AppError("sql_refused", { params: { reason: `$t:database:sql_refusals.${reason}`, ...params }, data: { reason, ...params } });
+  throw new AppError("sql_refused", { params: { reason: `$t:database:sql_refusals.${reason}`, ...params }, data: { reason, params } });
+}
+
+/** "Database verification failed" with its reason, a key of database:verify_errors. */
+export function verificationFailed(reason: string, params: Record<string, string | number> = {}, cause?: unknown) {
+  return new AppError("database_verification_failed", { params: { reason: `$t:database:verify_errors.${reason}`, ...params }, data: { reason, params }, cause });
 }
 
 function failVerification(reason: string, params: Record<string, string | number> = {}): never {
-  throw new AppError("database_verification_failed", { params: { reason: `$t:database:verify_errors.${reason}`, ...params }, data: { reason, params } });
+  throw verificationFailed(reason, params);
 }
 
 type TNode = Record<string, unknown>;
