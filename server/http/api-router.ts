@@ -18,6 +18,7 @@ import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../runtime/chat.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
+import { createMediaRouter } from "../media/media.http";
 import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
 
 export function createApiRouter() {
@@ -37,6 +38,7 @@ export function createApiRouter() {
   router.use(createChatRouter());
   router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter());
+  router.use(createMediaRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

@@ -1,7 +1,8 @@
 import { agentsRouter } from "../agents/agents.router";
 import { databaseSetsRouter } from "../knowledge/database/database-sets.router";
+import { mediaRouter } from "../media/media.router";
 import { platformRouter } from "../platform/platform.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter });
 export type TAppRouter = typeof appRouter;

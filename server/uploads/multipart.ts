@@ -48,7 +48,8 @@ export function readMultipart(req: Request, limits: TMultipartLimits): Promise<T
     if (!isMultipart(req)) return fail(new AppError("file_empty_or_prohibited"));
     if (declared > ceiling) return fail(new AppError("file_too_large"));
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: largest + 1, files: fileCount + 4, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + fileCount + 4 } });
+      // File names as browsers send them: UTF-8 (a Chinese name must not arrive as mojibake).
+      parser = busboy({ headers: req.headers, defParamCharset: "utf8", limits: { fileSize: largest + 1, files: fileCount + 4, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + fileCount + 4 } });
     } catch (err) {
       return fail(new AppError("file_empty_or_prohibited", { cause: err }));
     }

@@ -24,8 +24,12 @@ export type TAcceptedVideo = TAcceptedFile<"mp4" | "mov" | "webm">;
 export type TTextFileKind = "txt" | "docx" | "pdf";
 export type TAcceptedTextFile = TAcceptedFile<TTextFileKind>;
 
-/** Public files are served at /files/<key>; only keys under these folders are public. */
-export const PUBLIC_FOLDERS = ["avatars/", "images/"];
+/**
+ * Public files are served at /files/<key> to anyone; only keys under these folders are. Their keys
+ * are unguessable (newFileKey: time plus 72 random bits), so a URL is shown only to whom it is given.
+ * media/ is the multimedia library: public H5 apps show its pictures and videos to visitors.
+ */
+export const PUBLIC_FOLDERS = ["avatars/", "images/", "media/"];
 export const PUBLIC_FILES_PATH = "/files/";
 
 function describeFile<K extends TFileKind>(bytes: Buffer, kind: K): TAcceptedFile<K> {
