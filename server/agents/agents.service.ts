@@ -7,6 +7,8 @@ import { assertOwned, assertRole } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertWithinLimit } from "../accounts/entitlements.service";
 import { findModelByKey } from "../models/models.repository";
+import { findForeignSetIds } from "../knowledge/training-sets.repository";
+import { ZodError } from "zod";
 import { moveAgent, type TAgentState } from "./agent-lifecycle";
 import * as repo from "./agents.repository";
 import {
@@ -84,6 +86,12 @@ async function assertModelFits(input: TAgentInput, tx: TDbOrTx) {
   if ((input.plugins.length || input.networking) && !model.supportsTools) throw new AppError("model_no_plugins", { data: { fields: [{ path: "plugins", message: "model_no_plugins" }] } });
 }
 
+/** Training sets must be the agent owner's own, not deleted: anything else is refused on the field. */
+async function assertOwnTrainingSets(ownerAccountId: string, input: TAgentInput, tx: TDbOrTx) {
+  const foreign = await findForeignSetIds(ownerAccountId, input.training_set_ids, tx);
+  if (foreign.length) throw new ZodError([{ code: "custom", path: ["training_set_ids"], message: "validation.training_set_unknown", input: foreign }]);
+}
+
 async function loadOwned(actor: TActor, agentId: string, tx: TDbOrTx) {
   const agent = await repo.findAgentById(agentId, tx);
   return assertOwned(agent ? { ...agent, accountId: agent.ownerAccountId } : null, actor, { enterpriseWide: true });
@@ -116,6 +124,7 @@ export async function createAgent(actor: TActor, raw: unknown): Promise<TAgentDe
     await repo.lockAccountAgents(actor.id, tx);
     await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id, tx), new Date(), tx);
     await assertModelFits(input, tx);
+    await assertOwnTrainingSets(actor.id, input, tx);
     const agent = await repo.insertAgent({ ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, avatarUrl: input.avatar_url ?? null, sortOrder: (await repo.maxSortOrderOf(actor.id, tx)) + 1 }, tx);
     await repo.insertVersion({ agentId: agent.id, version: input.version, config: input, updateNote: input.update_note }, tx);
     return agent.id;
@@ -127,11 +136,12 @@ export async function createAgent(actor: TActor, raw: unknown): Promise<TAgentDe
 export async function saveAgentDraft(actor: TActor, raw: unknown): Promise<TAgentDetail> {
   const { id, agent: input } = ZSaveAgentDraftInput.parse(raw);
   await getDb().$transaction(async (tx) => {
-    await loadOwned(actor, id, tx);
+    const agent = await loadOwned(actor, id, tx);
     await repo.lockAgent(id, tx);
     const versions = await repo.listVersionsOf(id, tx);
     assertVersionHigher(input.version, versions);
     await assertModelFits(input, tx);
+    await assertOwnTrainingSets(agent.ownerAccountId, input, tx);
     const draft = classify(versions).draft;
     if (draft) await repo.updateVersionById(draft.id, { version: input.version, config: input, updateNote: input.update_note }, tx);
     else await repo.insertVersion({ agentId: id, version: input.version, config: input, updateNote: input.update_note }, tx);

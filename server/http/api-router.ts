@@ -19,6 +19,7 @@ import { createChatRouter } from "../runtime/chat.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
+import { createTrainingSetsRouter } from "../knowledge/training-sets.http";
 import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
 
 export function createApiRouter() {
@@ -39,6 +40,7 @@ export function createApiRouter() {
   router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter());
   router.use(createMediaRouter());
+  router.use(createTrainingSetsRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

@@ -2,7 +2,8 @@ import { agentsRouter } from "../agents/agents.router";
 import { databaseSetsRouter } from "../knowledge/database/database-sets.router";
 import { mediaRouter } from "../media/media.router";
 import { platformRouter } from "../platform/platform.router";
+import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter });
 export type TAppRouter = typeof appRouter;
