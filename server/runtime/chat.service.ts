@@ -20,6 +20,7 @@ import { loadReadableDocument } from "./documents.service";
 import { assemblePrompt, estimateTokens, type TChatMessage, type TPassage } from "./prompt-assembly";
 import { retrievePassages } from "./retrieval";
 import { toolsOf, type TOpenAiTool } from "./tools";
+import { databaseToolsFor } from "./tools/sql-query";
 import { composeOfflineReply, OFFLINE_MODEL_KEY } from "../knowledge/offline-channel";
 
 export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
@@ -124,13 +125,15 @@ export async function buildTurn(actor: TActor, input: TSendMessageInput, ctx: TT
   const values = { ...((existing?.variables ?? {}) as Record<string, string>), ...input.variables };
 
   if (!model || !model.enabled) throw new AppError("model_unavailable", { params: { model: config.model_key } });
-  const tools = toolsOf(config);
+  // A database training set's SQL tool, only for models that call tools; no read for agents without sets.
+  const turnTools = model.supportsTools && config.training_set_ids.length ? await databaseToolsFor(agent.agentId, config.training_set_ids) : [];
+  const tools = toolsOf(config, turnTools);
   if (tools.length && !model.supportsTools) throw new AppError("model_no_plugins");
 
   const passages = await retrievePassages({ accountId: actor.id, agentId: agent.agentId, agentVersionId: agent.versionId, trainingSetIds: config.training_set_ids, query: userMessage.content, limit: PASSAGE_LIMIT });
 
   const history = fitHistory(toHistory(earlier), model.contextWindow / 2);
-  const fixed = estimateTokens(userMessage.content) + history.reduce((n, m) => n + estimateTokens(m.content) + 4, 0) + tools.length * TOOL_TOKENS;
+  const fixed = estimateTokens(userMessage.content) + history.reduce((n, m) => n + estimateTokens(m.content) + 4, 0) + tools.length * TOOL_TOKENS + turnTools.reduce((n, t) => n + estimateTokens(t.function.description), 0);
   const budgetTokens = Math.max(256, model.contextWindow - config.parameters.max_tokens - fixed - 32);
   // Throws validation_failed for a required variable left empty: before any row or model call.
   const { messages, usedPassages } = assemblePrompt({ agent: config, values, history, userMessage: userMessage.content, passages, document: document?.doc ?? null, budgetTokens });

@@ -215,3 +215,17 @@ export async function openDatabaseQuery(actor: TActor, raw: unknown): Promise<{ 
   assertQueryable(row);
   return { sql, run: () => runReadOnlyQuery(sourceOf(row), sql, { rowLimit: QUERY_ROW_LIMIT, timeoutMs: QUERY_TIMEOUT_MS }) };
 }
+
+export type TAgentDatabaseSet = { id: string; name: string; introduction: string; database: string; ddl: string; source: ReturnType<typeof sourceOf> };
+
+/**
+ * For a chat turn: the types of the listed sets that belong to the agent's owner, and those that
+ * are verified database sets with their connection (the password opened only here).
+ */
+export async function findAgentDatabaseSets(agentId: string, ids: string[]): Promise<{ types: Array<{ id: string; type: string }>; sets: TAgentDatabaseSet[] }> {
+  const rows = await repo.findSetsForAgent(agentId, ids);
+  const sets = rows
+    .filter((r) => r.type === "database" && r.database && r.state === "done")
+    .map((r) => ({ id: r.id, name: r.name, introduction: r.introduction, database: r.database!.database, ddl: r.database!.ddl, source: sourceOf(r) }));
+  return { types: rows.map((r) => ({ id: r.id, type: r.type })), sets };
+}

@@ -7,7 +7,20 @@ import { readWebPage } from "./web-reader";
 import { searchWeb } from "./web-search";
 
 export type TToolName = "web_search" | "web_reader" | "html_interpreter" | "python_interpreter" | "current_time";
-export type TOpenAiTool = { type: "function"; function: { name: TToolName; description: string; parameters: Record<string, unknown> } };
+export type TOpenAiTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } };
+export type TToolRunner = (args: Record<string, unknown>, signal?: AbortSignal) => Promise<TToolOutcome>;
+
+/**
+ * Tools a turn resolves for itself (a database training set's SQL query): offered like the
+ * built-ins, each run by the runner it was made with. The runner is kept beside the definition,
+ * which is sent upstream as it is.
+ */
+const turnRunners = new WeakMap<TOpenAiTool, TToolRunner>();
+
+export function defineTurnTool(definition: TOpenAiTool, run: TToolRunner): TOpenAiTool {
+  turnRunners.set(definition, run);
+  return definition;
+}
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: "object", properties, required });
 
@@ -34,11 +47,14 @@ const DEFINITIONS: Record<TToolName, TOpenAiTool> = {
   },
 };
 
-/** The agent's plugins (at most 3, as the builder enforces) plus web search when networking is on. */
-export function toolsOf(config: Pick<TAgentInput, "plugins" | "networking">): TOpenAiTool[] {
+/**
+ * The agent's plugins (at most 3, as the builder enforces) plus web search when networking is on,
+ * then the tools resolved for this turn (defineTurnTool).
+ */
+export function toolsOf(config: Pick<TAgentInput, "plugins" | "networking">, turnTools: TOpenAiTool[] = []): TOpenAiTool[] {
   const names: TToolName[] = [...config.plugins.slice(0, 3)];
   if (config.networking) names.unshift("web_search");
-  return names.map((n) => DEFINITIONS[n]);
+  return [...names.map((n) => DEFINITIONS[n]), ...turnTools];
 }
 
 export type TToolOutcome = { step: TFunctionStep; forModel: string };
@@ -55,7 +71,10 @@ export async function runTool(name: string, rawArguments: string, offered: TOpen
   let args: Record<string, unknown> = {};
   try {
     args = parseArguments(rawArguments);
-    if (!offered.some((t) => t.function.name === name)) throw new Error(`the tool ${name} is not available`);
+    const tool = offered.find((t) => t.function.name === name);
+    if (!tool) throw new Error(`the tool ${name} is not available`);
+    const runner = turnRunners.get(tool);
+    if (runner) return await runner(args, signal);
     switch (name as TToolName) {
       case "web_search": {
         const result = await searchWeb(args, signal);
