@@ -51,6 +51,11 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   // Chat runtime UI (issue 4): the debug chat is desktop-path only (/mobi/dialogue is the H5 chat).
   { id: "console_dialogue", path: "/dialogue", file: "routes/console/dialogue.tsx", layout: "console", desktopOnly: true },
   { id: "history_qa", path: "/history_qa", file: "routes/console/history-qa.tsx", layout: "console" },
+  // Multimedia library (issue 5): the grid, the upload form, the table, and the picker other pages open.
+  { id: "multimedia", path: "/multimedia", file: "routes/console/multimedia.tsx", layout: "console" },
+  { id: "created_datum_list", path: "/CreatedatumList", file: "routes/console/created-datum-list.tsx", layout: "console" },
+  { id: "datum_list", path: "/datumList", file: "routes/console/datum-list.tsx", layout: "console" },
+  { id: "warehouse", path: "/warehouse", file: "routes/console/warehouse.tsx", layout: "console" },
   // Mobile only.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },

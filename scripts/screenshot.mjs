@@ -1,6 +1,7 @@
 // Developer aid: screenshots of pages at desktop and phone sizes, to look at them as a person would.
 //   node scripts/screenshot.mjs http://localhost:3000/ out.png [phone] [lang]
 //   LOGIN=zelin_demo:Zelin@2026 node scripts/screenshot.mjs ...   (signs in first, for console pages)
+//   SAY="question" ...   (types it into the chat box, sends it and waits for the answer)
 import { chromium } from "playwright-core";
 
 const [url, out = "shot.png", device = "desktop", lang] = process.argv.slice(2);
@@ -25,5 +26,10 @@ if (process.env.LOGIN) {
 }
 await page.goto(url, { waitUntil: "networkidle" });
 await page.waitForTimeout(500);
+if (process.env.SAY) {
+  await page.locator('[data-testid="chat-input"] textarea').fill(process.env.SAY);
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(2500);
+}
 await page.screenshot({ path: out, fullPage: process.env.FULL === "1" });
 await browser.close();

@@ -5,8 +5,9 @@
 import { QA_MATCH_THRESHOLD, type TRetrievedPassage } from "./retrieval.service";
 import type { TPassage } from "../runtime/prompt-assembly";
 
-/** The model key the demo data and the seed give the offline channel. */
-export const OFFLINE_MODEL_KEY = "zelin-offline";
+import { OFFLINE_MODEL_KEY } from "./offline-model";
+
+export { OFFLINE_MODEL_KEY };
 
 /** The Q&A item answered with, if one matches well enough. */
 export function pickOfflineMatch(passages: TPassage[]): TPassage | null {

@@ -2,6 +2,7 @@
 import { Card, Col, Collapse, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { useTranslation } from "react-i18next";
 import { ZAgentInput, ZAgentParameters } from "../../../server/agents/agents.schema";
+import { OFFLINE_MODEL_KEY } from "../../../server/knowledge/offline-model";
 import { logitBiasRule, valueRule, type TEditorModel } from "./agent-rules";
 
 const NUMBERS = [
@@ -16,6 +17,8 @@ const NUMBERS = [
 
 export function ModelSection({ models }: { models: TEditorModel[] }) {
   const { t } = useTranslation("agents");
+  const { t: tm } = useTranslation("models");
+  const modelKey = Form.useWatch("model_key") as string | undefined;
   const shape = ZAgentParameters.shape;
   const parameters = (
     <Row gutter={16}>
@@ -47,7 +50,13 @@ export function ModelSection({ models }: { models: TEditorModel[] }) {
     <Card title={t("sections.model")} data-testid="section-model">
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="model_key" label={t("fields.model")} rules={[valueRule(ZAgentInput.shape.model_key, t)]}>
+          <Form.Item
+            name="model_key"
+            label={t("fields.model")}
+            rules={[valueRule(ZAgentInput.shape.model_key, t)]}
+            // Said plainly: this "model" is retrieval from Q&A sets, not a language model.
+            extra={modelKey === OFFLINE_MODEL_KEY ? <span data-testid="offline-model-hint">{tm("offline_hint")}</span> : undefined}
+          >
             <Select
               showSearch
               optionFilterProp="label"
