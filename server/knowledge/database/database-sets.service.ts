@@ -25,7 +25,7 @@ import {
   type TVerifyResult,
 } from "./database-sets.schema";
 import { describeDriverError, inspectDatabase, runReadOnlyQuery, type TConnectionInfo } from "./mysql-runner";
-import { parseCreateTables, verificationFailed } from "./sql-guard";
+import { assertReadOnlySelect, parseCreateTables, verificationFailed } from "./sql-guard";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 
@@ -207,13 +207,15 @@ export function assertQueryable(row: repo.TDatabaseSetRow) {
 
 /**
  * The owner's "try a query" (POST /api/v1/training/database/mysql/req/result): the refusals that
- * need no server (input, not found, not verified) now, the query when `run` is called.
+ * need no server (input, not found, not verified, the SQL itself) now, the query when `run` is called.
  */
 export async function openDatabaseQuery(actor: TActor, raw: unknown): Promise<{ sql: string; run: () => Promise<TQueryResult> }> {
   const { trainingSetId, sql } = ZRunQueryInput.parse(raw);
   const row = await loadOwned(actor, trainingSetId);
   assertQueryable(row);
-  return { sql, run: () => runReadOnlyQuery(sourceOf(row), sql, { rowLimit: QUERY_ROW_LIMIT, timeoutMs: QUERY_TIMEOUT_MS }) };
+  const source = sourceOf(row);
+  assertReadOnlySelect(sql, { tables: source.tables, database: source.database });
+  return { sql, run: () => runReadOnlyQuery(source, sql, { rowLimit: QUERY_ROW_LIMIT, timeoutMs: QUERY_TIMEOUT_MS }) };
 }
 
 export type TAgentDatabaseSet = { id: string; name: string; introduction: string; database: string; ddl: string; source: ReturnType<typeof sourceOf> };
