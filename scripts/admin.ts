@@ -1,6 +1,7 @@
 // Operator commands, run against DATABASE_URL (or the embedded database of a stopped `npm start`).
 //   npm run admin -- create-platform-admin --account ops_admin --password 'S3cure-Pass!'
 //   npm run admin -- invite [--uses 10] [--days 30]
+//   npm run admin -- knowledge-pause --account NAME   (and knowledge-resume): the training-set service
 import { parseArgs } from "node:util";
 import { getDb } from "../server/db/client";
 import { hashPassword } from "../server/auth/password";
@@ -46,8 +47,14 @@ try {
     const code = randomToken(6).replace(/[-_]/g, "").slice(0, 8).toUpperCase();
     await db.invitationCode.create({ data: { code, maxUses: uses, expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null } });
     console.log(code);
+  } else if (command === "knowledge-pause" || command === "knowledge-resume") {
+    const row = await db.account.findUnique({ where: { account: values.account ?? "" }, select: { id: true } });
+    if (!row) fail(`--account: no account named ${values.account ?? "(missing)"}`);
+    const { setKnowledgePaused } = await import("../server/knowledge/indexing.service");
+    await setKnowledgePaused(row.id, command === "knowledge-pause");
+    console.log(`${values.account}: training-set service ${command === "knowledge-pause" ? "paused" : "resumed"}`);
   } else {
-    fail("usage: npm run admin -- create-platform-admin --account NAME --password PASS | invite [--uses N] [--days D]");
+    fail("usage: npm run admin -- create-platform-admin --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME");
   }
 } finally {
   await db.$disconnect();

@@ -88,3 +88,16 @@ export async function sumCharsOfOtherSets(accountId: string, exceptSetId: string
   const r = await tx.trainingSet.aggregate({ where: { ownerAccountId: accountId, deletedAt: null, id: { not: exceptSetId } }, _sum: { charCount: true } });
   return r._sum.charCount ?? 0;
 }
+
+export async function setKnowledgePausedAt(accountId: string, at: Date | null, tx: TDbOrTx = getDb()) {
+  await tx.account.update({ where: { id: accountId }, data: { knowledgePausedAt: at } });
+}
+
+/** Agents (not deleted) whose draft or live version uses any of the account's sets. */
+export async function listAgentIdsUsingSetsOf(accountId: string, tx: TDbOrTx = getDb()): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT DISTINCT a.id FROM agent a JOIN agent_version v ON v.agent_id = a.id
+    JOIN training_set ts ON ts.owner_account_id = ${accountId} AND ts.deleted_at IS NULL AND v.config -> 'training_set_ids' ? ts.id
+    WHERE a.deleted_at IS NULL AND v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid')`;
+  return rows.map((r) => r.id);
+}

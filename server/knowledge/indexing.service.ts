@@ -54,7 +54,9 @@ export async function indexTrainingSet(trainingSetId: string, revision: number):
     return "done";
   } catch (err) {
     const reason = err instanceof AppError ? err.code : "training_failed";
-    logger.warn({ err, trainingSetId }, "training a set failed");
+    // A refusal we name (too many characters, nothing readable) is the owner's to fix, not ours.
+    if (err instanceof AppError) logger.info({ trainingSetId, reason }, "training a set failed");
+    else logger.warn({ err, trainingSetId }, "training a set failed");
     if (!(await repo.finishRevision(set.id, revision, { state: "failed", failureReason: reason }))) return "superseded";
     await reviewAgentsOf(set.id);
     return "failed";
@@ -134,15 +136,29 @@ async function embedPassages(set: repo.TSetForIndexing, revision: number) {
   }
 }
 
+/**
+ * Pauses or resumes an account's training-set service (unpaid storage, or an administrator): its
+ * sets read as "unavailable", chats stop retrieving from them, and agents using them turn invalid
+ * until it resumes (SPEC 4).
+ */
+export async function setKnowledgePaused(accountId: string, paused: boolean) {
+  await repo.setKnowledgePausedAt(accountId, paused ? new Date() : null);
+  await reviewAgents(await repo.listAgentIdsUsingSetsOf(accountId), paused ? "training_set_unavailable" : "training_set_failed");
+}
+
 /** Agents using the set: invalid while any of their sets fails, valid again once none does. */
 async function reviewAgentsOf(trainingSetId: string) {
-  for (const agentId of await repo.listAgentIdsUsingSet(trainingSetId)) {
+  await reviewAgents(await repo.listAgentIdsUsingSet(trainingSetId), "training_set_failed");
+}
+
+async function reviewAgents(agentIds: string[], reason: "training_set_failed" | "training_set_unavailable") {
+  for (const agentId of agentIds) {
     try {
       const failing = await repo.listFailingSetsOf(agentId);
-      if (failing.length) await agents.invalidateAgent(agentId, "training_set_failed");
+      if (failing.length) await agents.invalidateAgent(agentId, reason);
       else await agents.restoreAgent(agentId);
     } catch (err) {
-      logger.error({ err, agentId, trainingSetId }, "could not update an agent after training");
+      logger.error({ err, agentId }, "could not update an agent after its training sets changed");
     }
   }
 }

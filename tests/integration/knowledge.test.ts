@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { createChannel } from "../../server/models/channels.service";
 import { createModel } from "../../server/models/models.service";
-import { indexTrainingSet } from "../../server/knowledge/indexing.service";
+import { indexTrainingSet, setKnowledgePaused } from "../../server/knowledge/indexing.service";
 import { bumpRevision } from "../../server/knowledge/indexing.repository";
 import { countPassagesOfSet } from "../../server/knowledge/passages.repository";
 import { retrieve, QA_MATCH_THRESHOLD } from "../../server/knowledge/retrieval.service";
@@ -129,6 +129,22 @@ describe("indexing", () => {
     const restored = await db().agent.findUniqueOrThrow({ where: { id: agentId }, include: { versions: true } });
     expect(restored.invalidReason).toBeNull();
     expect(restored.versions.map((v) => v.state)).toEqual(["published"]);
+  });
+});
+
+describe("pausing the training-set service", () => {
+  it("makes the account's sets unavailable and its agents invalid, and resuming restores them", async () => {
+    const dave = await makeUser(h.api.base);
+    const setId = await makeQaSet(dave);
+    const agentId = await makeAgentUsing(dave, [setId]);
+    await setKnowledgePaused(dave.id, true);
+    const paused = await db().agent.findUniqueOrThrow({ where: { id: agentId }, include: { versions: true } });
+    expect(paused.invalidReason).toBe("training_set_unavailable");
+    expect(paused.versions.map((v) => v.state)).toEqual(["invalid"]);
+    await setKnowledgePaused(dave.id, false);
+    const resumed = await db().agent.findUniqueOrThrow({ where: { id: agentId }, include: { versions: true } });
+    expect(resumed.invalidReason).toBeNull();
+    expect(resumed.versions.map((v) => v.state)).toEqual(["published"]);
   });
 });
 

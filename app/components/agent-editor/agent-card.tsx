@@ -64,7 +64,7 @@ export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; bus
       )}
       {agent.invalid_reason && (
         <Typography.Text type="warning" className="agent-card__reason" data-testid="agent-card-invalid">
-          {t("creator.invalid_reason", { reason: agent.invalid_reason })}
+          {t("creator.invalid_reason", { reason: t(`creator.invalid_reasons.${agent.invalid_reason}`, { defaultValue: agent.invalid_reason }) })}
         </Typography.Text>
       )}
       <Space wrap size={8}>

@@ -15,6 +15,7 @@ import { BasicsSection } from "./basics-section";
 import { ModelSection } from "./model-section";
 import { PricingSection } from "./pricing-section";
 import { PromptSection } from "./prompt-section";
+import { TrainingSetsSection } from "./training-sets-section";
 import { useAgentActions } from "./use-agent-actions";
 import { useDebugChat } from "./use-debug-chat";
 import { useLeaveGuard } from "./use-leave-guard";
@@ -107,7 +108,7 @@ export function AgentEditor({ initial, models, plugins, limitMessage }: TProps) 
       {detail?.under_review && (
         <Alert type="warning" showIcon className="agent-editor__notice" data-testid="review-notice" title={t("editor.under_review", { version: detail.under_review.version })} action={<AppLink to={`/upload?id=${encodeURIComponent(detail.id)}`}>{t("editor.view_submission")}</AppLink>} />
       )}
-      {detail?.invalid_reason && <Alert type="warning" showIcon className="agent-editor__notice" title={t("creator.invalid_reason", { reason: detail.invalid_reason })} />}
+      {detail?.invalid_reason && <Alert type="warning" showIcon className="agent-editor__notice" title={t("creator.invalid_reason", { reason: t(`creator.invalid_reasons.${detail.invalid_reason}`, { defaultValue: detail.invalid_reason }) })} />}
 
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={17}>
@@ -116,6 +117,7 @@ export function AgentEditor({ initial, models, plugins, limitMessage }: TProps) 
               <BasicsSection />
               <ModelSection models={models} />
               <PromptSection />
+              <TrainingSetsSection />
               <VariablesSection />
               <AbilitiesSection models={models} plugins={plugins} />
               <PricingSection />
