@@ -56,6 +56,10 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "created_datum_list", path: "/CreatedatumList", file: "routes/console/created-datum-list.tsx", layout: "console" },
   { id: "datum_list", path: "/datumList", file: "routes/console/datum-list.tsx", layout: "console" },
   { id: "warehouse", path: "/warehouse", file: "routes/console/warehouse.tsx", layout: "console" },
+  // Training sets (issue 5): the list of every type, a Q&A set, a smart text set.
+  { id: "train", path: "/train", file: "routes/console/train.tsx", layout: "console" },
+  { id: "create_normal_train", path: "/create_normal_train", file: "routes/console/create-normal-train.tsx", layout: "console" },
+  { id: "create_train", path: "/create_train", file: "routes/console/create-train.tsx", layout: "console" },
   // Mobile only.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },

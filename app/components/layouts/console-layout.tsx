@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { MenuOutlined, PictureOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -22,6 +22,7 @@ const MENU = [
   { key: "/creator", icon: <RobotOutlined />, label: "console.menu.creator" },
   { key: "/dialogue", icon: <MessageOutlined />, label: "console.menu.dialogue" },
   { key: "/history_qa", icon: <HistoryOutlined />, label: "console.menu.history_qa" },
+  { key: "/train", icon: <ReadOutlined />, label: "console.menu.train" },
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
   { key: "/multimedia", icon: <PictureOutlined />, label: "console.menu.multimedia" },
   { key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" },
@@ -33,7 +34,7 @@ const ADMIN_MENU = [
 ];
 
 /** Pages reached from a menu entry light up that entry. */
-const MENU_PARENT: Record<string, string> = { "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia" };
+const MENU_PARENT: Record<string, string> = { "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia", "/create_normal_train": "/train", "/create_train": "/train", "/Createdatabases": "/train", "/database": "/train" };
 
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});

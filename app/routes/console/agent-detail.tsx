@@ -9,7 +9,7 @@ import { describeAgentQuota } from "../../../server/agents/agent-pages.service";
 import { AGENT_PLUGINS } from "../../../server/agents/agents.schema";
 import { listPublicModels } from "../../../server/models/models.service";
 
-export const handle = { i18n: ["agents", "models"] };
+export const handle = { i18n: ["agents", "models", "train"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);

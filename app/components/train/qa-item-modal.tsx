@@ -1,0 +1,53 @@
+// Adds or edits one Q&A item; the server's refusals (a repeated question) land on their field.
+import { App, Form, Input, Modal } from "antd";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { callTrpc, trpc } from "../../lib/trpc";
+import { zodRule } from "../../lib/zod-rule";
+import { QA_ANSWER_MAX, QA_QUESTION_MAX, ZQaAnswer, ZQaQuestion, type TQaItemView } from "../../../server/knowledge/training-sets.schema";
+
+type TValues = { question: string; answer: string };
+type TProps = { setId: string; item: TQaItemView | "new" | null; onClose: () => void; onSaved: () => void };
+
+export function QaItemModal({ setId, item, onClose, onSaved }: TProps) {
+  const { t } = useTranslation("train");
+  const { message } = App.useApp();
+  const [form] = Form.useForm<TValues>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (item) form.setFieldsValue(item === "new" ? { question: "", answer: "" } : { question: item.question, answer: item.answer });
+  }, [item, form]);
+
+  const submit = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values || !item) return;
+    setBusy(true);
+    try {
+      if (item === "new") await callTrpc(() => trpc.trainingSets.qa.add.mutate({ id: setId, ...values }));
+      else await callTrpc(() => trpc.trainingSets.qa.update.mutate({ id: setId, itemId: item.id, ...values }));
+      message.success(item === "new" ? t("qa.added") : t("qa.updated"));
+      onSaved();
+      onClose();
+    } catch (err) {
+      const fields = fieldErrorsOf(err).filter((f) => f.path === "question" || f.path === "answer");
+      if (err instanceof ApiError && fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [/^[a-z_.]+$/.test(f.message) ? err.description : f.message] })));
+      message.error(err instanceof ApiError ? err.description : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal open={Boolean(item)} title={item === "new" ? t("qa.add_title") : t("qa.edit_title")} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} destroyOnHidden okButtonProps={{ "data-testid": "qa-save" } as never} forceRender>
+      <Form<TValues> form={form} layout="vertical">
+        <Form.Item name="question" label={t("qa.question")} rules={[zodRule(ZQaQuestion, t)]} required>
+          <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={QA_QUESTION_MAX} showCount data-testid="qa-question" />
+        </Form.Item>
+        <Form.Item name="answer" label={t("qa.answer")} rules={[zodRule(ZQaAnswer, t)]} required>
+          <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={QA_ANSWER_MAX} showCount data-testid="qa-answer" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

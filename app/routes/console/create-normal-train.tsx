@@ -1,0 +1,49 @@
+// /create_normal_train (?id= to edit): a standard training set, its name and introduction, and its
+// Q&A items with import (and its report) and export.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { useAppNavigate } from "../../components/app-link";
+import { QaItemsCard } from "../../components/train/qa-items-card";
+import { SetHead } from "../../components/train/set-head";
+import { SetInfoCard } from "../../components/train/set-info-card";
+import { editPathOf } from "../../components/train/train-format";
+import { useSetDetail } from "../../components/train/use-set-detail";
+import { requireSessionAccount } from "../../lib/auth.server";
+import { getTrainingSet, listQaItems } from "../../../server/knowledge/training-sets.service";
+import "../../components/train/train.css";
+
+export const handle = { i18n: ["train"] };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const account = await requireSessionAccount(request);
+  const url = new URL(request.url);
+  const id = url.searchParams.get("id");
+  if (!id) return { detail: null, items: null };
+  const detail = await getTrainingSet(account, { id });
+  // Each type has its own page.
+  if (detail.type !== "standard") throw redirect(`${url.pathname.startsWith("/mobi") ? "/mobi" : ""}${editPathOf(detail)}`);
+  return { detail, items: await listQaItems(account, { id }) };
+}
+
+function StandardSetPage() {
+  const { t } = useTranslation("train");
+  const loaded = useLoaderData<typeof loader>();
+  const navigate = useAppNavigate();
+  const { detail, refresh } = useSetDetail(loaded.detail);
+  const editable = Boolean(detail && detail.state !== "disabled" && detail.state !== "unavailable");
+  return (
+    <div className="console__page train-page" data-testid="train-standard-page">
+      {detail ? <SetHead detail={detail} onChanged={() => void refresh()} facts={<span data-testid="train-item-count">{t("qa.count", { count: detail.item_count })}</span>} /> : <h1 className="console__title">{t("info.new_standard")}</h1>}
+      <div className="train-page__stack">
+        <SetInfoCard type="standard" set={detail} onSaved={(saved, created) => (created ? navigate(`/create_normal_train?id=${encodeURIComponent(saved.id)}`, { replace: true }) : void refresh())} />
+        {detail && <QaItemsCard setId={detail.id} initial={loaded.items} editable={editable} onChanged={() => void refresh()} />}
+      </div>
+    </div>
+  );
+}
+
+export default function CreateNormalTrain() {
+  const { detail } = useLoaderData<typeof loader>();
+  return <StandardSetPage key={detail?.id ?? "new"} />;
+}
