@@ -60,6 +60,9 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "train", path: "/train", file: "routes/console/train.tsx", layout: "console" },
   { id: "create_normal_train", path: "/create_normal_train", file: "routes/console/create-normal-train.tsx", layout: "console" },
   { id: "create_train", path: "/create_train", file: "routes/console/create-train.tsx", layout: "console" },
+  // Database training sets (issue 5): the form, and the list with a query box.
+  { id: "create_databases", path: "/Createdatabases", file: "routes/console/create-databases.tsx", layout: "console" },
+  { id: "database", path: "/database", file: "routes/console/database.tsx", layout: "console" },
   // Mobile only.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },
