@@ -1,0 +1,18 @@
+// The full picture, or the video with its controls, in a dialog.
+import { Modal } from "antd";
+import { useTranslation } from "react-i18next";
+import type { TMediaItem } from "./media-client";
+
+export function MediaPreview({ item, onClose }: { item: TMediaItem | null; onClose: () => void }) {
+  const { t } = useTranslation("media");
+  return (
+    <Modal open={Boolean(item)} title={item?.name} footer={null} onCancel={onClose} width={880} centered destroyOnHidden className="media-preview">
+      {item?.kind === "image" && <img className="media-preview__img" src={item.url} alt={item.name} data-testid="media-preview-image" />}
+      {item?.kind === "video" && (
+        <video className="media-preview__video" src={item.url} controls autoPlay playsInline data-testid="media-preview-video">
+          {t("video_unsupported")}
+        </video>
+      )}
+    </Modal>
+  );
+}
