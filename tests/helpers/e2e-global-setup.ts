@@ -50,7 +50,10 @@ export default async function setup(project: TestProject) {
   const upstream = await startFakeOpenai();
   upstream.setBehaviour(E2E_UPSTREAM_KEY, { stream: { reasoningChunks: 3, chunks: 6, delayMs: 20 } });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zelin-e2e-"));
-  const base = { ...wechatEnv, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  // Database training sets reach the test MariaDB on loopback: the SSRF guard lets it through only when listed.
+  const mysqlUrl = new URL(process.env.MYSQL_URL ?? "mysql://root@127.0.0.1:3306");
+  const ssrfAllowList = [process.env.SSRF_ALLOWLIST, `${mysqlUrl.hostname}:${mysqlUrl.port || 3306}`].filter(Boolean).join(",");
+  const base = { ...wechatEnv, SSRF_ALLOWLIST: ssrfAllowList, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
   const [web, web2, expiring, expired] = await Promise.all([
     startWeb(base),
     startWeb(base),

@@ -57,8 +57,10 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
         {s.name}
       </AppLink>
       {s.introduction && <div className="db-muted">{s.introduction}</div>}
+      <div className="db-muted db-conn">{connectionOf(s)}</div>
     </div>
   );
+  const verified = (s: TDatabaseSetView) => (s.verified_at ? <LocalDate iso={s.verified_at} withTime /> : <span>{t("never")}</span>);
   const state = (s: TDatabaseSetView) => (
     <span className="db-state">
       <Tag color={STATE_COLORS[s.state]} data-testid="db-state" data-state={s.state}>
@@ -67,6 +69,11 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
       {s.state === "failed" && s.verify_error && <span className="db-state__reason">{describeFailure(t, s.verify_error)}</span>}
     </span>
   );
+  const verifiedLine = (s: TDatabaseSetView) => (
+    <div className="db-muted">
+      {t("columns.verified_at")}: {verified(s)}
+    </div>
+  );
   const tables = (s: TDatabaseSetView) => (
     <span className="db-tables">
       {s.tables.map((n) => (
@@ -74,7 +81,6 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
       ))}
     </span>
   );
-  const verified = (s: TDatabaseSetView) => (s.verified_at ? <LocalDate iso={s.verified_at} withTime /> : <span className="db-muted">{t("never")}</span>);
   const actions = (s: TDatabaseSetView) => (
     <Space wrap size={4}>
       <Button size="small" icon={<ReloadOutlined />} loading={busyId === s.id} onClick={() => void reverify(s)} data-testid="db-reverify">
@@ -104,7 +110,6 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
               {name(s)}
               {state(s)}
             </div>
-            <div className="db-muted db-conn">{connectionOf(s)}</div>
             {tables(s)}
             <div className="db-muted">
               {t("columns.chars")}: {s.char_count} · {t("columns.verified_at")}: {verified(s)}
@@ -125,12 +130,20 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
         data-testid="db-list"
         columns={[
           { title: t("columns.name"), key: "name", render: (_, s) => name(s) },
-          { title: t("columns.connection"), key: "conn", render: (_, s) => <span className="db-conn">{connectionOf(s)}</span> },
-          { title: t("columns.tables"), key: "tables", width: 200, render: (_, s) => tables(s) },
-          { title: t("columns.chars"), key: "chars", width: 100, align: "right", render: (_, s) => s.char_count },
-          { title: t("columns.state"), key: "state", width: 200, render: (_, s) => state(s) },
-          { title: t("columns.verified_at"), key: "verified", width: 170, render: (_, s) => verified(s) },
-          { title: t("columns.actions"), key: "actions", width: 270, render: (_, s) => actions(s) },
+          { title: t("columns.tables"), key: "tables", width: 170, render: (_, s) => tables(s) },
+          { title: t("columns.chars"), key: "chars", width: 90, align: "right", render: (_, s) => s.char_count },
+          {
+            title: t("columns.state"),
+            key: "state",
+            width: 210,
+            render: (_, s) => (
+              <>
+                {state(s)}
+                {verifiedLine(s)}
+              </>
+            ),
+          },
+          { title: t("columns.actions"), key: "actions", width: 300, render: (_, s) => actions(s) },
         ]}
       />
     </Card>
