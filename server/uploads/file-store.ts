@@ -4,18 +4,36 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { getEnv } from "../env";
 import { randomToken } from "../lib/secret-box";
 import { singleton } from "../lib/singleton";
 import { S3FileStore } from "./s3-file-store";
 
-export type TStoredFile = { stream: Readable; contentType: string; size: number };
+export type TByteRange = { start: number; end: number };
+/**
+ * A stored file as read: `size` is the whole file's; when a range was asked for, `range` says what
+ * the stream holds (inclusive bytes), or "unsatisfiable" (the stream is then empty).
+ */
+export type TStoredFile = { stream: Readable; contentType: string; size: number; range?: TByteRange | "unsatisfiable" };
+
+/** One "bytes=" range of an HTTP Range header against a file of `size` bytes; null: answer it all. */
+export function resolveRange(header: string | undefined, size: number): TByteRange | "unsatisfiable" | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (!m || (!m[1] && !m[2])) return null; // absent, several ranges, or another unit: the whole file
+  if (!m[1]) {
+    const suffix = Number(m[2]);
+    return suffix === 0 || size === 0 ? "unsatisfiable" : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  return start >= size || end < start ? "unsatisfiable" : { start, end };
+}
 
 export interface FileStore {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
-  /** The file, or null when there is none under this key. */
-  get(key: string): Promise<TStoredFile | null>;
+  /** The file (or the asked "bytes=" range of it, videos seek this way), or null when there is none. */
+  get(key: string, range?: string): Promise<TStoredFile | null>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
 }
@@ -58,7 +76,7 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async get(key: string): Promise<TStoredFile | null> {
+  async get(key: string, rangeHeader?: string): Promise<TStoredFile | null> {
     if (!isValidKey(key)) return null;
     const full = this.pathOf(key);
     const stat = await fsp.stat(full).catch(() => null);
@@ -67,7 +85,11 @@ export class LocalFileStore implements FileStore {
       .readFile(`${full}${META_SUFFIX}`, "utf8")
       .then((text) => JSON.parse(text) as { contentType?: string })
       .catch(() => ({ contentType: undefined }));
-    return { stream: fs.createReadStream(full), contentType: meta.contentType ?? "application/octet-stream", size: stat.size };
+    const contentType = meta.contentType ?? "application/octet-stream";
+    const range = resolveRange(rangeHeader, stat.size);
+    if (range === "unsatisfiable") return { stream: Readable.from([]), contentType, size: stat.size, range };
+    if (range) return { stream: fs.createReadStream(full, range), contentType, size: stat.size, range };
+    return { stream: fs.createReadStream(full), contentType, size: stat.size };
   }
 
   async delete(key: string) {

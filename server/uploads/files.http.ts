@@ -1,5 +1,7 @@
-// GET /files/<key>: the public files (avatars). Served with the type they were stored under and
-// nosniff, so the browser never reinterprets them; keys are unique per upload, so they cache long.
+// GET /files/<key>: the public files (avatars, pictures, the multimedia library). Served with the
+// type they were stored under and nosniff, so the browser never reinterprets them; keys are unique
+// per upload, so they cache long. A single "bytes=" Range is answered 206 (videos seek, and Safari
+// plays no video without it).
 // Private files (certification documents) are not served here: their areas check access first.
 import express, { type Request, type Response } from "express";
 import { logger } from "../lib/logger";
@@ -8,8 +10,18 @@ import { isPublicKey } from "./uploads.service";
 
 /** Streams a stored file with the headers every file answer carries. */
 export function sendStoredFile(res: Response, file: TStoredFile, cacheControl: string) {
+  res.setHeader("Accept-Ranges", "bytes");
+  if (file.range === "unsatisfiable") {
+    file.stream.destroy();
+    res.status(416).setHeader("Content-Range", `bytes */${file.size}`);
+    res.end();
+    return;
+  }
   res.setHeader("Content-Type", file.contentType);
-  res.setHeader("Content-Length", String(file.size));
+  if (file.range) {
+    res.status(206).setHeader("Content-Range", `bytes ${file.range.start}-${file.range.end}/${file.size}`);
+    res.setHeader("Content-Length", String(file.range.end - file.range.start + 1));
+  } else res.setHeader("Content-Length", String(file.size));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Cache-Control", cacheControl);
   res.setHeader("Content-Disposition", "inline");
@@ -33,7 +45,7 @@ export function createFilesRouter() {
   const router = express.Router();
   router.get("/*", async (req: Request, res: Response) => {
     const key = readKey(req.path);
-    const file = key && isPublicKey(key) ? await getFileStore().get(key).catch(() => null) : null;
+    const file = key && isPublicKey(key) ? await getFileStore().get(key, req.headers.range).catch(() => null) : null;
     if (!file) {
       res.status(404).type("text/plain").send("Not found");
       return;

@@ -3,8 +3,8 @@
 // private: public files are still served through /files/<key> by this process.
 // The SDK is loaded on first use, so a deployment on the local folder never loads it.
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { Readable } from "node:stream";
-import { isValidKey, type FileStore, type TStoredFile } from "./file-store";
+import { Readable } from "node:stream";
+import { isValidKey, resolveRange, type FileStore, type TStoredFile } from "./file-store";
 
 export type TS3Settings = {
   bucket: string;
@@ -48,15 +48,25 @@ export class S3FileStore implements FileStore {
     await s3.send(new sdk.PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
   }
 
-  async get(key: string): Promise<TStoredFile | null> {
+  async get(key: string, rangeHeader?: string): Promise<TStoredFile | null> {
     if (!isValidKey(key)) return null;
     const { s3, sdk } = await this.connect();
+    // Only a single "bytes=" range goes to the bucket; anything else reads the whole object.
+    const range = rangeHeader && resolveRange(rangeHeader, Number.MAX_SAFE_INTEGER) ? rangeHeader.trim() : undefined;
     try {
-      const out = await s3.send(new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+      const out = await s3.send(new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: key, Range: range }));
       if (!out.Body) return null;
-      return { stream: out.Body as Readable, contentType: out.ContentType ?? "application/octet-stream", size: out.ContentLength ?? 0 };
+      const contentType = out.ContentType ?? "application/octet-stream";
+      const partial = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? "");
+      if (partial) return { stream: out.Body as Readable, contentType, size: Number(partial[3]), range: { start: Number(partial[1]), end: Number(partial[2]) } };
+      return { stream: out.Body as Readable, contentType, size: out.ContentLength ?? 0 };
     } catch (err) {
-      if (err instanceof sdk.NoSuchKey || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (err instanceof sdk.NoSuchKey || status === 404) return null;
+      if (status === 416 && range) {
+        const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+        return { stream: Readable.from([]), contentType: head.ContentType ?? "application/octet-stream", size: head.ContentLength ?? 0, range: "unsatisfiable" };
+      }
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 // A loopback stand-in for an S3-compatible bucket, path-style (`/<bucket>/<key>`): PutObject,
-// GetObject, HeadObject and DeleteObject, in S3's shapes (an XML NoSuchKey error). Every request's
+// GetObject (with a single Range), HeadObject and DeleteObject, in S3's shapes (an XML NoSuchKey error). Every request's
 // AWS Signature Version 4 is verified against the one access key it knows: a request signed with
 // another secret, for another service or with a tampered payload is refused like S3 refuses it.
 import crypto from "node:crypto";
@@ -80,6 +80,15 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string; s
       }
       if (req.method === "GET" || req.method === "HEAD") {
         if (!stored) return req.method === "HEAD" ? res.writeHead(404).end() : xmlError(res, 404, "NoSuchKey", "The specified key does not exist.");
+        const range = req.method === "GET" ? /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? "")) : null;
+        if (range) {
+          const size = stored.bytes.length;
+          const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+          const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+          if (start >= size || end < start) return xmlError(res, 416, "InvalidRange", "The requested range is not satisfiable");
+          res.writeHead(206, { "content-type": stored.contentType, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${size}` });
+          return res.end(stored.bytes.subarray(start, end + 1));
+        }
         res.writeHead(200, { "content-type": stored.contentType, "content-length": String(stored.bytes.length), etag: `"${sha256(stored.bytes).slice(0, 32)}"` });
         return res.end(req.method === "GET" ? stored.bytes : undefined);
       }

@@ -217,6 +217,32 @@ describe("avatar uploads", () => {
     expect(filesUnder(`avatars/${id}`).filter((f) => !f.endsWith(".meta.json"))).toHaveLength(1);
   });
 
+  it("answers a byte range with 206 (videos seek this way), and a range past the end with 416", async () => {
+    const { browser } = await signUp(`up_r${run}`, "10.7.0.5");
+    const png = makePng(300, 300, 33);
+    const url: string = (await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: png } } })).body.data.avatarUrl;
+    const get = (range?: string) => fetch(`${server.base}${url}`, { headers: range ? { range } : {} });
+    const whole = await get();
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("accept-ranges")).toBe("bytes");
+    const part = await get("bytes=10-19");
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 10-19/${png.length}`);
+    expect(part.headers.get("content-length")).toBe("10");
+    expect(Buffer.from(await part.arrayBuffer()).equals(png.subarray(10, 20))).toBe(true);
+    const tail = await get("bytes=-4");
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(png.subarray(png.length - 4))).toBe(true);
+    const open = await get(`bytes=${png.length - 3}-`);
+    expect(open.headers.get("content-range")).toBe(`bytes ${png.length - 3}-${png.length - 1}/${png.length}`);
+    const past = await get(`bytes=${png.length}-`);
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${png.length}`);
+    // Several ranges, or another unit: the whole file.
+    expect((await get("bytes=0-1,4-5")).status).toBe(200);
+    expect((await get("items=0-1")).status).toBe(200);
+  });
+
   it("the public route serves only public folders, and never outside the store", async () => {
     const anyone = new Browser(server.base);
     fs.mkdirSync(path.join(dataDir, "files", "certifications", "x"), { recursive: true });
@@ -257,13 +283,21 @@ describe("the S3-compatible store", () => {
     expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
 
     expect(await store.get(`training/${run}/missing.txt`)).toBeNull();
+    // A range, as a video player asks for one; a range past the end is unsatisfiable.
+    const part = await store.get(key, "bytes=3-8");
+    expect(part).toMatchObject({ size: bytes.length, range: { start: 3, end: 8 } });
+    const partChunks: Buffer[] = [];
+    for await (const c of part!.stream) partChunks.push(c as Buffer);
+    expect(Buffer.concat(partChunks).equals(bytes.subarray(3, 9))).toBe(true);
+    expect(await store.get(key, `bytes=${bytes.length + 10}-`)).toMatchObject({ size: bytes.length, range: "unsatisfiable" });
+
     await store.delete(key);
     expect(fake.objects.has(key)).toBe(false);
     expect(await store.get(key)).toBeNull();
     await store.delete(key); // deleting a missing key is not an error
 
     const forKey = fake.requests.filter((r) => r.key === key);
-    expect(forKey.map((r) => r.method)).toEqual(["PUT", "GET", "DELETE", "GET", "DELETE"]);
+    expect(forKey.map((r) => r.method)).toEqual(["PUT", "GET", "GET", "GET", "HEAD", "DELETE", "GET", "DELETE"]);
     for (const r of forKey) {
       expect(r.bucket).toBe(s3.bucket);
       expect(r.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${s3.accessKeyId}/\\d{8}/${s3.region}/s3/aws4_request, ?SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, ?Signature=[0-9a-f]{64}$`));
