@@ -94,7 +94,9 @@ export function assertReadOnlySelect(sql: string, scope: TQueryScope): void {
   const [statement] = statements;
   if (statement.type !== "select") refuse("not_select", { type: String(statement.type ?? "").toUpperCase() });
 
-  const cteNames = new Set<string>();
+  // Only the statement's own WITH names are exempt: they are in scope everywhere in it. A name made
+  // by a WITH inside a subquery is not in scope outside it, where the same name is a real table.
+  const cteNames = new Set(((statement.with as TNode[] | null) ?? []).map((w) => String((w.name as TNode | undefined)?.value ?? w.name ?? "").toLowerCase()));
   for (const node of walk(statement)) {
     if (node.type === "var" || node.type === "assign") refuse("variables");
     if (node.type === "function" || node.type === "aggr_func") {
@@ -104,7 +106,6 @@ export function assertReadOnlySelect(sql: string, scope: TQueryScope): void {
     const into = node.into as TNode | undefined;
     if (into && (into.position || into.keyword || into.expr)) refuse("into");
     if (node.locking_read) refuse("locking_read");
-    if (Array.isArray(node.with)) for (const w of node.with as TNode[]) cteNames.add(String((w.name as TNode | undefined)?.value ?? w.name ?? "").toLowerCase());
   }
 
   const declared = new Set(scope.tables.map((t) => t.toLowerCase()));
