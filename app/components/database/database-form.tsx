@@ -8,7 +8,8 @@ import { useTranslation } from "react-i18next";
 import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { zodRule } from "../../lib/zod-rule";
-import { countChars, DDL_MAX_CHARS, ZDatabaseConnection, ZDdl, type TDatabaseSetView, type TVerifyResult } from "../../../server/knowledge/database/database-sets.schema";
+import { countChars, DDL_MAX_CHARS, ZDatabaseConnection, ZDdl, ZSetIntroduction, ZSetName, type TDatabaseSetView, type TVerifyResult } from "../../../server/knowledge/database/database-sets.schema";
+import { TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX } from "../../../server/knowledge/training-sets.schema";
 import { describeFailure } from "./database-format";
 
 type TValues = { name: string; introduction: string; host: string; port: number; username: string; password: string; database: string; ddl: string };
@@ -73,13 +74,13 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
       >
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item name="name" label={t("fields.name")} rules={[{ required: true, whitespace: true, message: t("validation.required", { ns: "errors" }) }, { max: 30, message: t("validation.too_long", { ns: "errors" }) }]}>
-              <Input placeholder={t("placeholders.name")} maxLength={30} showCount data-testid="db-name" />
+            <Form.Item name="name" label={t("fields.name")} rules={[zodRule(ZSetName, t)]} required>
+              <Input placeholder={t("placeholders.name")} maxLength={TRAINING_SET_NAME_MAX} showCount data-testid="db-name" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="introduction" label={t("fields.introduction")} rules={[{ max: 300, message: t("validation.too_long", { ns: "errors" }) }]}>
-              <Input placeholder={t("placeholders.introduction")} maxLength={300} data-testid="db-introduction" />
+            <Form.Item name="introduction" label={t("fields.introduction")} rules={[zodRule(ZSetIntroduction, t)]}>
+              <Input placeholder={t("placeholders.introduction")} maxLength={TRAINING_SET_INTRO_MAX} data-testid="db-introduction" />
             </Form.Item>
           </Col>
           <Col xs={24} md={16}>

@@ -3,6 +3,9 @@
 // both refuse the same input with the same message key.
 import { z } from "zod";
 import { MAX_DATABASE_SET_CHARS } from "../../accounts/editions";
+import { countChars, TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX } from "../training-sets.schema";
+
+export { countChars };
 
 /** SPEC 9: the table-creation statements of one database, at most 30k characters. */
 export const DDL_MAX_CHARS = MAX_DATABASE_SET_CHARS;
@@ -10,9 +13,6 @@ export const DDL_MAX_CHARS = MAX_DATABASE_SET_CHARS;
 export const QUERY_ROW_LIMIT = 100;
 /** Seconds a query may run on the customer's server. */
 export const QUERY_TIMEOUT_MS = 10_000;
-
-/** Characters as a reader counts them (an emoji is one), which is what the counter shows. */
-export const countChars = (text: string) => [...text].length;
 
 const ZHost = z
   .string()
@@ -36,9 +36,12 @@ export const ZDdl = z
   .min(1, "validation.required")
   .refine((s) => countChars(s) <= DDL_MAX_CHARS, "validation.ddl_too_long");
 
+export const ZSetName = z.string().trim().min(1, "validation.training_set_name").max(TRAINING_SET_NAME_MAX, "validation.training_set_name");
+export const ZSetIntroduction = z.string().trim().max(TRAINING_SET_INTRO_MAX, "validation.too_long").default("");
+
 const ZSetFields = z.object({
-  name: z.string().trim().min(1, "validation.required").max(30, "validation.too_long"),
-  introduction: z.string().trim().max(300, "validation.too_long").default(""),
+  name: ZSetName,
+  introduction: ZSetIntroduction,
   ddl: ZDdl,
 });
 
