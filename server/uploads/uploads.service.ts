@@ -115,6 +115,8 @@ export async function storeFile(folder: string, file: Pick<TAcceptedFile, "bytes
   try {
     await getFileStore().put(key, file.bytes, file.mime);
   } catch (err) {
+    // The user sees "upload failed"; the operator needs the store's own reason.
+    logger.error({ err, key }, "the file store refused a write");
     throw new AppError("upload_failed", { cause: err });
   }
   return key;

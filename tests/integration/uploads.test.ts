@@ -331,6 +331,19 @@ describe("the S3-compatible store", () => {
     expect(Buffer.compare(served.bytes, png)).toBe(0);
   });
 
+  it("a bucket that refuses the write answers \"upload failed\", and the account keeps its avatar", async () => {
+    Object.assign(process.env, { S3_BUCKET: s3.bucket, S3_ENDPOINT: fake.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: "a-revoked-secret", S3_FORCE_PATH_STYLE: "1" });
+    resetEnvCache();
+    dropSingleton("file-store");
+    const { browser, id } = await signUp(`up_f${run}`, "10.7.0.10");
+    const before = fake.objects.size;
+    const res = await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: makePng(320, 320) } } }, { lang: "en" });
+    expect(res.http).toBe(500);
+    expect(res.body).toMatchObject({ status: 420016, description: "Upload failed, please try again" });
+    expect(fake.objects.size).toBe(before);
+    expect((await getDb().account.findUnique({ where: { id }, select: { avatarUrl: true } }))?.avatarUrl).toBeNull();
+  });
+
   it("the settings are checked at start: a bucket needs both keys", () => {
     expect(() => parseEnv({ S3_BUCKET: "zelin-files" })).toThrowError(/S3_ACCESS_KEY_ID: is required when S3_BUCKET is set[\s\S]*S3_SECRET_ACCESS_KEY/);
     expect(() => parseEnv({ S3_BUCKET: "Bad_Bucket", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" })).toThrowError(/S3_BUCKET/);
