@@ -41,6 +41,15 @@ async function configureChatModel(webUrl: string, upstreamBase: string) {
   await call("/v1/admin/channels", { name: "e2e fake upstream", type: "custom", base_url: upstreamBase, key: E2E_UPSTREAM_KEY, models: [E2E_MODEL_KEY], weight: 1 });
 }
 
+/** The offline channel, as `npm start` seeds it on a fresh install (the demo account is left out). */
+async function seedOfflineChannelInto(databaseUrl: string, appSecret: string) {
+  Object.assign(process.env, { DATABASE_URL: databaseUrl, APP_SECRET: appSecret });
+  const { getDb } = await import("../../server/db/client");
+  const { seedOfflineChannel } = await import("../../prisma/seed/demo-knowledge");
+  await seedOfflineChannel(getDb());
+  await getDb().$disconnect();
+}
+
 export default async function setup(project: TestProject) {
   ensureBuild({ quiet: true });
   const db = await provideTestDatabase();
@@ -62,6 +71,7 @@ export default async function setup(project: TestProject) {
   ]);
   const worker = await startWorker(base);
   await configureChatModel(web.url, upstream.base);
+  await seedOfflineChannelInto(db.url, base.APP_SECRET);
   project.provide("chatModelKey", E2E_MODEL_KEY);
   project.provide("webUrl", web.url);
   project.provide("webUrl2", web2.url);
