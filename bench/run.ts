@@ -8,6 +8,7 @@ import { startEmbeddedHost } from "../server/db/embedded-host";
 import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
+import { runRetrievalBench } from "./retrieval";
 import { runTtftBench } from "./ttft";
 
 // `npm run bench -- ttft`: only the chat time-to-first-token figures (on DATABASE_URL when set).
@@ -19,6 +20,16 @@ if (process.argv.includes("ttft")) {
   if (host) process.env.ZELIN_EMBEDDED_DB = "1";
   await applyMigrations(url);
   await runTtftBench(url);
+  await host?.close();
+  process.exit(0);
+}
+// `npm run bench -- retrieval`: only the retrieval figures (on DATABASE_URL when set).
+if (process.argv.includes("retrieval")) {
+  const host = process.env.DATABASE_URL ? null : await startEmbeddedHost();
+  const url = process.env.DATABASE_URL ?? host!.url;
+  if (host) process.env.ZELIN_EMBEDDED_DB = "1";
+  await applyMigrations(url);
+  await runRetrievalBench(url);
   await host?.close();
   process.exit(0);
 }
@@ -70,4 +81,7 @@ if (process.env.DATABASE_URL) {
   process.env.ZELIN_EMBEDDED_DB = "1";
   await runTtftBench(host.url);
 }
+
+// Retrieval over 100,000 passages, on the same database as the chat stream above.
+await runRetrievalBench(process.env.DATABASE_URL ?? host.url);
 await host.close();
