@@ -49,7 +49,7 @@ function Picker({ initial, kind }: { initial: { page: TMediaPage; quota: TMediaQ
   return (
     <>
       <p className="media-page__hint">{t("picker.hint")}</p>
-      {!returnPath && <Alert className="media-page__hint" type="info" showIcon message={t("picker.no_return")} />}
+      {!returnPath && <Alert className="media-picker__notice" type="info" showIcon message={t("picker.no_return")} />}
       <MediaToolbar kind={lib.kind} onKind={(k) => !fixedKind && void lib.setKind(k)} quota={lib.quota}>
         <MediaUploadButton type="default" disabled={!lib.quota.remaining} onUploaded={(item) => (setSelected(item), void lib.setPage(1))} />
       </MediaToolbar>
