@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
 import { postFormData } from "../../lib/post-form-data";
+import { displayFileName } from "../../lib/file-name";
 
 export type TChatDocument = { id: string; name: string; chars: number; expires_at: string };
 
@@ -77,7 +78,7 @@ export function DocumentChip({ doc, onRemove }: { doc: TChatDocument; onRemove: 
     <div className={`chat-doc${expired ? " is-expired" : ""}`} data-testid="document-chip">
       <FileTextOutlined />
       <span className="chat-doc__name" title={doc.name}>
-        {doc.name}
+        {displayFileName(doc.name)}
       </span>
       <span className="chat-doc__meta">
         {now === null ? null : expired ? t("document_expired", { ns: "errors" }) : t("document.expires", { time: expires.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) })}
