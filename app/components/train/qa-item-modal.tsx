@@ -1,6 +1,6 @@
 // Adds or edits one Q&A item; the server's refusals (a repeated question) land on their field.
 import { App, Form, Input, Modal } from "antd";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
@@ -10,18 +10,20 @@ import { QA_ANSWER_MAX, QA_QUESTION_MAX, ZQaAnswer, ZQaQuestion, type TQaItemVie
 type TValues = { question: string; answer: string };
 type TProps = { setId: string; item: TQaItemView | "new" | null; onClose: () => void; onSaved: () => void };
 
-export function QaItemModal({ setId, item, onClose, onSaved }: TProps) {
+/** Mounted only while open, so each item gets a fresh form (and nothing renders on the server). */
+export function QaItemModal(props: TProps) {
+  return props.item ? <QaItemDialog key={props.item === "new" ? "new" : props.item.id} {...props} item={props.item} /> : null;
+}
+
+function QaItemDialog({ setId, item, onClose, onSaved }: TProps & { item: TQaItemView | "new" }) {
   const { t } = useTranslation("train");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (item) form.setFieldsValue(item === "new" ? { question: "", answer: "" } : { question: item.question, answer: item.answer });
-  }, [item, form]);
 
   const submit = async () => {
     const values = await form.validateFields().catch(() => null);
-    if (!values || !item) return;
+    if (!values) return;
     setBusy(true);
     try {
       if (item === "new") await callTrpc(() => trpc.trainingSets.qa.add.mutate({ id: setId, ...values }));
@@ -39,8 +41,8 @@ export function QaItemModal({ setId, item, onClose, onSaved }: TProps) {
   };
 
   return (
-    <Modal open={Boolean(item)} title={item === "new" ? t("qa.add_title") : t("qa.edit_title")} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} destroyOnHidden okButtonProps={{ "data-testid": "qa-save" } as never} forceRender>
-      <Form<TValues> form={form} layout="vertical">
+    <Modal open title={item === "new" ? t("qa.add_title") : t("qa.edit_title")} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} destroyOnHidden okButtonProps={{ "data-testid": "qa-save" } as never}>
+      <Form<TValues> form={form} layout="vertical" initialValues={item === "new" ? { question: "", answer: "" } : { question: item.question, answer: item.answer }}>
         <Form.Item name="question" label={t("qa.question")} rules={[zodRule(ZQaQuestion, t)]} required>
           <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={QA_QUESTION_MAX} showCount data-testid="qa-question" />
         </Form.Item>
