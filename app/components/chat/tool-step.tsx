@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import type { TToolStep } from "./chat-state";
 import { CodeBlock } from "./code-block";
 
-const KNOWN_TOOLS = ["web_search", "web_reader", "html_interpreter", "python_interpreter", "current_time"];
+const KNOWN_TOOLS = ["web_search", "web_reader", "html_interpreter", "python_interpreter", "current_time", "sql_generate_and_data_query"];
 const CODE_LANGUAGE: Record<string, string> = { html_interpreter: "html", python_interpreter: "python" };
 
 function formatValue(value: unknown) {

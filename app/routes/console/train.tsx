@@ -20,7 +20,7 @@ import { listTrainingSets } from "../../../server/knowledge/training-sets.servic
 import type { TTrainingSetSummary } from "../../../server/knowledge/training-sets.schema";
 import "../../components/train/train.css";
 
-export const handle = { i18n: ["train"] };
+export const handle = { i18n: ["train", "database"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
