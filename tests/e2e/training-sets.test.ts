@@ -41,6 +41,7 @@ const toast = (page: Page, text: string) => page.locator(".ant-message-notice", 
 async function shoot(page: Page, name: string) {
   if (!shotsDir) return;
   fs.mkdirSync(shotsDir, { recursive: true });
+  await page.waitForTimeout(500); // let dialogs finish opening
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
 }
 

@@ -109,7 +109,10 @@ export default function TrainPage() {
                   {t("list.chars")}: {num(s.char_count)}
                 </span>
               </div>
-              <AgentTags set={s} />
+              <div className="train-card__meta">
+                <span>{t("list.agents")}:</span>
+                <AgentTags set={s} />
+              </div>
               <SetActionButtons set={s} busy={busyId === s.id} onAction={(k) => ask(s, k)} />
             </Card>
           ))}
