@@ -146,8 +146,11 @@ export async function setKnowledgePaused(accountId: string, paused: boolean) {
   await reviewAgents(await repo.listAgentIdsUsingSetsOf(accountId), paused ? "training_set_unavailable" : "training_set_failed");
 }
 
-/** Agents using the set: invalid while any of their sets fails, valid again once none does. */
-async function reviewAgentsOf(trainingSetId: string) {
+/**
+ * Agents using the set: invalid while any of their sets fails (or is stopped or disabled), valid
+ * again once none does. Runs at the end of training, and after a set is stopped or disabled.
+ */
+export async function reviewAgentsOf(trainingSetId: string) {
   await reviewAgents(await repo.listAgentIdsUsingSet(trainingSetId), "training_set_failed");
 }
 

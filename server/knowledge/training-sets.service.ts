@@ -13,7 +13,7 @@ import { assertWithinLimit } from "../accounts/entitlements.service";
 import { getDb, type TDbOrTx } from "../db/client";
 import { AppError } from "../errors/app-error";
 import { deleteFiles } from "../uploads/uploads.service";
-import { requestIndexing } from "./indexing.service";
+import { requestIndexing, reviewAgentsOf } from "./indexing.service";
 import { sumCharsOfOtherSets } from "./indexing.repository";
 import { moveTrainingSet, type TTrainingSetMove, type TTrainingSetState } from "./training-set-lifecycle";
 import * as repo from "./training-sets.repository";
@@ -168,7 +168,9 @@ export async function applyTrainingSetAction(actor: TActor, raw: unknown): Promi
     // stop and disable end a run: the job only finishes a set still in "training".
     if (!trains) await repo.updateSetById(id, { state: to, progress: set.state === "training" ? set.progress : 100 }, tx);
   });
+  // Training again settles the agents when it ends; a stopped or disabled set affects them now.
   if (trains) await requestIndexing(id);
+  else await reviewAgentsOf(id);
   const set = await loadOwnedSet(actor, id);
   return toSummary(set, (await agentsBySet(actor.id)).get(id) ?? []);
 }

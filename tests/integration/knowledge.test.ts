@@ -15,6 +15,7 @@ import { queryWords, toTsvectorLiteral } from "../../server/knowledge/text-segme
 import { seedOfflineChannel } from "../../prisma/seed/demo-knowledge";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { createAgent, publishAgent } from "../../server/agents/agents.service";
+import { applyTrainingSetAction } from "../../server/knowledge/training-sets.service";
 import { getFileStore } from "../../server/uploads/file-store";
 import { FREE_TRAINING_CHARS } from "../../server/accounts/editions";
 import { contentOf, dataOf, makeUser, names, sendSse, useChatHarness, type TUser } from "../helpers/chat-runtime";
@@ -145,6 +146,20 @@ describe("pausing the training-set service", () => {
     const resumed = await db().agent.findUniqueOrThrow({ where: { id: agentId }, include: { versions: true } });
     expect(resumed.invalidReason).toBeNull();
     expect(resumed.versions.map((v) => v.state)).toEqual(["published"]);
+  });
+});
+
+describe("disabling a set", () => {
+  it("turns the agents using it invalid at once, and enabling trains it and restores them", async () => {
+    const erin = await makeUser(h.api.base);
+    const setId = await makeQaSet(erin);
+    const agentId = await makeAgentUsing(erin, [setId]);
+    await applyTrainingSetAction(erin.actor, { id: setId, action: "disable" });
+    expect((await db().agent.findUniqueOrThrow({ where: { id: agentId } })).invalidReason).toBe("training_set_failed");
+    await applyTrainingSetAction(erin.actor, { id: setId, action: "enable" });
+    const { revision } = await db().trainingSet.findUniqueOrThrow({ where: { id: setId } });
+    expect(await indexTrainingSet(setId, revision)).toBe("done");
+    expect((await db().agent.findUniqueOrThrow({ where: { id: agentId } })).invalidReason).toBeNull();
   });
 });
 
