@@ -31,7 +31,9 @@ const STOP = new Set(
     "有 没有 个 一个 些 一些 啥 咋 " +
     "a an the and or but if of to in on at by for with from as is are was were be been being do does did " +
     "i you he she it we they me my your our their this that these those what which who whom how why when where " +
-    "can could would should will shall may might must please tell about into than then there here so not no yes"
+    "can could would should will shall may might must please tell about into than then there here so not no yes " +
+    // What is left of contractions split at the apostrophe: what's, can't, don't, we're, I'll...
+    "s t d ll m re ve don doesn didn isn aren wasn weren haven hasn couldn wouldn shouldn"
   ).split(/\s+/),
 );
 
