@@ -2,6 +2,8 @@
 // app builds (text-segmenter.ts) and Prisma cannot write, and search ranks inside Postgres.
 import crypto from "node:crypto";
 import { getDb, type TDbOrTx } from "../db/client";
+import { logger } from "../lib/logger";
+import { toTsqueryLiteral } from "./text-segmenter";
 
 export type TPassageInput = {
   qaItemId?: string | null;
@@ -56,20 +58,112 @@ export async function countPassagesOfSet(trainingSetId: string, tx: TDbOrTx = ge
   return Number(row.n);
 }
 
+/** A word in at least this many passages is common: it adds to the rank but picks no candidates alone. */
+const COMMON_PASSAGES = 300;
+/** The first stage takes the rarest words expected to match about this many passages in all. */
+const RARE_BUDGET = 250;
+/** Fewer hits than this (or the limit) from one stage of candidates: the next stage adds more. */
+const ENOUGH_HITS = 5;
+
 /**
- * Full-text search: passages of the sets matching any query word, ranked by ts_rank with a
- * question's words (weight A) counting ten times an answer's (D).
+ * Full-text search over the sets, ranked like BM25 without the length part: each query word's
+ * ts_rank (a question's words, weight A, count ten times an answer's, D) times the word's inverse
+ * passage frequency, so a rare word decides more than "订单" or "account". Ranking every passage
+ * that shares a common word is what makes search slow on a large table (each is read from the
+ * heap), so candidates are picked in stages, each capped, the next only when the hits are still
+ * too few (ENOUGH_HITS): passages with one of the rarest words; with another rare word; with two
+ * of the common words; with any common word. Word frequencies come from the planner's statistics (getLexemeStats); without
+ * statistics every word counts as rare, and the first stage is the plain "any word" search.
  */
-export async function searchFullText(trainingSetIds: string[], tsquery: string, limit: number, opts: { qaOnly?: boolean } = {}): Promise<TPassageHit[]> {
-  const rows = await getDb().$queryRaw<Array<Omit<TPassageHit, "score"> & { score: number }>>`
-    SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId",
-           p.title, p.content, ts_rank('{0.1, 0.2, 0.4, 1.0}', p.lexemes, q)::float8 AS score
-    FROM knowledge_passage p, CAST(${tsquery} AS tsquery) q
-    WHERE p.training_set_id = ANY(${trainingSetIds}::text[]) AND p.lexemes @@ q
-      AND (${opts.qaOnly ?? false}::boolean = false OR p.qa_item_id IS NOT NULL)
-    ORDER BY score DESC, p.id
+export async function searchFullText(trainingSetIds: string[], words: string[], limit: number, opts: { qaOnly?: boolean } = {}): Promise<TPassageHit[]> {
+  if (!words.length) return [];
+  const stats = await getLexemeStats();
+  const terms = words.map((word) => {
+    // A word outside the most common ones is rarer than the least common of them.
+    const share = stats ? (stats.shares.get(word) ?? stats.floor / 2) : 0;
+    return { word, share, idf: stats ? Math.log(1 / Math.max(share, 1e-9)) : 1 };
+  });
+  const expected = (t: (typeof terms)[number]) => (stats ? t.share * stats.passages : 0);
+  const byRarity = [...terms].sort((a, b) => a.share - b.share);
+  const common = byRarity.filter((t) => expected(t) >= COMMON_PASSAGES).slice(0, 4).map((t) => toTsqueryLiteral([t.word]));
+  // The rarest words, as many as are expected to match about RARE_BUDGET passages, then the other rare ones.
+  const rarest: string[] = [];
+  const rare: string[] = [];
+  let budget = RARE_BUDGET;
+  for (const t of byRarity.filter((t) => expected(t) < COMMON_PASSAGES)) {
+    budget -= expected(t);
+    (budget >= 0 || !rarest.length ? rarest : rare).push(toTsqueryLiteral([t.word]));
+  }
+  const pairs = common.flatMap((a, i) => common.slice(i + 1).map((b) => `(${a} & ${b})`));
+  const ranked = { words: terms.map((t) => toTsqueryLiteral([t.word])), idf: terms.map((t) => t.idf) };
+  const stages: Array<{ query: string; cap: number }> = [
+    { query: rarest.join(" | "), cap: 300 },
+    { query: rare.join(" | "), cap: 200 },
+    { query: pairs.join(" | "), cap: 100 },
+    { query: common.join(" | "), cap: 100 },
+  ].filter((stage) => stage.query);
+  const hits: TPassageHit[] = [];
+  for (const stage of stages) {
+    const seen = new Set(hits.map((h) => h.id));
+    hits.push(...(await rankCandidates(trainingSetIds, stage.query, ranked, stage.cap, limit, opts)).filter((h) => !seen.has(h.id)));
+    if (hits.length >= Math.min(limit, ENOUGH_HITS)) break;
+  }
+  return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
+}
+
+async function rankCandidates(trainingSetIds: string[], candidates: string, ranked: { words: string[]; idf: number[] }, cap: number, limit: number, opts: { qaOnly?: boolean }) {
+  return getDb().$queryRaw<TPassageHit[]>`
+    SELECT c.id, c.training_set_id AS "trainingSetId", c.qa_item_id AS "qaItemId", c.document_id AS "documentId", c.title, c.content,
+           (SELECT sum(w.idf * ts_rank('{0.1, 0.2, 0.4, 1.0}', c.lexemes, w.q)) FROM unnest(${ranked.words}::tsquery[], ${ranked.idf}::float8[]) AS w(q, idf))::float8 AS score
+    FROM (SELECT p.* FROM knowledge_passage p
+          WHERE p.training_set_id = ANY(${trainingSetIds}::text[]) AND p.lexemes @@ CAST(${candidates} AS tsquery)
+            AND (${opts.qaOnly ?? false}::boolean = false OR p.qa_item_id IS NOT NULL)
+          LIMIT ${cap}) c
+    ORDER BY score DESC, c.id
     LIMIT ${limit}`;
-  return rows;
+}
+
+export type TLexemeStats = { shares: Map<string, number>; floor: number; passages: number };
+let lexemeStats: { at: number; value: Promise<TLexemeStats | null> } | null = null;
+
+/** Read the statistics afresh on the next search (after an ANALYZE). */
+export function forgetLexemeStats() {
+  lexemeStats = null;
+}
+
+/**
+ * How common words are: the share of passages holding each of the most common lexemes, as
+ * ANALYZE samples them (pg_stats.most_common_elems), and the table's passage count. Read at most
+ * once a minute; null before the table was first analysed.
+ */
+export function getLexemeStats(): Promise<TLexemeStats | null> {
+  if (!lexemeStats || Date.now() - lexemeStats.at > 60_000) {
+    const value = getDb()
+      .$queryRaw<{ elems: string[] | null; freqs: number[] | null; passages: number }[]>`
+        SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs, c.reltuples::float8 AS passages
+        FROM pg_class c
+        LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'knowledge_passage' AND s.attname = 'lexemes'
+        WHERE c.oid = 'knowledge_passage'::regclass`
+      .then(([row]) => {
+        if (!row?.elems?.length || !row.freqs || row.passages <= 0) return null;
+        // The frequencies list one per element, then the lowest and highest of them and the null share.
+        const shares = new Map(row.elems.map((e, i) => [e, row.freqs![i]]));
+        return { shares, floor: row.freqs[row.elems.length], passages: row.passages };
+      })
+      .catch(() => null);
+    lexemeStats = { at: Date.now(), value };
+  }
+  return lexemeStats.value;
+}
+
+/**
+ * Whether vector search runs in SQL: pgvector installed, on a real server. The embedded PGlite
+ * has pgvector too, but it is one session running WebAssembly: there, adding a row to an HNSW
+ * index costs ~4 ms and a scan holds up every other query, while the app compares cached vectors
+ * in a few milliseconds (retrieval.service.ts), so it searches like a server without pgvector.
+ */
+export async function searchesVectorsInSql(): Promise<boolean> {
+  return process.env.ZELIN_EMBEDDED_DB !== "1" && (await hasVectorExtension());
 }
 
 let vectorInstalled: Promise<boolean> | null = null;
@@ -82,8 +176,46 @@ export function hasVectorExtension(): Promise<boolean> {
   return vectorInstalled;
 }
 
+/** pgvector's HNSW indexes take vectors of at most this many dimensions. */
+const HNSW_MAX_DIMS = 2000;
+const vectorIndexes = new Map<number, Promise<void>>();
+
+/**
+ * With pgvector on a server (searchesVectorsInSql), an HNSW index over the vectors of one
+ * length (a partial index on the expression searchVectorSql orders by), made the first time
+ * vectors of that length are stored, so while the table is still small. Made once even with several workers: an advisory lock serialises them and
+ * IF NOT EXISTS lets the later ones through. Plain CREATE INDEX (in a transaction, so not
+ * CONCURRENTLY): writes to passages wait while it builds, reads do not.
+ */
+export function ensureVectorIndex(dims: number): Promise<void> {
+  if (!Number.isInteger(dims) || dims < 1 || dims > HNSW_MAX_DIMS) return Promise.resolve();
+  let made = vectorIndexes.get(dims);
+  if (!made) {
+    made = (async () => {
+      if (!(await searchesVectorsInSql())) return;
+      await getDb().$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('knowledge_passage_embedding_index'))`;
+          await tx.$executeRawUnsafe(
+            `CREATE INDEX IF NOT EXISTS knowledge_passage_embedding_${dims}_idx ON knowledge_passage
+             USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE cardinality(embedding) = ${dims}`,
+          );
+        },
+        { timeout: 10 * 60_000, maxWait: 60_000 },
+      );
+    })().catch((err) => {
+      vectorIndexes.delete(dims); // tried again with the next vectors stored
+      logger.warn({ err, dims }, "could not create the vector index; vector search scans instead");
+    });
+    vectorIndexes.set(dims, made);
+  }
+  return made;
+}
+
 export async function setEmbeddings(rows: Array<{ id: string; embedding: number[] }>, model: string, tx: TDbOrTx = getDb()) {
   if (!rows.length) return;
+  // Not inside the caller's transaction: the index is made on a connection of its own.
+  if (tx === getDb()) await ensureVectorIndex(rows[0].embedding.length);
   // One statement: the vectors travel as one JSON array (Postgres has no array-of-arrays unnest).
   await tx.$executeRaw`
     UPDATE knowledge_passage p SET embedding = ARRAY(SELECT jsonb_array_elements_text(u.v)::float8), embedding_model = ${model}
@@ -98,29 +230,67 @@ export async function listPassagesWithoutEmbedding(trainingSetId: string, model:
     ORDER BY ordinal, id LIMIT ${limit}`;
 }
 
-/** Nearest passages by cosine distance, in SQL through pgvector. Score is the cosine similarity. */
+/**
+ * Nearest passages by cosine distance, in SQL through pgvector: ordered by the expression the
+ * HNSW index of that vector length holds (ensureVectorIndex), so the planner can walk the index
+ * instead of measuring every passage; for a few sets in a large table it reads them by set
+ * instead. The index scan goes on (iterative scan) until enough passages of the sets are found.
+ * Score is the cosine similarity.
+ */
 export async function searchVectorSql(trainingSetIds: string[], embedding: number[], model: string, limit: number): Promise<TPassageHit[]> {
+  const dims = embedding.length;
+  if (!Number.isInteger(dims) || dims < 1) return [];
   const literal = `[${embedding.join(",")}]`;
-  return getDb().$queryRawUnsafe<TPassageHit[]>(
-    `SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId",
-            p.title, p.content, (1 - (p.embedding::vector <=> $1::vector))::float8 AS score
+  // The length is part of the SQL text: the partial index matches only a literal predicate.
+  const query = `SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId",
+            p.title, p.content, (1 - (p.embedding::vector(${dims}) <=> $1::vector(${dims})))::float8 AS score
      FROM knowledge_passage p
-     WHERE p.training_set_id = ANY($2::text[]) AND p.embedding_model = $3 AND cardinality(p.embedding) = $4
-     ORDER BY p.embedding::vector <=> $1::vector
-     LIMIT $5`,
-    literal,
-    trainingSetIds,
-    model,
-    embedding.length,
-    limit,
-  );
+     WHERE cardinality(p.embedding) = ${dims} AND p.training_set_id = ANY($2::text[]) AND p.embedding_model = $3
+     ORDER BY p.embedding::vector(${dims}) <=> $1::vector(${dims})
+     LIMIT $4`;
+  if (!(await hasIterativeScan())) return getDb().$queryRawUnsafe<TPassageHit[]>(query, literal, trainingSetIds, model, limit);
+  return getDb().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL hnsw.iterative_scan = strict_order");
+    return tx.$queryRawUnsafe<TPassageHit[]>(query, literal, trainingSetIds, model, limit);
+  });
 }
 
-/** Without pgvector: the sets' embeddings, for cosine in the app (bounded: smaller deployments). */
+let iterativeScan: Promise<boolean> | null = null;
+/** pgvector 0.8 and later can go on scanning an index until enough rows pass the filters. */
+function hasIterativeScan(): Promise<boolean> {
+  iterativeScan ??= getDb()
+    .$queryRaw<{ v: string | null }[]>`SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'`
+    .then((r) => {
+      const [major, minor] = (r[0]?.v ?? "0.0").split(".").map(Number);
+      return major > 0 || minor >= 8;
+    })
+    .catch(() => false);
+  return iterativeScan;
+}
+
+/** Without pgvector: the vectors of one set, for cosine in the app. */
+export async function listSetEmbeddings(trainingSetId: string, model: string) {
+  return getDb().$queryRaw<Array<{ id: string; embedding: number[] }>>`
+    SELECT id, embedding FROM knowledge_passage
+    WHERE training_set_id = ${trainingSetId} AND embedding_model = ${model} AND cardinality(embedding) > 0`;
+}
+
+/** Which revision of each set is indexed: a set's vectors change only with a new revision. */
+export async function listSetRevisions(trainingSetIds: string[]) {
+  return getDb().$queryRaw<Array<{ id: string; revision: number; state: string }>>`
+    SELECT id, revision, state::text AS state FROM training_set WHERE id = ANY(${trainingSetIds}::text[])`;
+}
+
+export async function listPassagesByIds(ids: string[]): Promise<Array<Omit<TPassageHit, "score">>> {
+  return getDb().$queryRaw`
+    SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId", p.title, p.content
+    FROM knowledge_passage p WHERE p.id = ANY(${ids}::text[])`;
+}
+
+/** Without pgvector, for a set still training: at most `cap` of the sets' vectors. */
 export async function listEmbeddings(trainingSetIds: string[], model: string, cap: number) {
-  return getDb().$queryRaw<Array<Omit<TPassageHit, "score"> & { embedding: number[] }>>`
-    SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId",
-           p.title, p.content, p.embedding
+  return getDb().$queryRaw<Array<{ id: string; embedding: number[] }>>`
+    SELECT p.id, p.embedding
     FROM knowledge_passage p
     WHERE p.training_set_id = ANY(${trainingSetIds}::text[]) AND p.embedding_model = ${model} AND cardinality(p.embedding) > 0
     LIMIT ${cap}`;
