@@ -5,6 +5,7 @@
 // upstream's hashed bag of words), then 8 concurrent callers ask the labelled questions through
 // retrieve(): Q&A (the Q&A sets only), full text alone, and hybrid; p50/p95 and hit@5.
 import crypto from "node:crypto";
+import os from "node:os";
 import { measure, printRow } from "./lib";
 import { listTargets, makeFiller, seededRandom, type TCorpusPassage, type TLabelledQuestion } from "./data/retrieval-corpus";
 import { startFakeOpenai } from "../tests/fakes/fake-openai";
@@ -36,7 +37,7 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
   let channelId: string | null = null;
 
   const where = process.env.ZELIN_EMBEDDED_DB === "1" ? "embedded PGlite" : "PostgreSQL";
-  console.log(`\nretrieval: ${total.toLocaleString("en")} passages in ${SETS} sets, ${CONCURRENCY} concurrent queries (${where})`);
+  console.log(`\nretrieval: ${total.toLocaleString("en")} passages in ${SETS} sets, ${CONCURRENCY} concurrent queries (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at start)`);
   try {
     // The embedding channel, as an operator would configure it, and a chat model for the agent.
     await createModel({ key: chatModel, display_name: "bench chat", upstream_model: chatModel });
