@@ -51,6 +51,7 @@ export async function indexTrainingSet(trainingSetId: string, revision: number):
     await embedPassages(set, revision);
     if (!(await repo.finishRevision(set.id, revision, { state: "done", charCount, failureReason: null }))) return "superseded";
     await reviewAgentsOf(set.id);
+    await refreshStatisticsSoon();
     return "done";
   } catch (err) {
     const reason = err instanceof AppError ? err.code : "training_failed";
@@ -164,6 +165,16 @@ async function reviewAgents(agentIds: string[], reason: "training_set_failed" | 
       logger.error({ err, agentId }, "could not update an agent after its training sets changed");
     }
   }
+}
+
+const ANALYZE_EVERY_MS = 60_000;
+let lastAnalyzeAt = 0;
+
+/** Word frequencies for ranking come from ANALYZE; the embedded database never runs it itself. */
+async function refreshStatisticsSoon() {
+  if (Date.now() - lastAnalyzeAt < ANALYZE_EVERY_MS) return;
+  lastAnalyzeAt = Date.now();
+  await passages.analyzePassages().catch((err) => logger.warn({ err }, "could not analyze the passages"));
 }
 
 async function readAll(stream: NodeJS.ReadableStream) {

@@ -295,3 +295,13 @@ export async function listEmbeddings(trainingSetIds: string[], model: string, ca
     WHERE p.training_set_id = ANY(${trainingSetIds}::text[]) AND p.embedding_model = ${model} AND cardinality(p.embedding) > 0
     LIMIT ${cap}`;
 }
+
+/**
+ * Refreshes the planner's statistics of the passages, which full-text ranking reads for word
+ * frequencies. A server's autovacuum does this by itself; the embedded PGlite never does, so the
+ * indexing job asks after writing passages.
+ */
+export async function analyzePassages() {
+  await getDb().$executeRawUnsafe("ANALYZE knowledge_passage");
+  forgetLexemeStats();
+}
