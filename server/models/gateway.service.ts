@@ -111,11 +111,12 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
     // A channel disabled by a concurrent request (or an admin) since we listed is skipped.
     if (attempts.length > 0 && (await repo.findChannelById(channel.id))?.state !== "enabled") continue;
     // An account's own base URL is the account's choice: it must not reach into our network.
-    const upstream = { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted), guarded: Boolean(channel.ownerAccountId) };
+    // The offline channel has no key to open (and must keep working if APP_SECRET ever changes).
+    const offline = channel.type === "offline";
+    const upstream = { baseUrl: channel.baseUrl, apiKey: offline ? "" : openSecret(channel.keyEncrypted), guarded: Boolean(channel.ownerAccountId) };
     const options = { signal: input.signal, connectTimeoutMs: env.MODEL_CONNECT_TIMEOUT_MS };
     const started = Date.now();
     try {
-      const offline = channel.type === "offline";
       if (!input.stream) {
         const completion = offline ? offlineCompletion(input.offlineReply) : await postChatCompletion(upstream, body, options);
         attempts.push({ channelId: channel.id, status: 200, error: null, ms: Date.now() - started });

@@ -238,6 +238,19 @@ describe("the offline channel", () => {
     expect(stored).toMatchObject({ content: QA[0][1], status: "done" });
   });
 
+  it("needs no key: a channel row sealed under another APP_SECRET still answers", async () => {
+    const setId = await makeQaSet(alice);
+    const agentId = await makeAgentUsing(alice, [setId]);
+    const channel = await db().channel.findFirstOrThrow({ where: { type: "offline" } });
+    await db().channel.update({ where: { id: channel.id }, data: { keyEncrypted: "sealed-elsewhere" } });
+    try {
+      const r = await sendSse(h.api.base, alice, { agent_id: agentId, content: "运费由谁承担？" });
+      expect(contentOf(r)).toBe(QA[1][1]);
+    } finally {
+      await db().channel.update({ where: { id: channel.id }, data: { keyEncrypted: channel.keyEncrypted } });
+    }
+  });
+
   it("says so in the reader's language when the agent has no out-of-scope reply", async () => {
     const setId = await makeQaSet(alice);
     const agentId = await makeAgentUsing(alice, [setId], { out_of_scope_reply: "" });
