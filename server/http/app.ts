@@ -9,6 +9,7 @@ import express from "express";
 import { appRouter } from "../trpc/app-router";
 import { createContext } from "../trpc/trpc";
 import { createApiRouter } from "./api-router";
+import { CHAT_STREAM_PATHS, chatStreamHandler } from "../runtime/chat.http";
 import { createFilesRouter } from "../uploads/files.http";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
@@ -22,6 +23,12 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   app.set("trust proxy", true);
 
   app.get("/healthz", healthz);
+  // The chat's event streams first, with exactly what they need of the middleware below and of
+  // /api's (licence, CSRF cookie, body, CSRF check) and nothing else: no compression wrapped
+  // around every write, no walk through the other routers. Keep this list in step with /api's.
+  const streamMiddleware = [licenceWriteGuard, issueCsrfCookie, express.json({ limit: "1mb" }), express.urlencoded({ extended: true, limit: "1mb" }), verifyCsrf];
+  app.post(`/api${CHAT_STREAM_PATHS.debug}`, ...streamMiddleware, chatStreamHandler("debug"));
+  app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, chatStreamHandler("live"));
   // Streams must reach the browser event by event: never compress text/event-stream.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
   app.use(licenceWriteGuard);

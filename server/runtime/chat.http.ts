@@ -31,10 +31,17 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   await runTurn(turn, sse, lng);
 }
 
+/** The two event streams, paths relative to /api. The web app also serves them ahead of its other middleware. */
+export const CHAT_STREAM_PATHS = { debug: "/v1/ai_message/send_message/sse", live: "/v2/app/send_message/sse" } as const;
+
+export function chatStreamHandler(mode: "debug" | "live") {
+  return (req: Request, res: Response) => void streamTurn(req, res, mode);
+}
+
 export function createChatRouter() {
   const router = express.Router();
-  router.post("/v1/ai_message/send_message/sse", (req, res) => void streamTurn(req, res, "debug"));
-  router.post("/v2/app/send_message/sse", (req, res) => void streamTurn(req, res, "live"));
+  router.post(CHAT_STREAM_PATHS.debug, chatStreamHandler("debug"));
+  router.post(CHAT_STREAM_PATHS.live, chatStreamHandler("live"));
   router.post("/v1/ai_message/stop", handle(async (req) => stopMessage((await requireAuth(req)).account, req.body)));
   router.post("/v1/ai_message/feedback", handle(async (req) => setFeedback((await requireAuth(req)).account, req.body)));
   router.post(

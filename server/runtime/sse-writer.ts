@@ -30,7 +30,8 @@ export function startSse(res: Response): TSseWriter {
   res.setHeader("Cache-Control", "no-cache, no-transform");
   res.setHeader("Connection", "keep-alive");
   res.setHeader("X-Accel-Buffering", "no");
-  res.flushHeaders();
+  // The headers leave with the first event (the ids, or a refusal), one write instead of two: under
+  // a burst of streams every write before the first token is time the others wait.
   res.socket?.setNoDelay(true);
 
   const keepalive = setInterval(() => !finished && res.write(": keepalive\n\n"), KEEPALIVE_MS);

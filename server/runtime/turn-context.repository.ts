@@ -1,8 +1,11 @@
 // A chat turn's reads in one round trip (issue 4's time-to-first-token): the live session with its
 // active account, the agent with the version the chat runs, and the dialogue continued. Every
 // decision on them (access, not found, not logged in) is the services'; this only reads.
-import { Prisma } from "../db/generated/client";
+import pg from "pg";
+import type { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
+import { logger } from "../lib/logger";
+import { singleton } from "../lib/singleton";
 import type { TSessionAccountRow } from "../accounts/accounts.schema";
 import type { TDialogueRow } from "./dialogues.repository";
 
@@ -51,17 +54,16 @@ type TRow = {
  * The version a chat runs, as agents.service's classify picks it: debug runs the newest draft, else
  * the newest version under review, else the newest live one; live runs the newest live one.
  */
-function versionFilter(mode: "debug" | "live") {
-  return mode === "debug"
-    ? Prisma.sql`v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid') ORDER BY CASE v.state WHEN 'draft' THEN 0 WHEN 'under_review' THEN 1 ELSE 2 END, v.created_at DESC`
-    : Prisma.sql`v.state IN ('published', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`;
-}
+const VERSION_FILTER = {
+  debug: `v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid') ORDER BY CASE v.state WHEN 'draft' THEN 0 WHEN 'under_review' THEN 1 ELSE 2 END, v.created_at DESC`,
+  live: `v.state IN ('published', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`,
+};
 
 type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null };
 
-export function turnContextSql(q: TQuery) {
-  const dialogueJoin = q.dialogueId ? Prisma.sql`d.id = ${q.dialogueId} AND d.deleted_at IS NULL` : Prisma.sql`false`;
-  return Prisma.sql`
+/** $1 session id, $2 now (ISO), $3 agent id, $4 dialogue id (when one is continued). */
+function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
+  return `
     SELECT s.id AS session_id, s.last_seen_at,
       a.id, a.account, a.nickname, a.avatar_url, a.phone, coalesce(a.roles::text[], '{}') AS roles, a.edition::text AS edition,
       a.edition_expires_at, a.enterprise_id, a.language,
@@ -71,15 +73,52 @@ export function turnContextSql(q: TQuery) {
       d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at
     FROM session s
     JOIN account a ON a.id = s.account_id AND a.status = 'active'
-    LEFT JOIN agent g ON g.id = ${q.agentId} AND g.deleted_at IS NULL
-    LEFT JOIN LATERAL (SELECT v.id, v.config, v.updated_at FROM agent_version v WHERE v.agent_id = g.id AND ${versionFilter(q.mode)} LIMIT 1) v ON true
-    LEFT JOIN dialogue d ON ${dialogueJoin}
-    WHERE s.id = ${q.sessionId} AND s.revoked_at IS NULL AND s.expires_at > ${q.now}`;
+    LEFT JOIN agent g ON g.id = $3 AND g.deleted_at IS NULL
+    LEFT JOIN LATERAL (SELECT v.id, v.config, v.updated_at FROM agent_version v WHERE v.agent_id = g.id AND ${VERSION_FILTER[mode]} LIMIT 1) v ON true
+    LEFT JOIN dialogue d ON ${withDialogue ? "d.id = $4 AND d.deleted_at IS NULL" : "false"}
+    WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > ($2::timestamptz AT TIME ZONE 'UTC')`;
+}
+
+/** The four shapes of the query, each a named statement (parsed and planned once per connection). */
+const STATEMENTS = Object.fromEntries(
+  (["debug", "live"] as const).flatMap((mode) => [false, true].map((d) => [`${mode}:${d}`, { name: `zl_turn_context_${mode}_${d ? "dialogue" : "new"}`, text: turnContextText(mode, d) }])),
+) as Record<string, { name: string; text: string }>;
+
+export function turnContextQuery(q: TQuery) {
+  const statement = STATEMENTS[`${q.mode}:${Boolean(q.dialogueId)}`];
+  const values = [q.sessionId, q.now.toISOString(), q.agentId, ...(q.dialogueId ? [q.dialogueId] : [])];
+  return { ...statement, values };
+}
+
+/**
+ * The hot path's own pool on PostgreSQL: node-postgres straight, without Prisma's query engine,
+ * which costs this one read a few milliseconds of CPU each time (a burst of chats queued behind
+ * it). Read-only and never inside a transaction, so a connection of its own is safe. On the
+ * embedded database (one session shared through a queue) the read stays on Prisma's connections.
+ */
+function turnPool(): pg.Pool | null {
+  const url = process.env.DATABASE_URL;
+  if (!url || process.env.ZELIN_EMBEDDED_DB === "1") return null;
+  return singleton(`turn-context-pool:${url}`, () => {
+    const pool = new pg.Pool({ connectionString: url, max: 8, idleTimeoutMillis: 30_000, allowExitOnIdle: true, types: { getTypeParser } });
+    // An idle connection the server closed (restart, dropped test database) must not crash the process.
+    pool.on("error", (err) => logger.warn({ err }, "turn-context pool: idle connection lost"));
+    return pool;
+  });
+}
+
+/** Prisma keeps timestamps as UTC wall time in `timestamp` columns: read them back as UTC. */
+const TIMESTAMP_OID = 1114;
+function getTypeParser(oid: number, format?: "text" | "binary") {
+  if (oid === TIMESTAMP_OID && format !== "binary") return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
+  return pg.types.getTypeParser(oid, format as "text");
 }
 
 /** Null when the token has no live session of an active account. */
-export async function readTurnContext(q: TQuery, tx: TDbOrTx = getDb()): Promise<TTurnReading | null> {
-  const rows = await tx.$queryRaw<TRow[]>(turnContextSql(q));
+export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnReading | null> {
+  const query = turnContextQuery(q);
+  const pool = tx ? null : turnPool();
+  const rows = pool ? (await pool.query<TRow>(query)).rows : await (tx ?? getDb()).$queryRawUnsafe<TRow[]>(query.text, ...query.values);
   const r = rows[0];
   if (!r) return null;
   return {
