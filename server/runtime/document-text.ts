@@ -4,7 +4,7 @@
 import mammoth from "mammoth";
 import { extractText, getDocumentProxy } from "unpdf";
 import { AppError } from "../errors/app-error";
-import { sniffType } from "../uploads/sniff";
+import { decodeText, sniffType } from "../uploads/sniff";
 
 export type TDocumentKind = "pdf" | "docx" | "txt";
 export const DOCUMENT_MIME: Record<TDocumentKind, string> = {
@@ -15,33 +15,10 @@ export const DOCUMENT_MIME: Record<TDocumentKind, string> = {
 /** The most text a document keeps: far more than any prompt takes, bounded for the database. */
 export const MAX_DOCUMENT_CHARS = 500_000;
 
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-
+/** What the upload service's sniffing says the bytes are, if a readable document. */
 export function detectDocumentKind(bytes: Buffer): TDocumentKind | null {
-  if (sniffType(bytes) === "pdf") return "pdf";
-  if (ZIP_MAGIC.every((b, i) => bytes[i] === b)) return bytes.includes("word/") ? "docx" : null;
-  return decodePlainText(bytes) === null ? null : "txt";
-}
-
-/** Text if the bytes are readable text (no NULs, few control characters), else null. */
-function decodePlainText(bytes: Buffer): string | null {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    try {
-      text = new TextDecoder("gb18030", { fatal: true }).decode(bytes);
-    } catch {
-      return null;
-    }
-  }
-  let control = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0) return null;
-    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) control++;
-  }
-  return control > text.length / 100 ? null : text.replace(/^\uFEFF/, "");
+  const kind = sniffType(bytes);
+  return kind === "pdf" || kind === "docx" || kind === "txt" ? kind : null;
 }
 
 export async function extractDocumentText(bytes: Buffer): Promise<{ kind: TDocumentKind; text: string }> {
@@ -49,7 +26,7 @@ export async function extractDocumentText(bytes: Buffer): Promise<{ kind: TDocum
   if (!kind) throw new AppError("document_type_not_readable");
   let text = "";
   try {
-    if (kind === "txt") text = decodePlainText(bytes) ?? "";
+    if (kind === "txt") text = decodeText(bytes) ?? "";
     else if (kind === "docx") text = (await mammoth.extractRawText({ buffer: bytes })).value;
     else {
       const pdf = await getDocumentProxy(new Uint8Array(bytes));

@@ -22,16 +22,6 @@ export type TDatabaseSetRow = Prisma.TrainingSetGetPayload<{ select: typeof SET 
 export type TSourceFields = { host: string; port: number; username: string; passwordEncrypted: string; database: string; ddl: string };
 type TState = TDatabaseSetRow["state"];
 
-/** Serialises creations of one account's training sets against the edition limit. */
-export async function lockAccountTrainingSets(accountId: string, tx: TDbOrTx) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('training_sets:' || ${accountId}))`;
-}
-
-/** All of the account's training sets that are not deleted, whatever their type. */
-export async function countTrainingSetsOf(accountId: string, tx: TDbOrTx = getDb()) {
-  return tx.trainingSet.count({ where: { ownerAccountId: accountId, deletedAt: null } });
-}
-
 export async function listDatabaseSetsOf(accountId: string, tx: TDbOrTx = getDb()) {
   return tx.trainingSet.findMany({ where: { ownerAccountId: accountId, type: "database", deletedAt: null }, orderBy: { createdAt: "desc" }, select: SET });
 }

@@ -26,6 +26,8 @@ import {
 } from "./database-sets.schema";
 import { describeDriverError, inspectDatabase, runReadOnlyQuery, type TConnectionInfo } from "./mysql-runner";
 import { assertReadOnlySelect, parseCreateTables, verificationFailed } from "./sql-guard";
+// The limit counts every type of set, under the lock the other set types take too.
+import * as sets from "../training-sets.repository";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 
@@ -124,12 +126,12 @@ export async function getDatabaseSet(actor: TActor, raw: unknown): Promise<TData
 export async function createDatabaseSet(actor: TActor, raw: unknown, now = new Date()): Promise<TDatabaseSetView> {
   const input = ZCreateDatabaseSetInput.parse(raw);
   // The cheap refusals first: the edition's room, then the statements, then the server.
-  await assertWithinLimit(actor.id, "trainingSets", await repo.countTrainingSetsOf(actor.id), now);
+  await assertWithinLimit(actor.id, "trainingSets", await sets.countSetsOf(actor.id), now);
   const info: TConnectionInfo = { host: input.host, port: input.port, username: input.username, password: input.password, database: input.database };
   await verifyDatabase(info, input.ddl);
   const row = await getDb().$transaction(async (tx) => {
-    await repo.lockAccountTrainingSets(actor.id, tx);
-    await assertWithinLimit(actor.id, "trainingSets", await repo.countTrainingSetsOf(actor.id, tx), now, tx);
+    await sets.lockAccountSets(actor.id, tx);
+    await assertWithinLimit(actor.id, "trainingSets", await sets.countSetsOf(actor.id, tx), now, tx);
     return repo.insertDatabaseSet(
       {
         ownerAccountId: actor.id,
