@@ -3,7 +3,8 @@
 import { AppError } from "../errors/app-error";
 import type { TSessionAccount } from "./accounts.schema";
 
-export type TOwned = { accountId: string; enterpriseId?: string | null };
+// A row with no owning account (an H5 visitor's dialogue) is nobody's: it answers not_found.
+export type TOwned = { accountId: string | null; enterpriseId?: string | null };
 
 const ENTERPRISE_MANAGERS = ["enterprise_super_admin", "enterprise_admin"];
 
