@@ -101,6 +101,11 @@ export const ERROR_CODES = {
   qa_question_duplicate: { status: 420604, http: 409 },
   qa_import_unreadable: { status: 420605, http: 422 },
   qa_import_too_many_rows: { status: 420606, http: 422 },
+  // Apps (issue 6): the entitlement's refusal when the app sells plans (SPEC 8 "trial count is 0,
+  // purchase"); times_exhausted and days_exhausted above are its other two.
+  trial_count_zero: { status: 420702, http: 402 },
+  // Apps (issue 6): a move the app's state does not allow.
+  app_state_refused: { status: 420701, http: 409 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
