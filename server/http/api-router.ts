@@ -20,6 +20,7 @@ import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.ht
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
 import { createTrainingSetsRouter } from "../knowledge/training-sets.http";
+import { createAppExportRouter } from "../apps/app-export.http";
 import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
 
 export function createApiRouter() {
@@ -41,6 +42,7 @@ export function createApiRouter() {
   router.use(createOwnChannelsRouter());
   router.use(createMediaRouter());
   router.use(createTrainingSetsRouter());
+  router.use(createAppExportRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

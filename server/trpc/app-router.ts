@@ -1,9 +1,10 @@
 import { agentsRouter } from "../agents/agents.router";
+import { appDataRouter } from "../apps/app-data.router";
 import { databaseSetsRouter } from "../knowledge/database/database-sets.router";
 import { mediaRouter } from "../media/media.router";
 import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter, appData: appDataRouter });
 export type TAppRouter = typeof appRouter;
