@@ -6,10 +6,12 @@ import { JOBS, scheduleRepeatingJob, type TJobId } from "../server/jobs/jobs";
 import { createWorker } from "../server/jobs/queue";
 import { handlePlatformHeartbeat } from "./jobs/platform-heartbeat/handler";
 import { handleKnowledgeIndex } from "../server/knowledge/indexing.service";
+import { handleAppExport } from "../server/apps/app-export.service";
 
 const HANDLERS: { [J in TJobId]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
   "knowledge.index": handleKnowledgeIndex,
+  "apps.export": handleAppExport,
 };
 
 export async function startWorkers() {
