@@ -63,8 +63,11 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   // Database training sets (issue 5): the form, and the list with a query box.
   { id: "create_databases", path: "/Createdatabases", file: "routes/console/create-databases.tsx", layout: "console" },
   { id: "database", path: "/database", file: "routes/console/database.tsx", layout: "console" },
+  // H5 apps (issue 6): a share link's landing (phones go on to /mobi/dialogue).
+  { id: "share", path: "/share", file: "routes/mobi/share.tsx", layout: "bare" },
   // Mobile only.
-  { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "site", mobiOnly: true },
+  // The H5 app's chat stands alone on the phone screen (no site header or footer): bare layout.
+  { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "bare", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },
   { id: "intro", path: "/intro", file: "routes/mobi/intro.tsx", layout: "site", mobiOnly: true },
   { id: "scan", path: "/scan", file: "routes/mobi/scan.tsx", layout: "site", mobiOnly: true },

@@ -8,6 +8,7 @@ import { startEmbeddedHost } from "../server/db/embedded-host";
 import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
+import { printMobiBundle } from "./mobi-bundle";
 import { runRetrievalBench } from "./retrieval";
 import { runTtftBench } from "./ttft";
 
@@ -21,6 +22,12 @@ if (process.argv.includes("ttft")) {
   await applyMigrations(url);
   await runTtftBench(url);
   await host?.close();
+  process.exit(0);
+}
+// `npm run bench -- mobi-bundle`: only the gzipped JavaScript of /mobi/dialogue (builds if needed).
+if (process.argv.includes("mobi-bundle")) {
+  ensureBuild({ quiet: true });
+  printMobiBundle();
   process.exit(0);
 }
 // `npm run bench -- retrieval`: only the retrieval figures (on DATABASE_URL when set).
@@ -70,6 +77,7 @@ printRow("GET / landing page (sequential)", await measure(get("/"), 100, 1));
 printRow("GET / landing page (concurrency 10)", await measure(get("/"), 200, 10));
 printRow("GET /mobi phone landing (sequential)", await measure(get("/mobi"), 100, 1));
 const html = await (await fetch(`${web.url}/`)).text();
+printMobiBundle();
 console.log(`\nlanding page HTML: ${(html.length / 1024).toFixed(0)} KiB (styles inlined for first paint)`);
 await web.stop();
 

@@ -14,6 +14,8 @@ import {
   UserOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { Alert, Button, Steps, Tag } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -22,9 +24,18 @@ import { CHANNELS } from "../../components/site/channel-icons";
 import { ContactCard } from "../../components/site/contact-card";
 import { IconBadge, type TTone } from "../../components/site/icon-card";
 import { pageMeta } from "../../components/site/page-meta";
+import { H5AppIntro } from "../../components/h5/h5-app-intro";
+import { loadH5Page } from "../../components/h5/h5-loader.server";
 import "../../styles/site-pages.css";
+import "../../styles/h5.css";
 
-export const handle = { i18n: ["mobi", "site", "home"] };
+export const handle = { i18n: ["mobi", "site", "home", "h5"] };
+
+/** /mobi/intro?app=<id> introduces that app; without one, the platform. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!new URL(request.url).searchParams.get("app")) return { app: null };
+  return { app: (await loadH5Page(request)).data.app };
+}
 
 export const meta = pageMeta("Zelin · About");
 
@@ -53,6 +64,11 @@ const LINKS: { key: string; to: string; icon: ReactNode; tone: TTone }[] = [
 ];
 
 export default function MobiIntro() {
+  const { app } = useLoaderData<typeof loader>();
+  return app ? <H5AppIntro app={app} /> : <PlatformIntro />;
+}
+
+function PlatformIntro() {
   const { t } = useTranslation("mobi");
   return (
     <div className="sp-page mp" data-testid="mobi-intro">

@@ -1,0 +1,220 @@
+// The H5 app's chat (/mobi/dialogue?app=): background, welcome messages, recommended questions,
+// the menu bar, conversation or Q&A style, streamed markdown answers, history, feedback,
+// regenerate, share, voice and image input, spoken replies, and the free uses left today.
+import { HistoryOutlined, InfoCircleOutlined, ShareAltOutlined } from "@ant-design/icons";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { TH5App, TH5MenuItem } from "../../../server/apps/h5-view.service";
+import { AppLink } from "../app-link";
+import { buildDisplayRows, type TChatMessage, type TFeedback } from "../chat/chat-state";
+import { useChatStream } from "../chat/use-chat-stream";
+import { useAutoscroll } from "../chat/use-autoscroll";
+import { fetchEntitlement, toAppChatApi, type TEntitlement } from "./h5-api";
+import { useAppText } from "./h5-app-card";
+import { H5History } from "./h5-history";
+import { H5Input } from "./h5-input";
+import { H5MenuBar, MenuReply } from "./h5-menu-bar";
+import { H5Message } from "./h5-message";
+import { useToast } from "./h5-toast";
+import { useSpeechPlayer } from "./use-voice";
+
+type TMenuNote = { at: number; item: TH5MenuItem; key: number };
+
+export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null }) {
+  const { t } = useTranslation("h5");
+  const text = useAppText(app);
+  const chatApi = useMemo(() => toAppChatApi(app.style), [app.style]);
+  const chat = useChatStream(app.id, chatApi);
+  const toast = useToast();
+  const [entitlement, setEntitlement] = useState<TEntitlement | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [notes, setNotes] = useState<TMenuNote[]>([]);
+  const speaks = app.outputModes.includes("voice");
+  const speech = useSpeechPlayer(app.id, toast.show);
+  const qa = app.style === "qa";
+  const { messages } = chat.state;
+  const listRef = useRef<HTMLDivElement>(null);
+  const scroll = useAutoscroll(listRef, messages);
+
+  // The free uses left today: read at first and again after every reply.
+  useEffect(() => {
+    if (chat.streaming) return;
+    let live = true;
+    fetchEntitlement(app.id)
+      .then((e) => live && setEntitlement(e))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [app.id, chat.streaming]);
+
+  // Auto-play: a reply that has just finished is spoken when the app says so.
+  const lastSpoken = useRef<string | null>(null);
+  const lastReply = [...messages].reverse().find((m) => m.role === "assistant");
+  useEffect(() => {
+    if (!speaks || !app.autoPlay || !lastReply || lastReply.status !== "done" || !lastReply.id || lastSpoken.current === lastReply.id) return;
+    lastSpoken.current = lastReply.id;
+    void speech.play(lastReply.key, lastReply.content);
+  }, [speaks, app.autoPlay, lastReply, speech]);
+
+  const chatSend = chat.send;
+  const send = useCallback(
+    (content: string, images: string[] = []) => {
+      scroll.follow();
+      chatSend({ content, images });
+    },
+    [chatSend, scroll],
+  );
+
+  const setFeedback = chat.setFeedback;
+  const onFeedback = useCallback(
+    (m: TChatMessage, f: TFeedback) => {
+      setFeedback(m, f).then(
+        () => f !== "none" && toast.show(t(f === "liked" ? "chat.liked" : "chat.disliked")),
+        (err: Error) => toast.show(err.message),
+      );
+    },
+    [setFeedback, toast, t],
+  );
+
+  const onCopy = useCallback(
+    (value: string) => {
+      navigator.clipboard?.writeText(value).then(
+        () => toast.show(t("chat.copied")),
+        () => toast.show(t("chat.copy_failed")),
+      );
+    },
+    [toast, t],
+  );
+
+  const share = useCallback(async () => {
+    const q = new URLSearchParams({ app: app.id });
+    const touser = viewerId ?? new URLSearchParams(window.location.search).get("touser");
+    if (touser) q.set("touser", touser);
+    const url = `${window.location.origin}/share?${q}`;
+    if (navigator.share) {
+      try {
+        await navigator.share({ title: text.name, text: text.introduction.slice(0, 80), url });
+        return;
+      } catch (err) {
+        if ((err as Error).name === "AbortError") return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.show(t("chat.link_copied"));
+    } catch {
+      toast.show(url);
+    }
+  }, [app.id, viewerId, text, toast, t]);
+
+  const refusalHint = useCallback(
+    (status: number) =>
+      status === 420003 ? (
+        <p className="h5-hint">{t("refusal.tomorrow")}</p>
+      ) : (
+        <p className="h5-hint">
+          {t("refusal.purchase")}{" "}
+          <AppLink to={`/mobi/intro?app=${encodeURIComponent(app.id)}`} className="h5-link" data-testid="h5-purchase">
+            {t("refusal.see_plans")}
+          </AppLink>
+        </p>
+      ),
+    [app.id, t],
+  );
+
+  const rows = buildDisplayRows(messages);
+  const lastRow = rows[rows.length - 1];
+  const notesAt = (n: number) => notes.filter((x) => x.at === n).map((x) => <MenuReply key={`note-${x.key}`} item={x.item} />);
+  const remaining = entitlement?.basis === "free" || (entitlement && entitlement.remainingToday !== null && app.freePerDay > 0) ? entitlement.remainingToday : null;
+  const empty = rows.length === 0;
+
+  return (
+    <div className={`h5-chat${qa ? " h5-chat--qa" : ""}`} style={app.backgroundUrl ? { backgroundImage: `url("${app.backgroundUrl.replace(/"/g, "%22")}")` } : undefined} data-testid="h5-chat" data-style={app.style}>
+      <header className="h5-chat__head">
+        <AppLink to={`/mobi/intro?app=${encodeURIComponent(app.id)}`} className="h5-chat__title" aria-label={t("chat.about")}>
+          <img src={app.iconUrl} alt="" width={32} height={32} />
+          <span>{text.name}</span>
+          <InfoCircleOutlined className="h5-muted" />
+        </AppLink>
+        <div className="h5-chat__tools">
+          {remaining !== null && remaining !== undefined && (
+            <span className={`h5-pill${remaining === 0 ? " is-empty" : ""}`} data-testid="h5-remaining">
+              {t("chat.remaining", { count: remaining })}
+            </span>
+          )}
+          <button type="button" className="h5-icon-btn" aria-label={t("history.title")} onClick={() => setHistoryOpen(true)} data-testid="h5-history-open">
+            <HistoryOutlined />
+          </button>
+          <button type="button" className="h5-icon-btn" aria-label={t("chat.share")} onClick={() => void share()} data-testid="h5-share-button">
+            <ShareAltOutlined />
+          </button>
+        </div>
+      </header>
+
+      <div className="h5-chat__list" ref={listRef} onScroll={scroll.onScroll} data-testid="h5-messages">
+        {app.welcomeMessages.map((w, i) => (
+          <div key={`w${i}`} className="h5-msg h5-msg--bot" data-testid="h5-welcome">
+            <div className="h5-bubble h5-plain">{w}</div>
+          </div>
+        ))}
+        {qa && empty && <p className="h5-qa-note">{t("chat.qa_note")}</p>}
+        {notesAt(0)}
+        {rows.map((row, i) => {
+          const msg = row.versions[row.versions.length - 1];
+          const canRegenerate = msg.role === "assistant" && !chat.streaming && (!qa || row === lastRow);
+          return (
+            <div key={row.key} className="h5-row">
+              <H5Message
+                msg={msg}
+                qa={qa}
+                actions={{
+                  onFeedback,
+                  onCopy,
+                  onRegenerate: canRegenerate ? (m) => chat.regenerate(m, {}) : undefined,
+                  onSpeak: speaks ? (m) => void speech.play(m.key, m.content) : undefined,
+                  speaking: speech.playingKey === msg.key,
+                  refusalHint,
+                }}
+              />
+              {notesAt(i + 1)}
+            </div>
+          );
+        })}
+        {app.recommendedQuestions.length > 0 && (empty || qa) && !chat.streaming && (
+          <div className="h5-chips" data-testid="h5-recommended">
+            <span className="h5-muted">{t("chat.try_asking")}</span>
+            {app.recommendedQuestions.map((q) => (
+              <button key={q} type="button" className="h5-chip" onClick={() => send(q)} data-testid="h5-chip">
+                {q}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+
+      <footer className="h5-chat__foot">
+        <H5MenuBar items={app.menuItems} onReply={(item) => setNotes((n) => [...n, { at: rows.length, item, key: n.length }])} />
+        <H5Input appId={app.id} inputModes={app.inputModes} streaming={chat.streaming} onSend={send} onStop={chat.stop} onError={toast.show} />
+      </footer>
+      {historyOpen && (
+        <H5History
+          appId={app.id}
+          currentId={chat.state.dialogueId}
+          onClose={() => setHistoryOpen(false)}
+          onNew={() => {
+            chat.reset();
+            setNotes([]);
+            setHistoryOpen(false);
+          }}
+          onPick={(id) => {
+            setHistoryOpen(false);
+            setNotes([]);
+            chat.load(id).catch((err: Error) => toast.show(err.message));
+          }}
+        />
+      )}
+      {toast.node}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// What the H5 pages load first: the app as the viewer may see it, or a redirect to /mobi/error
+// with the reason (missing, removed, off shelf, no permission...). The visitor cookie is set here
+// so the first chat request already carries it.
+import { redirect } from "@remix-run/node";
+import { lookupH5App, type TH5App } from "../../../server/apps/h5-view.service";
+import { getSessionAccount } from "../../lib/auth.server";
+
+export type TH5PageData = { app: TH5App; viewerId: string | null };
+
+/** The phone error page for `reason`, keeping touser (SPEC 2: navigation carries it). */
+export function toH5ErrorPath(reason: string, url: URL, extra: Record<string, string> = {}) {
+  const q = new URLSearchParams({ reason, ...extra });
+  const touser = url.searchParams.get("touser");
+  if (touser) q.set("touser", touser);
+  return `/mobi/error?${q}`;
+}
+
+export async function loadH5Page(request: Request): Promise<{ data: TH5PageData; headers: Headers }> {
+  const url = new URL(request.url);
+  const account = await getSessionAccount(request);
+  const found = await lookupH5App(url.searchParams.get("app"), account ? { id: account.id, enterpriseId: account.enterpriseId ?? null } : null);
+  if (!found.ok) {
+    if (found.reason === "login_required") throw redirect(`/mobi/login?redirect=${encodeURIComponent(url.pathname + url.search)}`);
+    throw redirect(toH5ErrorPath(found.reason, url, found.removedReason ? { detail: found.removedReason.slice(0, 200) } : {}));
+  }
+  const headers = new Headers();
+  return { data: { app: found.app, viewerId: account?.id ?? null }, headers };
+}
+
+/** Phones (and tablets' mobile browsers) go straight to the chat; desktops see the share card. */
+export function isPhoneUserAgent(ua: string | null) {
+  return !!ua && /Mobi|Android|iPhone|iPod|iPad|HarmonyOS|MicroMessenger|Windows Phone/i.test(ua);
+}

@@ -1,0 +1,39 @@
+// The H5 pages' reads of an app: what a consumer sees (never plans' internals or keys).
+import { getDb, type TDbOrTx } from "../db/client";
+
+const H5_APP = {
+  id: true,
+  ownerAccountId: true,
+  type: true,
+  state: true,
+  removedReason: true,
+  name: true,
+  nameEn: true,
+  iconUrl: true,
+  introduction: true,
+  introductionEn: true,
+  tags: true,
+  style: true,
+  recommendedQuestions: true,
+  menuItems: true,
+  inputModes: true,
+  outputModes: true,
+  autoPlay: true,
+  speaker: true,
+  backgroundUrl: true,
+  welcomeMessages: true,
+  mode: true,
+  freePerDay: true,
+  trialDays: true,
+  isPublic: true,
+  deletedAt: true,
+  owner: { select: { id: true, nickname: true, avatarUrl: true, enterpriseId: true } },
+  category: { select: { slug: true, names: true } },
+} as const;
+
+export async function findH5App(id: string, tx?: TDbOrTx) {
+  const db = tx ?? getDb();
+  return db.app.findUnique({ where: { id }, select: H5_APP });
+}
+
+export type TH5AppRow = NonNullable<Awaited<ReturnType<typeof findH5App>>>;
