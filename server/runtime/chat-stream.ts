@@ -13,7 +13,7 @@ import { logger } from "../lib/logger";
 import { completeChat, type TChatStream } from "../models/gateway.service";
 import type { TChatMessage as TGatewayMessage } from "../models/models.schema";
 import type { TFunctionStep } from "./chat.schema";
-import { newId, STALE_STREAMING_MS, type TTurn } from "./chat.service";
+import { newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.service";
 import * as repo from "./dialogues.repository";
 import type { TSseWriter } from "./sse-writer";
 import { forgetStoppable, registerStoppable } from "./stop-registry";
@@ -70,6 +70,7 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   if (rowsError) {
     first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
     sse.signal.removeEventListener("abort", onGone);
+    await endAppTurn(turn, { outcome: "failed", content: "", dialogueId: turn.dialogueId, usage: { prompt_tokens: 0, completion_tokens: 0 } });
     return sse.error(mapError(rowsError, lng).envelope);
   }
   sse.setMeta({ id: assistantId, dialogue_id: turn.dialogueId });
@@ -148,14 +149,26 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   await rows;
   if (rowsError) {
     // The turn's rows could not be written: nothing to store the reply in.
+    await endAppTurn(turn, { outcome: "failed", content: "", dialogueId: turn.dialogueId, usage });
     return sse.error(mapError(rowsError, lng).envelope);
   }
   await finishTurn(turn, assistantId, { outcome, content, reasoning, functions, usage, failure, requestId });
+  await endAppTurn(turn, { outcome, content, dialogueId: turn.dialogueId, usage });
   if (outcome === "censored") return sse.censor(getT(lng, "errors")("output_review_failed"));
   if (outcome === "failed") return sse.error(mapError(failure, lng).envelope);
   // A client that went away reads nothing more; one that pressed stop gets the close event.
   if (outcome === "stopped" && !stoppedByUser) return;
   sse.close({ user_message_id: turn.userMessage.id, retrieve: turn.passages, audio: null, usage });
+}
+
+/** An app's turn records (or releases) its use once the reply ended; a failure there is only logged. */
+async function endAppTurn(turn: TTurn, end: TTurnEnd) {
+  if (!turn.app?.onFinished) return;
+  try {
+    await turn.app.onFinished(end);
+  } catch (err) {
+    logger.error({ err, dialogueId: turn.dialogueId }, "could not record an app use");
+  }
 }
 
 /** Tool-call deltas come in pieces keyed by index: the id and name first, the arguments after. */
@@ -189,7 +202,19 @@ async function insertTurnRows(turn: TTurn, assistantId: string, requestId: strin
   await repo.writeTurnRows(
     turn.existing
       ? { kind: "existing", dialogueId: turn.dialogueId, staleBefore: new Date(now - STALE_STREAMING_MS), dialogue, rows }
-      : { kind: "new", dialogue: { id: turn.dialogueId, accountId: turn.actor.id, agentId: turn.agent.agentId, title: turn.title, ...dialogue }, rows },
+      : {
+          kind: "new",
+          dialogue: {
+            id: turn.dialogueId,
+            // An app's dialogue is its consumer's (an account or a visitor); a debug chat is the actor's.
+            accountId: turn.app ? turn.app.accountId : turn.actor.id,
+            ...(turn.app ? { appId: turn.app.appId, visitorId: turn.app.visitorId, source: turn.app.source } : {}),
+            agentId: turn.agent.agentId,
+            title: turn.title,
+            ...dialogue,
+          },
+          rows,
+        },
   );
 }
 

@@ -53,7 +53,15 @@ export type TTurn = {
    * when the agent has none, and the stream says so in the reader's language). Else null.
    */
   offlineReply: string | null;
+  /**
+   * An app's turn (the apps issue): whose dialogue it is (a consumer account or an anonymous
+   * visitor, not `actor`, which is then the agent's owner), and what to do once the reply ended.
+   */
+  app?: TAppTurnPart;
 };
+
+export type TTurnEnd = { outcome: "done" | "stopped" | "censored" | "failed"; content: string; dialogueId: string; usage: { prompt_tokens: number; completion_tokens: number } };
+export type TAppTurnPart = { appId: string; source: string; accountId: string | null; visitorId: string | null; onFinished?: (end: TTurnEnd) => Promise<void> };
 
 type TModelInfo = { key: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
 

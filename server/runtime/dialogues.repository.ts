@@ -117,7 +117,7 @@ function utc(at: Date) {
 type TTurnRows =
   | {
       kind: "new";
-      dialogue: { id: string; accountId: string; agentId: string; agentVersionId: string; title: string; variables: Prisma.InputJsonValue; documentId: string | null; lastMessageAt: Date };
+      dialogue: { id: string; accountId: string | null; appId?: string; visitorId?: string | null; source?: string; agentId: string; agentVersionId: string; title: string; variables: Prisma.InputJsonValue; documentId: string | null; lastMessageAt: Date };
       rows: Prisma.ChatMessageCreateManyInput[];
     }
   | {
@@ -143,8 +143,8 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
     );
     await db.$executeRaw`
       WITH d AS (
-        INSERT INTO dialogue (id, account_id, agent_id, agent_version_id, title, variables, document_id, last_message_at)
-        VALUES (${d.id}, ${d.accountId}, ${d.agentId}, ${d.agentVersionId}, ${d.title}, ${JSON.stringify(d.variables)}::jsonb, ${d.documentId}::text, ${utc(d.lastMessageAt)})
+        INSERT INTO dialogue (id, account_id, app_id, visitor_id, source, agent_id, agent_version_id, title, variables, document_id, last_message_at)
+        VALUES (${d.id}, ${d.accountId}::text, ${d.appId ?? null}::text, ${d.visitorId ?? null}::text, ${d.source ?? null}::text, ${d.agentId}, ${d.agentVersionId}, ${d.title}, ${JSON.stringify(d.variables)}::jsonb, ${d.documentId}::text, ${utc(d.lastMessageAt)})
       )
       INSERT INTO chat_message (id, dialogue_id, role, content, status, replaces_id, request_id, model_key, created_at)
       VALUES ${Prisma.join(rows)}`;

@@ -1,4 +1,5 @@
 import { agentsRouter } from "../agents/agents.router";
+import { apiKeysRouter } from "../apps/api-keys.router";
 import { appDataRouter } from "../apps/app-data.router";
 import { databaseSetsRouter } from "../knowledge/database/database-sets.router";
 import { mediaRouter } from "../media/media.router";
@@ -6,5 +7,5 @@ import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter, appData: appDataRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter });
 export type TAppRouter = typeof appRouter;

@@ -1,0 +1,139 @@
+// One turn of an app (contracts 3-6): the app and who may open it, the entitlement, its agent's
+// live version answered with the agent OWNER's training sets and channels, and a dialogue of the
+// consumer (a signed-in account, else the anonymous visitor). Every refusal comes before any row
+// is written or any upstream asked; the use is claimed last and released when no reply comes.
+import { toChatAgent } from "../agents/agents.service";
+import { AppError } from "../errors/app-error";
+import { getCachedRouting } from "../models/gateway.service";
+import { buildTurn, type TActor, type TTurn, type TTurnContext } from "../runtime/chat.service";
+import type { TSendMessageInput } from "../runtime/chat.schema";
+import * as dialoguesRepo from "../runtime/dialogues.repository";
+import { loadReadableDocument } from "../runtime/documents.service";
+import { assertMayUse, claimUse, finishUse, releaseUse, type TConsumer, type TUseClaim, type TUseSource } from "./app-entitlements.service";
+import * as repo from "./app-uses.repository";
+
+export type TAppCaller = { consumer: TConsumer; source: TUseSource; apiKeyId?: string | null };
+
+/** Loads an app a consumer may open, else not_found (or not_logged_in / no_permission for sub-account apps). */
+export async function loadOpenableApp(appId: string | undefined, consumer: TConsumer) {
+  const app = appId ? await repo.findAppForTurn(appId) : null;
+  if (!app) throw new AppError("not_found");
+  assertMayOpen(app, consumer);
+  return app;
+}
+
+/**
+ * The owner opens their app in any state. Anyone else only an on-shelf app (private apps open by
+ * id: the link is the secret); a sub-account app only for signed-in staff of the owner's enterprise.
+ */
+export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer) {
+  if (consumer.account?.id === app.ownerAccountId) return;
+  if (app.state !== "on_shelf") throw new AppError("not_found");
+  if (app.mode === "sub_account") {
+    if (!consumer.account) throw new AppError("not_logged_in");
+    const enterpriseId = app.enterpriseId ?? app.owner.enterpriseId;
+    if (!enterpriseId || consumer.account.enterpriseId !== enterpriseId) throw new AppError("no_permission");
+  }
+}
+
+/** The consumer's own app dialogue (an account's, or an anonymous visitor's), else not_found. */
+export function assertConsumerOwns<T extends { accountId: string | null; visitorId: string | null }>(row: T | null | undefined, consumer: TConsumer): T {
+  if (!row) throw new AppError("not_found");
+  if (consumer.account ? row.accountId === consumer.account.id : row.accountId === null && row.visitorId !== null && row.visitorId === consumer.visitorId) return row;
+  throw new AppError("not_found");
+}
+
+export type TAppTurnOptions = {
+  /** Earlier exchanges given by the client (the stateless OpenAI-compatible API) instead of a stored dialogue. */
+  history?: { role: "user" | "assistant"; content: string }[];
+  /** Appended to the agent's system prompt (the API's system messages). */
+  extraSystem?: string;
+  now?: Date;
+};
+
+/** Everything refusable is settled here; the returned turn has a claimed use attached. */
+export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCaller, opts: TAppTurnOptions = {}): Promise<{ turn: TTurn; claim: TUseClaim; app: repo.TAppForTurn }> {
+  const now = opts.now ?? new Date();
+  const { consumer } = caller;
+  const app = await loadOpenableApp(input.app_id, consumer);
+  // Before anything heavier: a consumer past their count reads nothing more and asks nobody.
+  await assertMayUse(app, consumer, now);
+
+  const agentId = app.agents[0]?.agentId;
+  if (!agentId) throw new AppError("not_found");
+  const dialogueId = input.dialogue_id ?? null;
+  const [{ agent, version }, existing, rows] = await Promise.all([
+    repo.findAgentWithLiveVersion(agentId),
+    dialogueId ? repo.findAppDialogue(dialogueId) : null,
+    dialogueId ? dialoguesRepo.listMessagesOf(dialogueId) : [],
+  ]);
+  if (dialogueId) {
+    assertConsumerOwns(existing, consumer);
+    if (existing!.appId !== app.id || existing!.agentId !== agentId) throw new AppError("not_found");
+  }
+  if (!agent) throw new AppError("not_found");
+  const owner = await repo.findOwnerActor(agent.ownerAccountId);
+  if (!owner) throw new AppError("not_found");
+  const ownerActor: TActor = owner;
+  const chatAgent = toChatAgent(ownerActor, agent, version, "live");
+
+  const [routing, document] = await Promise.all([getCachedRouting(chatAgent.config.model_key, ownerActor.id), pickAppDocument(consumer, chatAgent.config.document_reading, input.ufids[0])]);
+  const m = routing.model;
+  const ctx: TTurnContext = {
+    agent: chatAgent,
+    existing,
+    rows: dialogueId ? rows : historyRows(opts.history ?? [], now),
+    model: m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null,
+    document,
+  };
+  // Retrieval and routing as the agent's owner: the app answers from the owner's training sets.
+  const turn = await buildTurn(ownerActor, input, ctx);
+  if (opts.extraSystem?.trim()) appendSystem(turn, opts.extraSystem.trim());
+
+  const claim = await claimUse(app, consumer, { source: caller.source, apiKeyId: caller.apiKeyId ?? null }, now);
+  turn.app = {
+    appId: app.id,
+    source: caller.source,
+    accountId: consumer.account?.id ?? null,
+    visitorId: consumer.account ? null : consumer.visitorId,
+    // One use per reply given: a reply with text counts (even stopped); none, and the use is released.
+    onFinished: async (end) => {
+      if ((end.outcome === "done" || end.outcome === "stopped") && end.content.length > 0) {
+        await finishUse(claim, { dialogueId: end.dialogueId, promptTokens: end.usage.prompt_tokens, completionTokens: end.usage.completion_tokens });
+      } else {
+        await releaseUse(claim);
+      }
+    },
+  };
+  return { turn, claim, app };
+}
+
+/** Documents are an account's uploads: an anonymous visitor sends none. */
+async function pickAppDocument(consumer: TConsumer, reading: boolean, sentId: string | undefined) {
+  if (!sentId) return null;
+  if (!reading || !consumer.account) throw new AppError("validation_failed", { data: { fields: [{ path: "ufids", message: "validation.document_reading_off" }] } });
+  return { doc: await loadReadableDocument(consumer.account, sentId) };
+}
+
+/** Client-given history as stored rows, so the turn keeps context the way a stored dialogue does. */
+function historyRows(history: { role: "user" | "assistant"; content: string }[], now: Date): dialoguesRepo.TMessageRow[] {
+  return history.map((h, i) => ({
+    id: `h${i}`,
+    dialogueId: "",
+    role: h.role,
+    content: h.content,
+    reasoning: "",
+    functions: [],
+    retrieve: [],
+    status: "done",
+    feedback: "none",
+    replacesId: null,
+    createdAt: new Date(now.getTime() - (history.length - i) * 1000 - 10 * 60_000),
+  }));
+}
+
+function appendSystem(turn: TTurn, text: string) {
+  const system = turn.messages.find((m) => m.role === "system");
+  if (system && typeof system.content === "string") system.content = `${system.content}\n\n${text}`;
+  else turn.messages.unshift({ role: "system", content: text });
+}
