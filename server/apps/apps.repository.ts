@@ -50,7 +50,7 @@ export const APP = {
 export type TAppRow = Prisma.AppGetPayload<{ select: typeof APP }>;
 
 /** Columns an app's form writes (everything but state, review and counters). */
-export type TAppData = Omit<Prisma.AppUncheckedCreateInput, "id" | "agents" | "plans" | "apiKeys" | "state" | "removedReason">;
+export type TAppData = Omit<Prisma.AppUncheckedCreateInput, "id" | "agents" | "plans" | "apiKeys" | "state" | "removedReason" | "reviewedAt" | "reviewedById" | "listedAt" | "deletedAt" | "submittedAt">;
 export type TPlanData = { kind: "days" | "count"; quantity: number; priceMicro: bigint; dailyLimit: number | null };
 
 /** Serialises creations of one account's apps (the edition's app count). */
@@ -92,7 +92,7 @@ export async function insertApp(data: TAppData, agentIds: string[], plans: TPlan
   return row.id;
 }
 
-export async function updateAppById(id: string, data: Partial<TAppData> & { state?: TAppState; removedReason?: string | null; reviewedAt?: Date | null; reviewedById?: string | null; listedAt?: Date | null; deletedAt?: Date | null }, tx: TDbOrTx) {
+export async function updateAppById(id: string, data: Partial<TAppData> & { submittedAt?: Date; state?: TAppState; removedReason?: string | null; reviewedAt?: Date | null; reviewedById?: string | null; listedAt?: Date | null; deletedAt?: Date | null }, tx: TDbOrTx) {
   await tx.app.update({ where: { id }, data, select: { id: true } });
 }
 

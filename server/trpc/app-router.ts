@@ -1,3 +1,4 @@
+import { appsRouter } from "../apps/apps.router";
 import { agentsRouter } from "../agents/agents.router";
 import { apiKeysRouter } from "../apps/api-keys.router";
 import { appDataRouter } from "../apps/app-data.router";
@@ -7,5 +8,5 @@ import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter, apps: appsRouter });
 export type TAppRouter = typeof appRouter;

@@ -1,0 +1,290 @@
+// Apps of every type (issue 6, DESIGN 6): create and edit, the owner's lists and recycle bin, and
+// the lifecycle moves of contract 1 (app-lifecycle.ts), including the administrators' review.
+import { ZodError } from "zod";
+import { getDb, type TDbOrTx } from "../db/client";
+import { AppError } from "../errors/app-error";
+import { assertOwned, assertRole } from "../accounts/access";
+import type { TSessionAccount } from "../accounts/accounts.schema";
+import { assertFeature, assertWithinLimit } from "../accounts/entitlements.service";
+import { moveApp, type TAppMove } from "./app-lifecycle";
+import * as repo from "./apps.repository";
+import {
+  parseAppSettings,
+  ZAppId,
+  ZAppInput,
+  ZListAppsInput,
+  ZRemoveAppInput,
+  ZUpdateAppInput,
+  type TAppInput,
+  type TAppReviewItem,
+  type TAppState,
+  type TAppType,
+  type TAppView,
+} from "./apps.schema";
+
+type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
+
+const fieldError = (path: string, message: string) => new ZodError([{ code: "custom", path: [path], message, input: undefined }]);
+
+/** The form's view of a stored app: what /create_app edits with ?id=. */
+export function toAppInput(row: repo.TAppRow): TAppInput {
+  return {
+    type: row.type as TAppType,
+    name: row.name,
+    name_en: row.nameEn,
+    icon_url: row.iconUrl,
+    introduction: row.introduction,
+    introduction_en: row.introductionEn,
+    category_id: row.categoryId ?? 0,
+    tags: row.tags,
+    platform: row.platform as TAppInput["platform"],
+    agent_ids: row.agents.map((a) => a.agentId),
+    style: row.style,
+    recommended_questions: row.recommendedQuestions as string[],
+    menu_items: row.menuItems as TAppInput["menu_items"],
+    input_modes: row.inputModes as TAppInput["input_modes"],
+    output_modes: row.outputModes as TAppInput["output_modes"],
+    auto_play: row.autoPlay,
+    speaker: row.speaker,
+    background_url: row.backgroundUrl,
+    welcome_messages: row.welcomeMessages as string[],
+    mode: row.mode,
+    plans: row.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, price_micro: Number(p.priceMicro), daily_limit: p.dailyLimit })),
+    trial_days: row.trialDays,
+    free_per_day: row.freePerDay,
+    share_ratio: row.shareRatio,
+    is_public: row.isPublic,
+    in_app_centre: row.inAppCentre,
+    input_content: (row.inputContent as TAppInput["input_content"] | null) ?? { enabled: false, variables: [] },
+    settings: (row.settings as Record<string, unknown>) ?? {},
+  };
+}
+
+function toView(row: repo.TAppRow, names: Map<string, string>): TAppView {
+  return {
+    id: row.id,
+    type: row.type as TAppType,
+    state: row.state as TAppState,
+    removed_reason: row.removedReason,
+    name: row.name,
+    icon_url: row.iconUrl,
+    introduction: row.introduction,
+    category_id: row.categoryId,
+    agent_ids: row.agents.map((a) => a.agentId),
+    agent_names: row.agents.map((a) => names.get(a.agentId) ?? ""),
+    is_public: row.isPublic,
+    in_app_centre: row.inAppCentre,
+    free_per_day: row.freePerDay,
+    owner_account_id: row.ownerAccountId,
+    submitted_at: row.submittedAt.toISOString(),
+    reviewed_at: row.reviewedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    deleted_at: row.deletedAt?.toISOString() ?? null,
+    input: toAppInput(row),
+  };
+}
+
+async function toViews(rows: repo.TAppRow[], tx?: TDbOrTx) {
+  const names = new Map((await repo.findAgentNames([...new Set(rows.flatMap((r) => r.agents.map((a) => a.agentId)))], tx)).map((a) => [a.id, a.name]));
+  return rows.map((r) => toView(r, names));
+}
+
+function toData(owner: { id: string; enterpriseId: string | null }, input: TAppInput): repo.TAppData {
+  return {
+    ownerAccountId: owner.id,
+    enterpriseId: owner.enterpriseId,
+    type: input.type,
+    name: input.name,
+    nameEn: input.name_en,
+    iconUrl: input.icon_url,
+    introduction: input.introduction,
+    introductionEn: input.introduction_en,
+    categoryId: input.category_id,
+    tags: input.tags,
+    platform: input.platform,
+    style: input.style,
+    recommendedQuestions: input.recommended_questions,
+    menuItems: input.menu_items,
+    inputModes: input.input_modes,
+    outputModes: input.output_modes,
+    autoPlay: input.auto_play,
+    speaker: input.speaker,
+    backgroundUrl: input.background_url,
+    welcomeMessages: input.welcome_messages,
+    mode: input.mode,
+    trialDays: input.trial_days,
+    freePerDay: input.free_per_day,
+    shareRatio: input.share_ratio,
+    isPublic: input.is_public,
+    inAppCentre: input.in_app_centre,
+    inputContent: input.input_content,
+    settings: parseAppSettings(input.type, input.settings) as object,
+  };
+}
+
+const toPlans = (input: TAppInput): repo.TPlanData[] => input.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, priceMicro: BigInt(p.price_micro), dailyLimit: p.daily_limit }));
+
+/** What the schema cannot see: the category exists, the agents are the owner's and live. */
+async function assertReferences(ownerId: string, input: TAppInput, tx: TDbOrTx) {
+  if (!(await repo.categoryExists(input.category_id, tx))) throw fieldError("category_id", "apps:validation.category_unknown");
+  const live = await repo.findOwnLiveAgents(ownerId, input.agent_ids, tx);
+  if (live.length !== input.agent_ids.length) throw fieldError("agent_ids", "apps:validation.agent_not_live");
+}
+
+/** Sub-account mode serves the owner's enterprise staff only: enterprise and education editions. */
+async function assertModeAllowed(ownerId: string, input: TAppInput) {
+  if (input.mode !== "sub_account") return;
+  try {
+    await assertFeature(ownerId, "subAccounts");
+  } catch {
+    throw fieldError("mode", "apps:validation.sub_account_edition");
+  }
+}
+
+async function loadOwned(actor: TActor, id: string, tx: TDbOrTx, opts: { deleted?: boolean } = { deleted: false }) {
+  const row = await repo.findAppById(id, tx, opts);
+  return assertOwned(row ? { ...row, accountId: row.ownerAccountId } : null, actor, { enterpriseWide: true });
+}
+
+async function getView(id: string, tx?: TDbOrTx) {
+  const row = await repo.findAppById(id, tx);
+  if (!row) throw new AppError("not_found");
+  return (await toViews([row], tx))[0];
+}
+
+export async function createApp(actor: TActor, raw: unknown): Promise<TAppView> {
+  const input = ZAppInput.parse(raw);
+  await assertModeAllowed(actor.id, input);
+  const id = await getDb().$transaction(async (tx) => {
+    await repo.lockAccountApps(actor.id, tx);
+    await assertWithinLimit(actor.id, "apps", await repo.countAppsOf(actor.id, tx), new Date(), tx);
+    await assertReferences(actor.id, input, tx);
+    const data = toData(actor, input);
+    const appId = await repo.insertApp(data, input.agent_ids, toPlans(input), tx);
+    await repo.writeSearchLexemes({ id: appId, name: input.name, tags: input.tags, introduction: input.introduction, nameEn: input.name_en, introductionEn: input.introduction_en }, tx);
+    return appId;
+  });
+  return getView(id);
+}
+
+/** Saves the form. A listed app that is edited goes back to review (the form says so). */
+export async function updateApp(actor: TActor, raw: unknown): Promise<TAppView> {
+  const { id, app: input } = ZUpdateAppInput.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    const found = await loadOwned(actor, id, tx);
+    await repo.lockApp(id, tx);
+    const row = (await repo.findAppById(id, tx))!;
+    if (input.type !== row.type) throw fieldError("type", "apps:validation.type");
+    await assertModeAllowed(found.ownerAccountId, input);
+    await assertReferences(found.ownerAccountId, input, tx);
+    const { ownerAccountId: _o, enterpriseId: _e, ...data } = toData({ id: found.ownerAccountId, enterpriseId: found.enterpriseId }, input);
+    const back = row.state === "on_shelf" ? moveApp("on_shelf", "edit_listed") : null;
+    await repo.updateAppById(id, { ...data, ...(back ? { state: back.state, submittedAt: new Date(), listedAt: null } : {}) }, tx);
+    await repo.replaceAgentsAndPlans(id, input.agent_ids, toPlans(input), tx);
+    await repo.writeSearchLexemes({ id, name: input.name, tags: input.tags, introduction: input.introduction, nameEn: input.name_en, introductionEn: input.introduction_en }, tx);
+  });
+  return getView(id);
+}
+
+export async function getApp(actor: TActor, raw: unknown): Promise<TAppView> {
+  const { id } = ZAppId.parse(raw);
+  await loadOwned(actor, id, getDb());
+  return getView(id);
+}
+
+/** The owner's apps by type and state, or the recycle bin (/del_app). */
+export async function listApps(actor: TActor, raw: unknown = {}): Promise<TAppView[]> {
+  const filter = ZListAppsInput.parse(raw ?? {});
+  return toViews(await repo.listAppsOf(actor.id, filter));
+}
+
+async function moveOwn(actor: TActor, raw: unknown, move: TAppMove) {
+  const { id } = ZAppId.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx);
+    await repo.lockApp(id, tx);
+    const row = (await repo.findAppById(id, tx))!;
+    // Going back to review checks the app still may run what it names (an agent deleted since).
+    if (move === "submit" || move === "put_back") await assertReferences(row.ownerAccountId, toAppInput(row), tx);
+    const moved = moveApp(row.state as TAppState, move);
+    await repo.updateAppById(id, { state: moved.state, ...(moved.state === "under_review" ? { submittedAt: new Date(), removedReason: null } : {}), ...(moved.state === "off_shelf" ? { listedAt: null } : {}) }, tx);
+  });
+  return getView(id);
+}
+
+/** The owner resubmits a removed app. */
+export const submitApp = (actor: TActor, raw: unknown) => moveOwn(actor, raw, "submit");
+export const takeDownApp = (actor: TActor, raw: unknown) => moveOwn(actor, raw, "take_down");
+/** Putting an app back on the shelf goes through review again. */
+export const putBackApp = (actor: TActor, raw: unknown) => moveOwn(actor, raw, "put_back");
+
+/** Moves the app to the recycle bin (/del_app). A listed app is taken down first: never served. */
+export async function deleteApp(actor: TActor, raw: unknown) {
+  const { id } = ZAppId.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx);
+    await repo.lockApp(id, tx);
+    const row = (await repo.findAppById(id, tx))!;
+    const down = row.state === "on_shelf" ? moveApp("on_shelf", "take_down") : null;
+    await repo.updateAppById(id, { deletedAt: new Date(), ...(down ? { state: down.state, listedAt: null } : {}) }, tx);
+  });
+  return { id };
+}
+
+export async function restoreApp(actor: TActor, raw: unknown): Promise<TAppView> {
+  const { id } = ZAppId.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx, { deleted: true });
+    await repo.lockApp(id, tx);
+    await repo.updateAppById(id, { deletedAt: null }, tx);
+  });
+  return getView(id);
+}
+
+/** Deletes an app in the recycle bin for good, with its agents' links, plans and keys. */
+export async function purgeApp(actor: TActor, raw: unknown) {
+  const { id } = ZAppId.parse(raw);
+  await getDb().$transaction(async (tx) => {
+    await loadOwned(actor, id, tx, { deleted: true });
+    await repo.lockApp(id, tx);
+    await repo.deleteAppById(id, tx);
+  });
+  return { id };
+}
+
+export async function listCategories() {
+  return (await repo.listCategories()).map((c) => ({ id: c.id, slug: c.slug, names: c.names as Record<string, string> }));
+}
+
+// --- Review (platform administrators) -------------------------------------------------------
+
+export async function listReviewQueue(actor: TActor): Promise<TAppReviewItem[]> {
+  assertRole(actor, "platform_admin");
+  const rows = await repo.listAppsInState("under_review");
+  const views = await toViews(rows);
+  return views.map((v, i) => ({ ...v, owner: rows[i].owner.nickname || rows[i].owner.account }));
+}
+
+async function decide(actor: TActor, id: string, move: "approve" | "remove", reason?: string) {
+  assertRole(actor, "platform_admin");
+  await getDb().$transaction(async (tx) => {
+    if (!(await repo.findAppById(id, tx, { deleted: false }))) throw new AppError("not_found");
+    await repo.lockApp(id, tx);
+    const row = (await repo.findAppById(id, tx))!;
+    const moved = moveApp(row.state as TAppState, move, { reason });
+    const now = new Date();
+    await repo.updateAppById(id, { state: moved.state, removedReason: moved.reason, reviewedAt: now, reviewedById: actor.id, listedAt: moved.state === "on_shelf" ? now : null }, tx);
+  });
+  return getView(id);
+}
+
+export async function approveApp(actor: TActor, raw: unknown) {
+  return decide(actor, ZAppId.parse(raw).id, "approve");
+}
+
+export async function removeApp(actor: TActor, raw: unknown) {
+  assertRole(actor, "platform_admin");
+  const { id, reason } = ZRemoveAppInput.parse(raw);
+  return decide(actor, id, "remove", reason);
+}
