@@ -65,6 +65,9 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "database", path: "/database", file: "routes/console/database.tsx", layout: "console" },
   // H5 apps (issue 6): a share link's landing (phones go on to /mobi/dialogue).
   { id: "share", path: "/share", file: "routes/mobi/share.tsx", layout: "bare" },
+  // Sharing and app data (issue 6): an app's numbers, dialogues and exports; the share poster.
+  { id: "application", path: "/application", file: "routes/console/application.tsx", layout: "console" },
+  { id: "poster_editor", path: "/posterEditor", file: "routes/apps/poster-editor.tsx", layout: "console" },
   // Mobile only.
   // The H5 app's chat stands alone on the phone screen (no site header or footer): bare layout.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "bare", mobiOnly: true },

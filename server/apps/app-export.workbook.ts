@@ -37,7 +37,7 @@ export async function writeExportWorkbook(rows: TExportRow[], t: TFunction): Pro
       time: formatChinaTime(r.at),
       role: t(`roles.${r.role}`),
       content: r.content,
-      feedback: t(`feedback.${r.feedback}`),
+      feedback: r.feedback === "none" ? "" : t(`feedback.${r.feedback}`),
     });
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
