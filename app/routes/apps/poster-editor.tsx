@@ -1,7 +1,7 @@
 // /posterEditor?app=: a share poster for an app. Pick a background (built-in, or one uploaded through
 // the upload service), the title and subtitle with their colours, and where the QR code of the share
 // link sits (presets, or drag it in the preview); "Download PNG" saves exactly the preview.
-// Rendered in the browser on a canvas (docs/decisions/poster-render.md says why not on the server).
+// Rendered in the browser on a canvas (docs/decisions/0005 says why not on the server).
 import { CheckOutlined, DownloadOutlined, UploadOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
