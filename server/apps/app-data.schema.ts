@@ -16,7 +16,11 @@ export const KEYWORD_MAX = 50;
 export const CHINA_OFFSET_MS = 8 * 3_600_000;
 
 const ZId = z.string().min(1).max(40);
-const ZDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "validation.date");
+const ZDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").refine((d) => {
+    // A real calendar day: "2026-02-30" parses (as March 2) but does not come back the same.
+    const at = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === d;
+  }, "validation.date");
 
 /** Today in China time, as YYYY-MM-DD. */
 export function toChinaDay(at: Date) {
