@@ -20,7 +20,7 @@ export async function revokeKeysOfApp(appId: string, at: Date, tx: TDbOrTx = get
 export async function findLiveKeyByHash(keyHash: string, tx: TDbOrTx = getDb()) {
   return tx.appApiKey.findFirst({
     where: { keyHash, revokedAt: null, app: { deletedAt: null } },
-    select: { id: true, appId: true, ratePerMinute: true, lastUsedAt: true, app: { select: { ownerAccountId: true, type: true } } },
+    select: { id: true, appId: true, ratePerMinute: true, lastUsedAt: true, app: { select: { ownerAccountId: true, type: true, state: true, name: true, createdAt: true } } },
   });
 }
 

@@ -65,7 +65,7 @@ export async function revokeApiKey(actor: TOwnerActor, raw: unknown) {
   return { revoked: (await repo.revokeKeysOfApp(app_id, new Date())) > 0 };
 }
 
-export type TKeyHolder = { apiKeyId: string; appId: string; ratePerMinute: number; ownerAccountId: string };
+export type TKeyHolder = { apiKeyId: string; appId: string; ratePerMinute: number; ownerAccountId: string; appState: string; appName: string; appCreatedAt: Date };
 
 /** The live key a bearer token names, or null (wrong, revoked, or its app deleted). */
 export async function resolveApiKey(bearer: string | undefined, now = new Date()): Promise<TKeyHolder | null> {
@@ -74,7 +74,15 @@ export async function resolveApiKey(bearer: string | undefined, now = new Date()
   if (!row) return null;
   // Last use at most once a minute: one write, not one per call.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) repo.touchKey(row.id, now).catch(() => undefined);
-  return { apiKeyId: row.id, appId: row.appId, ratePerMinute: row.ratePerMinute, ownerAccountId: row.app.ownerAccountId };
+  return {
+    apiKeyId: row.id,
+    appId: row.appId,
+    ratePerMinute: row.ratePerMinute,
+    ownerAccountId: row.app.ownerAccountId,
+    appState: row.app.state,
+    appName: row.app.name,
+    appCreatedAt: row.app.createdAt,
+  };
 }
 
 /** `Authorization: Bearer <token>`'s token. */

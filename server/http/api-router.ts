@@ -16,6 +16,7 @@ import { createCertificationRouter } from "../accounts/certification.http";
 import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../runtime/chat.http";
+import { createAppChatRouter } from "../apps/app-chat.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
@@ -38,6 +39,7 @@ export function createApiRouter() {
   router.use(createContentRouter());
   router.use(createModelsRouter());
   router.use(createChatRouter());
+  router.use(createAppChatRouter());
   router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter());
   router.use(createMediaRouter());

@@ -10,6 +10,8 @@ import { appRouter } from "../trpc/app-router";
 import { createContext } from "../trpc/trpc";
 import { createApiRouter } from "./api-router";
 import { CHAT_STREAM_PATHS, chatStreamHandler } from "../runtime/chat.http";
+import { appStreamHandler } from "../apps/app-chat.http";
+import { createOpenAiRouter } from "../apps/openai-compat/openai.http";
 import { createFilesRouter } from "../uploads/files.http";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
@@ -28,7 +30,10 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   // around every write, no walk through the other routers. Keep this list in step with /api's.
   const streamMiddleware = [licenceWriteGuard, issueCsrfCookie, express.json({ limit: "1mb" }), express.urlencoded({ extended: true, limit: "1mb" }), verifyCsrf];
   app.post(`/api${CHAT_STREAM_PATHS.debug}`, ...streamMiddleware, chatStreamHandler("debug"));
-  app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, chatStreamHandler("live"));
+  // An app's stream (a session, a visitor or an API key); with no app it is an agent's live chat.
+  app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, appStreamHandler());
+  // The OpenAI-compatible API of API apps (bearer key, no cookies): streams too, so before compression.
+  app.use("/v1", licenceWriteGuard, createOpenAiRouter());
   // Streams must reach the browser event by event: never compress text/event-stream.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
   app.use(licenceWriteGuard);

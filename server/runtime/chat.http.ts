@@ -41,7 +41,8 @@ export function chatStreamHandler(mode: "debug" | "live") {
 export function createChatRouter() {
   const router = express.Router();
   router.post(CHAT_STREAM_PATHS.debug, chatStreamHandler("debug"));
-  router.post(CHAT_STREAM_PATHS.live, chatStreamHandler("live"));
+  // CHAT_STREAM_PATHS.live is served by the app runtime (server/apps/app-chat.http.ts), which
+  // hands a request naming no app and carrying no key back to chatStreamHandler("live").
   router.post("/v1/ai_message/stop", handle(async (req) => stopMessage((await requireAuth(req)).account, req.body)));
   router.post("/v1/ai_message/feedback", handle(async (req) => setFeedback((await requireAuth(req)).account, req.body)));
   router.post(

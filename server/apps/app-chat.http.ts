@@ -1,0 +1,75 @@
+// The app runtime's REST and SSE (contract 5): the app's send_message stream (a session, an API
+// app's bearer key, or else the anonymous visitor's cookie), the consumer's own dialogues,
+// feedback and entitlement. Transport only: the services decide.
+import express, { type Request, type Response } from "express";
+import { AppError } from "../errors/app-error";
+import { mapError } from "../errors/map-error";
+import { getAuth } from "../http/auth-context";
+import { handle } from "../http/envelope-response";
+import { getRequestLanguage } from "../http/request-context";
+import { ZSendMessageInput } from "../runtime/chat.schema";
+import { chatStreamHandler } from "../runtime/chat.http";
+import { runTurn } from "../runtime/chat-stream";
+import { startSse } from "../runtime/sse-writer";
+import type { TConsumer } from "./app-entitlements.service";
+import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback } from "./app-consumer.service";
+import { prepareAppTurn, type TAppCaller } from "./app-turn.service";
+import { authenticateApiCall } from "./openai-compat/api-caller";
+import { ensureVisitorId } from "./visitor";
+
+/** Path relative to /api (the web app also serves it ahead of its other middleware). */
+export const APP_STREAM_PATH = "/v2/app/send_message/sse";
+
+/** The signed-in account, else the visitor (the cookie is set on this response when new). */
+export async function readConsumer(req: Request, res: Response): Promise<TConsumer> {
+  const auth = await getAuth(req);
+  if (auth) return { account: auth.account, visitorId: null };
+  return { account: null, visitorId: ensureVisitorId(req, res) };
+}
+
+const liveAgentStream = chatStreamHandler("live");
+
+async function streamAppTurn(req: Request, res: Response) {
+  const bearer = req.headers.authorization?.startsWith("Bearer ");
+  // No app and no key: an agent's live version chatted by its id (issue 4), unchanged.
+  if (!bearer && !req.body?.app_id) return liveAgentStream(req, res);
+  const lng = getRequestLanguage(req);
+  let caller: TAppCaller | null = null;
+  let early: unknown = null;
+  try {
+    if (bearer) {
+      const call = await authenticateApiCall(req.headers.authorization);
+      // The key names its app; another app's id answers not_found.
+      if (!req.body?.app_id) req.body = { ...(req.body ?? {}), app_id: call.holder.appId };
+      else if (req.body.app_id !== call.holder.appId) throw new AppError("not_found");
+      caller = call.caller;
+    } else {
+      caller = { consumer: await readConsumer(req, res), source: "h5" };
+    }
+  } catch (err) {
+    early = err;
+  }
+  const sse = startSse(res);
+  if (early || !caller) return sse.error(mapError(early, lng).envelope);
+  let prepared: Awaited<ReturnType<typeof prepareAppTurn>>;
+  try {
+    prepared = await prepareAppTurn(ZSendMessageInput.parse(req.body ?? {}), caller);
+  } catch (err) {
+    return sse.error(mapError(err, lng).envelope);
+  }
+  await runTurn(prepared.turn, sse, lng);
+}
+
+export function appStreamHandler() {
+  return (req: Request, res: Response) => void streamAppTurn(req, res);
+}
+
+export function createAppChatRouter() {
+  const router = express.Router();
+  router.post(APP_STREAM_PATH, appStreamHandler());
+  router.get("/v2/app/dialogues", handle(async (req, res) => listAppDialogues(await readConsumer(req, res), req.query)));
+  router.get("/v2/app/dialogues/:id", handle(async (req, res) => getAppDialogue(await readConsumer(req, res), req.params.id)));
+  router.post("/v2/app/feedback", handle(async (req, res) => setAppFeedback(await readConsumer(req, res), req.body)));
+  router.get("/v2/app/entitlement", handle(async (req, res) => getAppEntitlement(await readConsumer(req, res), req.query)));
+  return router;
+}
