@@ -68,6 +68,12 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   // Sharing and app data (issue 6): an app's numbers, dialogues and exports; the share poster.
   { id: "application", path: "/application", file: "routes/console/application.tsx", layout: "console" },
   { id: "poster_editor", path: "/posterEditor", file: "routes/apps/poster-editor.tsx", layout: "console" },
+  // Apps core (issue 6): the app form (H5 and other types, API), my apps, the recycle bin, review.
+  { id: "create_app", path: "/create_app", file: "routes/apps/create-app.tsx", layout: "console" },
+  { id: "create_api", path: "/create_api", file: "routes/apps/create-api.tsx", layout: "console" },
+  { id: "my_app", path: "/my_app", file: "routes/apps/my-app.tsx", layout: "console" },
+  { id: "del_app", path: "/del_app", file: "routes/apps/del-app.tsx", layout: "console" },
+  { id: "admin_app_review", path: "/admin/app_review", file: "routes/admin/app-review.tsx", layout: "console" },
   // Mobile only.
   // The H5 app's chat stands alone on the phone screen (no site header or footer): bare layout.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "bare", mobiOnly: true },

@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { AppstoreOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -23,6 +23,7 @@ const MENU = [
   { key: "/dialogue", icon: <MessageOutlined />, label: "console.menu.dialogue" },
   { key: "/history_qa", icon: <HistoryOutlined />, label: "console.menu.history_qa" },
   { key: "/train", icon: <ReadOutlined />, label: "console.menu.train" },
+  { key: "/my_app", icon: <AppstoreOutlined />, label: "console.menu.my_app" },
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
   { key: "/multimedia", icon: <PictureOutlined />, label: "console.menu.multimedia" },
   { key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" },
@@ -30,11 +31,12 @@ const MENU = [
 const ADMIN_MENU = [
   { key: "/modelProducer", icon: <ApiOutlined />, label: "admin.model_producer.menu" },
   { key: "/admin/agent_review", icon: <AuditOutlined />, label: "admin.agent_review.menu" },
+  { key: "/admin/app_review", icon: <AuditOutlined />, label: "admin.app_review.menu" },
   { key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" },
 ];
 
 /** Pages reached from a menu entry light up that entry. */
-const MENU_PARENT: Record<string, string> = { "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia", "/create_normal_train": "/train", "/create_train": "/train", "/Createdatabases": "/train", "/database": "/train" };
+const MENU_PARENT: Record<string, string> = { "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia", "/create_normal_train": "/train", "/create_train": "/train", "/Createdatabases": "/train", "/database": "/train", "/create_app": "/my_app", "/create_api": "/my_app", "/del_app": "/my_app" };
 
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});

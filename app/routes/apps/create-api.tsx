@@ -1,0 +1,13 @@
+// /create_api: the API app form, without what only an H5 page shows; ?id= edits.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AppEditorPage } from "../../components/apps/app-form/app-editor-page";
+import { loadAppEditor } from "../../components/apps/app-form/app-editor.server";
+
+export const handle = { i18n: ["apps", "agents"] };
+
+export const loader = ({ request }: LoaderFunctionArgs) => loadAppEditor(request, "api");
+
+export default function CreateApiPage() {
+  return <AppEditorPage data={useLoaderData<typeof loader>()} />;
+}
