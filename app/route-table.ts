@@ -74,6 +74,19 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "my_app", path: "/my_app", file: "routes/apps/my-app.tsx", layout: "console" },
   { id: "del_app", path: "/del_app", file: "routes/apps/del-app.tsx", layout: "console" },
   { id: "admin_app_review", path: "/admin/app_review", file: "routes/admin/app-review.tsx", layout: "console" },
+  // The market (issue 6): app centre, agent market, its home, search, details, discussion, a
+  // developer's page; the console's view of the agent market; categories and carousel for admins.
+  { id: "market_index", path: "/index", file: "routes/market/market-home.tsx", layout: "site" },
+  { id: "market_home", path: "/home", file: "routes/market/market-home.tsx", layout: "site" },
+  { id: "app_store", path: "/app_store", file: "routes/market/app-store.tsx", layout: "site" },
+  { id: "intelligent_stores", path: "/intelligent_stores", file: "routes/market/intelligent-stores.tsx", layout: "site" },
+  { id: "search", path: "/search", file: "routes/market/search.tsx", layout: "site" },
+  { id: "detail", path: "/detail", file: "routes/market/detail.tsx", layout: "site" },
+  { id: "discussion", path: "/discussion", file: "routes/market/discussion.tsx", layout: "site" },
+  { id: "customer", path: "/customer", file: "routes/market/customer.tsx", layout: "site" },
+  { id: "intelligent_store", path: "/intelligent_store", file: "routes/market/intelligent-store.tsx", layout: "console" },
+  { id: "admin_app_categories", path: "/admin/app_categories", file: "routes/market/admin-app-categories.tsx", layout: "console" },
+  { id: "admin_carousel", path: "/admin/carousel", file: "routes/market/admin-carousel.tsx", layout: "console" },
   // Mobile only.
   // The H5 app's chat stands alone on the phone screen (no site header or footer): bare layout.
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "bare", mobiOnly: true },

@@ -6,11 +6,13 @@ import { JOBS, scheduleRepeatingJob, type TJobId } from "../server/jobs/jobs";
 import { createWorker } from "../server/jobs/queue";
 import { handlePlatformHeartbeat } from "./jobs/platform-heartbeat/handler";
 import { handleKnowledgeIndex } from "../server/knowledge/indexing.service";
+import { handleMarketRankings, RANKING_EVERY_MS } from "../server/market/ranking.service";
 import { handleAppExport } from "../server/apps/app-export.service";
 
 const HANDLERS: { [J in TJobId]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
   "knowledge.index": handleKnowledgeIndex,
+  "market.rankings": handleMarketRankings,
   "apps.export": handleAppExport,
 };
 
@@ -26,6 +28,8 @@ export async function startWorkers() {
   );
   for (const w of workers) w.on("failed", (job, err) => logger.warn({ job: job?.name, id: job?.id, err }, "job failed"));
   await scheduleRepeatingJob("worker-heartbeat", "platform.heartbeat", { process: "worker" }, 5_000);
+  // The market's ranking lists and app counters, rebuilt every few minutes.
+  await scheduleRepeatingJob("market-rankings", "market.rankings", {}, RANKING_EVERY_MS);
   return workers;
 }
 

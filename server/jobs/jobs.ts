@@ -7,6 +7,7 @@ export const JOBS = {
   "platform.heartbeat": { queue: "platform", payload: z.object({ process: z.string() }) },
   "knowledge.index": { queue: "knowledge", payload: z.object({ trainingSetId: z.string(), revision: z.number().int() }) },
   "apps.export": { queue: "apps", payload: z.object({ exportId: z.string(), lng: z.string() }) },
+  "market.rankings": { queue: "market", payload: z.object({}) },
 } as const;
 
 export type TJobId = keyof typeof JOBS;

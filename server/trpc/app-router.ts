@@ -3,10 +3,11 @@ import { agentsRouter } from "../agents/agents.router";
 import { apiKeysRouter } from "../apps/api-keys.router";
 import { appDataRouter } from "../apps/app-data.router";
 import { databaseSetsRouter } from "../knowledge/database/database-sets.router";
+import { marketRouter } from "../market/market.router";
 import { mediaRouter } from "../media/media.router";
 import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter, apps: appsRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, market: marketRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter, apps: appsRouter });
 export type TAppRouter = typeof appRouter;

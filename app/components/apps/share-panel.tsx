@@ -100,7 +100,7 @@ function ShareDialog({ app, touser, origin, onClose }: TProps & { app: TShareApp
   ];
 
   return (
-    <Modal open title={t("title", { name: app.name })} onCancel={onClose} footer={null} width={640} destroyOnHidden data-testid="share-panel">
+    <Modal open title={t("title", { name: app.name })} onCancel={onClose} footer={null} width="min(640px, calc(100vw - 24px))" destroyOnHidden data-testid="share-panel">
       <div className="share-panel" data-testid="share-panel-body">
         <section className="share-panel__section">
           <Typography.Text strong>{t("link")}</Typography.Text>

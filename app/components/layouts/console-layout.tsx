@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { AppstoreOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { AppstoreOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined, FundProjectionScreenOutlined, ShopOutlined, TagsOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -26,6 +26,7 @@ const MENU = [
   { key: "/my_app", icon: <AppstoreOutlined />, label: "console.menu.my_app" },
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
   { key: "/multimedia", icon: <PictureOutlined />, label: "console.menu.multimedia" },
+  { key: "/intelligent_store", icon: <ShopOutlined />, label: "console.menu.intelligent_store" },
   { key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" },
 ];
 const ADMIN_MENU = [
@@ -33,6 +34,8 @@ const ADMIN_MENU = [
   { key: "/admin/agent_review", icon: <AuditOutlined />, label: "admin.agent_review.menu" },
   { key: "/admin/app_review", icon: <AuditOutlined />, label: "admin.app_review.menu" },
   { key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" },
+  { key: "/admin/app_categories", icon: <TagsOutlined />, label: "admin.app_categories.menu" },
+  { key: "/admin/carousel", icon: <FundProjectionScreenOutlined />, label: "admin.carousel.menu" },
 ];
 
 /** Pages reached from a menu entry light up that entry. */

@@ -1,11 +1,12 @@
 // Dialogue details with filters (days, source, feedback, keyword), paged; a row opens its messages.
 // The export beside the filters takes the same filters.
 import { DislikeOutlined, LikeOutlined } from "@ant-design/icons";
-import { App, Button, Card, Grid, Input, Select, Table, Tag } from "antd";
+import { App, Button, Card, Empty, Grid, Input, Pagination, Select, Spin, Table, Tag, type PaginationProps } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
+import { useIsMobi } from "../../app-link";
 import { LocalDate } from "../../ui/local-date";
 import { APP_SOURCES, FEEDBACK_FILTERS, KEYWORD_MAX, type TAppDialoguePage, type TAppDialogueSummary, type TAppExportView, type TDialogueFilters } from "../../../../server/apps/app-data.schema";
 import { DateRange, type TDayRange } from "./date-range";
@@ -17,7 +18,8 @@ type TProps = { appId: string; initial: TAppDialoguePage; initialRange: TDayRang
 export function DialoguesCard({ appId, initial, initialRange, exports }: TProps) {
   const { t } = useTranslation("appdata");
   const { message } = App.useApp();
-  const narrow = Grid.useBreakpoint().md === false;
+  const screens = Grid.useBreakpoint();
+  const narrow = useIsMobi() || screens.md === false;
   const [filters, setFilters] = useState<TDialogueFilters>({ range: initialRange });
   const [page, setPage] = useState({ page: initial.page, pageSize: initial.page_size });
   const [data, setData] = useState(initial);
@@ -53,6 +55,8 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
     </span>
   );
 
+  const pagination = { current: data.page, pageSize: data.page_size, total: data.total, showSizeChanger: true, pageSizeOptions: [10, 20, 50], showTotal: (n: number) => t("dialogues.total", { count: n }), onChange: (p: number, s: number) => setPage({ page: p, pageSize: s }), size: "small" } satisfies PaginationProps;
+
   return (
     <Card title={t("dialogues.title")} className="appdata-card" extra={<ExportPanel appId={appId} filters={filters} initial={exports} />}>
       <div className="appdata-filters" data-testid="appdata-filters">
@@ -77,7 +81,30 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
         />
         <Input.Search allowClear maxLength={KEYWORD_MAX} placeholder={t("filters.keyword")} onSearch={(v) => filter({ keyword: v.trim() || undefined })} className="appdata-filters__keyword" data-testid="appdata-filter-keyword" />
       </div>
-      <Table<TAppDialogueSummary>
+      {narrow ? (
+        // Phones: a card per dialogue; a table's columns would squeeze the titles to a letter a line.
+        <Spin spinning={loading}>
+          <div className="appdata-cards" data-testid="appdata-dialogues">
+            {data.items.length === 0 && <Empty description={t("dialogues.empty")} />}
+            {data.items.map((d) => (
+              <div key={d.id} className="appdata-dcard" data-testid="appdata-dialogue-row" data-dialogue-id={d.id} onClick={() => setOpen(d.id)}>
+                <div className="appdata-dcard__top">
+                  <span className="appdata-title">{d.title || "—"}</span>
+                  {d.source && <Tag>{t(`sources.${d.source}`, { defaultValue: d.source })}</Tag>}
+                </div>
+                <div className="appdata-dcard__meta">
+                  <span>{userOf(d)}</span>
+                  <span>{t("dialogues.columns.messages")}: {d.message_count}</span>
+                  {feedbackOf(d)}
+                  <LocalDate iso={d.created_at} withTime />
+                </div>
+              </div>
+            ))}
+          </div>
+          <Pagination {...pagination} className="appdata-cards__pages" />
+        </Spin>
+      ) : (
+        <Table<TAppDialogueSummary>
         rowKey="id"
         size="middle"
         loading={loading}
@@ -85,8 +112,7 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
         data-testid="appdata-dialogues"
         onRow={(d) => ({ "data-testid": "appdata-dialogue-row", "data-dialogue-id": d.id }) as never}
         locale={{ emptyText: t("dialogues.empty") }}
-        pagination={{ current: data.page, pageSize: data.page_size, total: data.total, showSizeChanger: true, pageSizeOptions: [10, 20, 50], showTotal: (n) => t("dialogues.total", { count: n }), onChange: (p, s) => setPage({ page: p, pageSize: s }), size: "small" }}
-        scroll={narrow ? { x: 560 } : undefined}
+        pagination={pagination}
         columns={[
           { title: t("dialogues.columns.title"), key: "title", render: (_, d) => <span className="appdata-title">{d.title || "—"}</span> },
           { title: t("dialogues.columns.user"), key: "user", width: 150, render: (_, d) => userOf(d) },
@@ -106,6 +132,7 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
           },
         ]}
       />
+      )}
       <DialogueDrawer appId={appId} dialogueId={open} onClose={() => setOpen(null)} />
     </Card>
   );
