@@ -3,6 +3,7 @@ import { getDb } from "../../server/db/client";
 import { hashPassword } from "../../server/auth/password";
 import { DEMO_ACCOUNT, DEMO_CATEGORIES } from "./demo-data";
 import { seedDemoKnowledge, seedOfflineChannel } from "./demo-knowledge";
+import { seedDemoApps } from "./demo-apps";
 
 export async function seedDemoData() {
   const db = getDb();
@@ -27,4 +28,5 @@ export async function seedDemoData() {
   await seedOfflineChannel(db);
   const demo = await db.account.findUnique({ where: { account: DEMO_ACCOUNT.account }, select: { id: true } });
   if (demo) await seedDemoKnowledge(db, demo.id);
+  if (demo) await seedDemoApps(db, demo.id);
 }
