@@ -71,7 +71,7 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
 
   const shownKey = issued?.key ?? (key ? t("key_placeholder") : "");
   return (
-    <Card className="console__card" title={<Space><KeyOutlined />{t("title")}</Space>} data-testid="api-key-panel" style={{ marginTop: 16 }}>
+    <Card className="console__card" title={<Space><KeyOutlined />{t("title")}</Space>} data-testid="api-key-panel" style={{ marginTop: 16, maxWidth: 960 }}>
       <Typography.Paragraph type="secondary">{t("intro")}</Typography.Paragraph>
       {key === undefined ? null : key ? (
         <Descriptions size="small" column={1} bordered>
