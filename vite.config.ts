@@ -8,7 +8,7 @@ declare module "@remix-run/node" {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     !process.env.VITEST &&
       remix({
@@ -23,5 +23,11 @@ export default defineConfig({
       }),
     tsconfigPaths(),
   ],
-  build: { chunkSizeWarningLimit: 1500 },
-});
+  build: {
+    chunkSizeWarningLimit: 1500,
+    // The server stays one file (build/server/index.js) even when pages lazy-load parts in the
+    // browser (React.lazy): server modules find their files (locales, migrations) from
+    // import.meta.dirname, which a chunk under build/server/assets would move.
+    rollupOptions: isSsrBuild ? { output: { inlineDynamicImports: true } } : undefined,
+  },
+}));

@@ -1,21 +1,13 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { App as AntApp, ConfigProvider } from "antd";
-import enUS from "antd/locale/en_US";
-import ptBR from "antd/locale/pt_BR";
-import zhCN from "antd/locale/zh_CN";
-import zhTW from "antd/locale/zh_TW";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { HTML_LANG, type TLanguage } from "./i18n/config";
+import { HTML_LANG } from "./i18n/config";
 import { getRequestLanguage } from "./i18n/i18n.server";
 import { readUiSize, type TUiSize } from "./lib/ui-size";
-import { THEME } from "./lib/theme";
 import { ShellProvider } from "./components/shell/shell-context";
 import { ShellEffects } from "./components/shell/shell-effects";
-import { LicenceOverlay } from "./components/shell/licence-overlay";
-import { ScreenLockOverlay } from "./components/shell/screen-lock-overlay";
-import { ErrorScreen } from "./components/shell/error-screen";
+import { RootErrorScreen, RootOverlays } from "./components/shell/root-overlays";
 import { getShellSettings } from "./lib/shell-settings.server";
 import { getSessionAccount } from "./lib/auth.server";
 import "./styles/global.css";
@@ -31,7 +23,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type TRootData = Awaited<ReturnType<typeof loader>>;
 
-const ANTD_LOCALES: Record<TLanguage, typeof enUS> = { zh_hans: zhCN, zh_hant: zhTW, en: enUS, pt: ptBR };
 const SIZE_CLASS: Record<TUiSize, string> = { small: "ui-small", medium: "ui-medium", large: "ui-large" };
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -49,9 +40,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <ConfigProvider locale={ANTD_LOCALES[locale]} theme={THEME} componentSize={uiSize === "medium" ? "middle" : uiSize}>
-          <AntApp>{children}</AntApp>
-        </ConfigProvider>
+        {/* antd's ConfigProvider and App come from the layouts (components/shell/antd-shell.tsx):
+            the H5 chat's lean layout has none, and so loads no antd (issue 6 budget). */}
+        {children}
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -69,8 +60,7 @@ export default function Root() {
     <ShellProvider settings={data}>
       <ShellEffects />
       <Outlet />
-      <LicenceOverlay />
-      <ScreenLockOverlay />
+      <RootOverlays />
     </ShellProvider>
   );
 }
@@ -78,5 +68,5 @@ export default function Root() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  return <ErrorScreen status={status} />;
+  return <RootErrorScreen status={status} />;
 }

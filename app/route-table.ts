@@ -1,6 +1,6 @@
 // Every page of the product, once. routes.ts registers each twice, at its path and under /mobi
 // with the phone layout, from the same module (DESIGN 5). Areas add their pages here.
-export type TLayout = "site" | "bare" | "auth" | "console";
+export type TLayout = "site" | "bare" | "auth" | "console" | "lean";
 
 export type TRouteEntry = {
   /** Unique, stable id: also the route id of the desktop registration. */
@@ -88,8 +88,8 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "admin_app_categories", path: "/admin/app_categories", file: "routes/market/admin-app-categories.tsx", layout: "console" },
   { id: "admin_carousel", path: "/admin/carousel", file: "routes/market/admin-carousel.tsx", layout: "console" },
   // Mobile only.
-  // The H5 app's chat stands alone on the phone screen (no site header or footer): bare layout.
-  { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "bare", mobiOnly: true },
+  // The H5 app's chat stands alone on the phone screen and loads no antd (lean layout, issue 6 budget).
+  { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "lean", mobiOnly: true },
   { id: "withdrawal_tip", path: "/withdrawal_tip", file: "routes/mobi/withdrawal-tip.tsx", layout: "site", mobiOnly: true },
   { id: "intro", path: "/intro", file: "routes/mobi/intro.tsx", layout: "site", mobiOnly: true },
   { id: "scan", path: "/scan", file: "routes/mobi/scan.tsx", layout: "site", mobiOnly: true },
@@ -104,6 +104,7 @@ export const LAYOUT_FILES: Record<TLayout, string> = {
   bare: "components/layouts/bare-layout.tsx",
   auth: "components/layouts/auth-layout.tsx",
   console: "components/layouts/console-layout.tsx",
+  lean: "components/layouts/lean-layout.tsx",
 };
 
 export function toMobiPath(path: string) {

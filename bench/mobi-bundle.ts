@@ -34,10 +34,39 @@ function findRouteChain(manifest: TBrowserManifest, fullPath: string): TManifest
   return chain;
 }
 
+const readAsset = (file: string) => fs.readFileSync(path.join(CLIENT, file.replace(/^\//, "")), "utf8");
+const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(CLIENT, file.replace(/^\//, ""))), { level: 9 }).length;
+
+/** The chunks a built module imports statically (`from"./x.js"`, `import"./x.js"`) or lazily (`import("./x.js")`). */
+function readChunkImports(file: string) {
+  const text = readAsset(file);
+  const dir = path.posix.dirname(file);
+  const resolve = (rel: string) => path.posix.join(dir, rel);
+  const statics = [...text.matchAll(/(?:from|import)\s*"(\.\/[\w.-]+\.js)"/g)].map((m) => resolve(m[1]));
+  const lazies = [...text.matchAll(/import\(\s*"(\.\/[\w.-]+\.js)"\s*\)/g)].map((m) => resolve(m[1]));
+  return { statics, lazies };
+}
+
+/** What loads later, on demand (the markdown with the first answer): lazy chunks and their imports not loaded already. */
+function measureLazy(initial: Set<string>, from: string[]) {
+  const lazy = new Set<string>();
+  const queue = from.flatMap((f) => readChunkImports(f).lazies);
+  while (queue.length) {
+    const f = queue.pop()!;
+    if (initial.has(f) || lazy.has(f)) continue;
+    lazy.add(f);
+    queue.push(...readChunkImports(f).statics);
+  }
+  return { files: lazy.size, gzipped: [...lazy].reduce((n, f) => n + gzipSize(f), 0), list: [...lazy] };
+}
+
 export function measureMobiBundle(page = "/mobi/dialogue") {
   const manifest = readBrowserManifest();
   const files = new Set<string>([manifest.entry.module, ...manifest.entry.imports]);
-  for (const r of findRouteChain(manifest, page)) for (const f of [r.module, ...(r.imports ?? [])]) files.add(f);
+  const chain = findRouteChain(manifest, page);
+  for (const r of chain) for (const f of [r.module, ...(r.imports ?? [])]) files.add(f);
+  // The page's own lazy parts; the root's (overlays shown only on a licence notice or a screen lock) are not counted.
+  const leaf = chain[chain.length - 1];
   let raw = 0;
   let gzipped = 0;
   const rows: { file: string; gzip: number }[] = [];
@@ -49,7 +78,7 @@ export function measureMobiBundle(page = "/mobi/dialogue") {
     rows.push({ file: f, gzip: gz });
   }
   rows.sort((a, b) => b.gzip - a.gzip);
-  return { page, files: files.size, raw, gzipped, rows };
+  return { page, files: files.size, raw, gzipped, rows, later: measureLazy(files, [leaf.module, ...(leaf.imports ?? [])]) };
 }
 
 export function printMobiBundle(page = "/mobi/dialogue") {
@@ -58,6 +87,7 @@ export function printMobiBundle(page = "/mobi/dialogue") {
   console.log(`\nJavaScript ${m.page} loads (production build, ${m.files} files)`);
   console.log(`  gzipped ${kb(m.gzipped)} (raw ${kb(m.raw)}); budget ${kb(MOBI_BUNDLE_BUDGET)}: ${m.gzipped <= MOBI_BUNDLE_BUDGET ? "within" : "OVER"}`);
   for (const r of m.rows.slice(0, 8)) console.log(`    ${kb(r.gzip).padStart(9)}  ${r.file}`);
+  console.log(`  loaded later by the page (markdown, with the first answer): ${kb(m.later.gzipped)} in ${m.later.files} files`);
   return m;
 }
 

@@ -4,6 +4,7 @@ import { getDb, type TDbOrTx } from "../db/client";
 const H5_APP = {
   id: true,
   ownerAccountId: true,
+  enterpriseId: true,
   type: true,
   state: true,
   removedReason: true,

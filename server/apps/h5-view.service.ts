@@ -43,10 +43,13 @@ function readMenu(value: unknown): TH5MenuItem[] {
   return value.flatMap((v): TH5MenuItem[] => {
     if (!v || typeof v !== "object") return [];
     const m = v as Record<string, unknown>;
-    const replyType = m.replyType === "link" || m.replyType === "picture_text" ? m.replyType : "text";
+    // Stored as the editor sends it (reply_type, image_url); the schema comment's camelCase read too.
+    const type = m.reply_type ?? m.replyType;
+    const image = m.image_url ?? m.imageUrl;
+    const replyType = type === "link" || type === "picture_text" ? type : "text";
     const title = typeof m.title === "string" ? m.title : "";
     if (!title) return [];
-    return [{ title, replyType, content: typeof m.content === "string" ? m.content : "", imageUrl: typeof m.imageUrl === "string" ? m.imageUrl : undefined }];
+    return [{ title, replyType, content: typeof m.content === "string" ? m.content : "", imageUrl: typeof image === "string" ? image : undefined }];
   });
 }
 
@@ -95,7 +98,9 @@ export async function lookupH5App(id: string | null | undefined, viewer: TH5View
     if (row.state !== "on_shelf") return { ok: false, reason: "under_review" };
     if (row.mode === "sub_account") {
       if (!viewer) return { ok: false, reason: "login_required" };
-      if (!row.owner.enterpriseId || viewer.enterpriseId !== row.owner.enterpriseId) return { ok: false, reason: "no_permission" };
+      // The same rule as the runtime's assertMayOpen (app-turn.service.ts).
+      const enterpriseId = row.enterpriseId ?? row.owner.enterpriseId;
+      if (!enterpriseId || viewer.enterpriseId !== enterpriseId) return { ok: false, reason: "no_permission" };
     }
   }
   return { ok: true, app: toH5App(row, isOwner) };

@@ -126,7 +126,8 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   const rows = buildDisplayRows(messages);
   const lastRow = rows[rows.length - 1];
   const notesAt = (n: number) => notes.filter((x) => x.at === n).map((x) => <MenuReply key={`note-${x.key}`} item={x.item} />);
-  const remaining = entitlement?.basis === "free" || (entitlement && entitlement.remainingToday !== null && app.freePerDay > 0) ? entitlement.remainingToday : null;
+  // The owner (basis "owner") and apps without a free count show no counter.
+  const remaining = app.freePerDay > 0 && entitlement && entitlement.basis !== "owner" ? entitlement.remainingToday : null;
   const empty = rows.length === 0;
 
   return (

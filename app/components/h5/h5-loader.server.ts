@@ -3,6 +3,7 @@
 // so the first chat request already carries it.
 import { redirect } from "@remix-run/node";
 import { lookupH5App, type TH5App } from "../../../server/apps/h5-view.service";
+import { ensureVisitorId } from "../../../server/apps/visitor";
 import { getSessionAccount } from "../../lib/auth.server";
 
 export type TH5PageData = { app: TH5App; viewerId: string | null };
@@ -24,10 +25,30 @@ export async function loadH5Page(request: Request): Promise<{ data: TH5PageData;
     throw redirect(toH5ErrorPath(found.reason, url, found.removedReason ? { detail: found.removedReason.slice(0, 200) } : {}));
   }
   const headers = new Headers();
+  if (!account) setVisitorCookie(request, headers);
   return { data: { app: found.app, viewerId: account?.id ?? null }, headers };
 }
 
 /** Phones (and tablets' mobile browsers) go straight to the chat; desktops see the share card. */
 export function isPhoneUserAgent(ua: string | null) {
   return !!ua && /Mobi|Android|iPhone|iPod|iPad|HarmonyOS|MicroMessenger|Windows Phone/i.test(ua);
+}
+
+/** RUN's ensureVisitorId speaks express; a loader answers Fetch headers, so adapt both sides. */
+function setVisitorCookie(request: Request, headers: Headers) {
+  const url = new URL(request.url);
+  const req = { headers: { cookie: request.headers.get("cookie") ?? undefined }, secure: url.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https" };
+  const res = {
+    headersSent: false,
+    cookie(name: string, value: string, opts: { httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string; maxAge?: number }) {
+      const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? "/"}`];
+      if (opts.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(opts.maxAge / 1000)}`, `Expires=${new Date(Date.now() + opts.maxAge).toUTCString()}`);
+      if (opts.httpOnly) parts.push("HttpOnly");
+      if (opts.secure) parts.push("Secure");
+      if (opts.sameSite) parts.push(`SameSite=${opts.sameSite[0].toUpperCase()}${opts.sameSite.slice(1)}`);
+      headers.append("Set-Cookie", parts.join("; "));
+      return this;
+    },
+  };
+  ensureVisitorId(req as never, res as never);
 }

@@ -5,10 +5,10 @@ import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TChatMessage, TFeedback } from "../chat/chat-state";
 
-const MarkdownView = lazy(() => import("../chat/markdown-view").then((m) => ({ default: m.MarkdownView })));
+const MarkdownView = lazy(() => import("./h5-markdown").then((m) => ({ default: m.H5Markdown })));
 
-/** SPEC 8 entitlement refusals: the statuses of times_exhausted, trial_exhausted, days_exhausted, balance_insufficient. */
-const ENTITLEMENT_STATUSES = new Set([420001, 420002, 420003, 420004]);
+/** SPEC 8 entitlement refusals: balance_insufficient, trial_exhausted, times_exhausted, days_exhausted, trial_count_zero. */
+const ENTITLEMENT_STATUSES = new Set([420001, 420002, 420003, 420004, 420702]);
 
 export function MarkdownText({ text }: { text: string }) {
   return (

@@ -6,8 +6,18 @@ import { useTranslation } from "react-i18next";
 import { AppLink, useIsMobi } from "../app-link";
 import { LanguageSwitcher } from "../shell/preference-switchers";
 import { BrandLogo } from "../ui/brand-logo";
+import { AntdShell } from "../shell/antd-shell";
 
+/** antd's theme and App context for this layout's pages (not the root's: see antd-shell.tsx). */
 export default function AuthLayout() {
+  return (
+    <AntdShell>
+      <AuthLayoutFrame />
+    </AntdShell>
+  );
+}
+
+function AuthLayoutFrame() {
   const { t } = useTranslation("auth");
   const mobi = useIsMobi();
   return (

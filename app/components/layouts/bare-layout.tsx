@@ -1,6 +1,11 @@
 import { Outlet } from "@remix-run/react";
+import { AntdShell } from "../shell/antd-shell";
 
-/** Pages that stand alone: access refusals and the phone error page. */
+/** Pages that stand alone: access refusals, the phone error page, the share landing. */
 export default function BareLayout() {
-  return <Outlet />;
+  return (
+    <AntdShell>
+      <Outlet />
+    </AntdShell>
+  );
 }

@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { AppstoreOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined, FundProjectionScreenOutlined, ShopOutlined, TagsOutlined } from "@ant-design/icons";
+import { AppstoreOutlined, FundProjectionScreenOutlined, ShopOutlined, TagsOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -10,6 +10,7 @@ import { apiRequest } from "../../lib/api-client";
 import { AppLink, useAppNavigate, useIsMobi } from "../app-link";
 import { LanguageSwitcher } from "../shell/preference-switchers";
 import { BrandLogo } from "../ui/brand-logo";
+import { AntdShell } from "../shell/antd-shell";
 
 export const handle = { i18n: ["auth"] };
 
@@ -46,7 +47,16 @@ async function logout() {
   window.location.assign("/login");
 }
 
+/** antd's theme and App context for this layout's pages (not the root's: see antd-shell.tsx). */
 export default function ConsoleLayout() {
+  return (
+    <AntdShell>
+      <ConsoleLayoutFrame />
+    </AntdShell>
+  );
+}
+
+function ConsoleLayoutFrame() {
   const { t } = useTranslation("auth");
   const { account, isPlatformAdmin } = useLoaderData<typeof loader>();
   const menu = isPlatformAdmin ? [...MENU, ...ADMIN_MENU] : MENU;

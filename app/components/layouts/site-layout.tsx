@@ -9,6 +9,7 @@ import { AppLink, useIsMobi } from "../app-link";
 import { LanguageSwitcher, UiSizeSwitcher } from "../shell/preference-switchers";
 import { useFlag, useShell } from "../shell/shell-context";
 import { BrandLogo } from "../ui/brand-logo";
+import { AntdShell } from "../shell/antd-shell";
 
 const NAV = [
   { to: "/", key: "nav.home" },
@@ -22,7 +23,16 @@ function isActive(pathname: string, to: string) {
   return to === "/" ? plain === "/" : plain.startsWith(to);
 }
 
+/** antd's theme and App context for this layout's pages (not the root's: see antd-shell.tsx). */
 export default function SiteLayout() {
+  return (
+    <AntdShell>
+      <SiteLayoutFrame />
+    </AntdShell>
+  );
+}
+
+function SiteLayoutFrame() {
   const mobi = useIsMobi();
   return mobi ? <PhoneFrame /> : <DesktopFrame />;
 }
