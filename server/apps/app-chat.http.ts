@@ -12,7 +12,7 @@ import { chatStreamHandler } from "../runtime/chat.http";
 import { runTurn } from "../runtime/chat-stream";
 import { startSse } from "../runtime/sse-writer";
 import type { TConsumer } from "./app-entitlements.service";
-import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback } from "./app-consumer.service";
+import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback, stopAppMessage } from "./app-consumer.service";
 import { prepareAppTurn, type TAppCaller } from "./app-turn.service";
 import { authenticateApiCall } from "./openai-compat/api-caller";
 import { ensureVisitorId } from "./visitor";
@@ -70,6 +70,7 @@ export function createAppChatRouter() {
   router.get("/v2/app/dialogues", handle(async (req, res) => listAppDialogues(await readConsumer(req, res), req.query)));
   router.get("/v2/app/dialogues/:id", handle(async (req, res) => getAppDialogue(await readConsumer(req, res), req.params.id)));
   router.post("/v2/app/feedback", handle(async (req, res) => setAppFeedback(await readConsumer(req, res), req.body)));
+  router.post("/v2/app/stop", handle(async (req, res) => stopAppMessage(await readConsumer(req, res), req.body)));
   router.get("/v2/app/entitlement", handle(async (req, res) => getAppEntitlement(await readConsumer(req, res), req.query)));
   return router;
 }

@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error";
 import type { TDialogueListItem, TDialogueView } from "../runtime/chat.schema";
-import { ZFeedbackInput } from "../runtime/chat.schema";
+import { ZFeedbackInput, ZMessageIdInput } from "../runtime/chat.schema";
+import { stopLocally } from "../runtime/stop-registry";
 import * as dialoguesRepo from "../runtime/dialogues.repository";
 import { toMessageView } from "../runtime/dialogues.service";
 import { describeEntitlement, type TConsumer, type TEntitlementView } from "./app-entitlements.service";
@@ -73,6 +74,20 @@ export async function setAppFeedback(consumer: TConsumer, raw: unknown) {
   assertConsumerOwns(m.dialogue, consumer);
   await dialoguesRepo.setFeedback(m.id, feedback);
   return { id: m.id, feedback };
+}
+
+/**
+ * Stops one of the consumer's replies being written: the row moves to stopped (every instance's
+ * stream polls it) and a stream in this process is cancelled at once.
+ */
+export async function stopAppMessage(consumer: TConsumer, raw: unknown) {
+  const { message_id } = ZMessageIdInput.parse(raw ?? {});
+  const m = await repo.findAppMessage(message_id);
+  if (!m || m.dialogue.deletedAt || !m.dialogue.appId || m.role !== "assistant") throw new AppError("not_found");
+  assertConsumerOwns(m.dialogue, consumer);
+  const stopped = await dialoguesRepo.markStopped(m.id);
+  if (stopped) stopLocally(m.id);
+  return { id: m.id, status: stopped ? "stopped" : "finished" };
 }
 
 export async function getAppEntitlement(consumer: TConsumer, raw: unknown): Promise<TEntitlementView> {

@@ -212,6 +212,30 @@ describe("a consumer's dialogues", () => {
     expect((await getDb().chatMessage.findUniqueOrThrow({ where: { id: replyId } })).feedback).toBe("liked");
   });
 
+  it("lets a visitor stop their own reply (another visitor's stop answers not_found); a stopped reply with text is one use", async () => {
+    const owner = await makeUser(base());
+    const agent = await makeAgent(h, owner, { publish: true, behaviour: { stream: { chunks: 30, delayMs: 60 } } });
+    const { appId } = await createTestApp({ owner: { id: owner.id, roles: [], enterpriseId: null }, agentId: agent.agentId });
+    const visitor = makeVisitor();
+    const other = makeVisitor();
+    let refused: unknown = null;
+    const r = await sendSse(base(), visitor, { app_id: appId, content: "long answer" }, {
+      ...APP_SSE,
+      onEvent: async (e, all) => {
+        if (all.length !== 3) return;
+        const id = (e.data as { id: string }).id;
+        refused = (await other.browser.call("/api/v2/app/stop", { body: { message_id: id } })).body.status;
+        expect((await visitor.browser.call("/api/v2/app/stop", { body: { message_id: id } })).body.data.status).toBe("stopped");
+      },
+    });
+    expect(refused).toBe(ERROR_CODES.not_found.status);
+    expect(names(r).at(-1)).toBe("close");
+    const reply = await getDb().chatMessage.findUniqueOrThrow({ where: { id: dataOf(r, "close")[0].id } });
+    expect(reply.status).toBe("stopped");
+    expect(contentOf(r).length).toBeGreaterThan(0);
+    expect(await getDb().appUse.count({ where: { appId } })).toBe(1);
+  });
+
   it("keeps a signed-in consumer's dialogues on their account, not on the visitor cookie", async () => {
     const { appId } = await createTestApp();
     const consumer = await makeUser(base());
