@@ -8,6 +8,7 @@ import { startEmbeddedHost } from "../server/db/embedded-host";
 import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
+import { runMarketRenderBench } from "./market-render";
 import { printMobiBundle } from "./mobi-bundle";
 import { runRetrievalBench } from "./retrieval";
 import { runTtftBench } from "./ttft";
@@ -28,6 +29,17 @@ if (process.argv.includes("ttft")) {
 if (process.argv.includes("mobi-bundle")) {
   ensureBuild({ quiet: true });
   printMobiBundle();
+  process.exit(0);
+}
+// `npm run bench -- market`: only the market pages' render times (on DATABASE_URL when set).
+if (process.argv.includes("market")) {
+  ensureBuild({ quiet: true });
+  const host = process.env.DATABASE_URL ? null : await startEmbeddedHost();
+  const url = process.env.DATABASE_URL ?? host!.url;
+  if (host) process.env.ZELIN_EMBEDDED_DB = "1";
+  await applyMigrations(url);
+  await runMarketRenderBench(url);
+  await host?.close();
   process.exit(0);
 }
 // `npm run bench -- retrieval`: only the retrieval figures (on DATABASE_URL when set).
@@ -89,6 +101,9 @@ if (process.env.DATABASE_URL) {
   process.env.ZELIN_EMBEDDED_DB = "1";
   await runTtftBench(host.url);
 }
+
+// The market's pages over 10,000 apps and 1,000 agents, on the same database.
+await runMarketRenderBench(process.env.DATABASE_URL ?? host.url);
 
 // Retrieval over 100,000 passages, on the same database as the chat stream above.
 await runRetrievalBench(process.env.DATABASE_URL ?? host.url);
