@@ -12,7 +12,7 @@ export function AppCard({ app }: { app: TAppCard }) {
   return (
     <AppLink to={`/detail?id=${app.id}`} className="mk-card" data-testid="market-app-card" data-id={app.id} data-name={app.name}>
       <div className="mk-card__head">
-        <Avatar shape="square" size={52} src={app.iconUrl} icon={<AppstoreOutlined />} className="mk-card__icon" />
+        <Avatar shape="square" size={52} src={app.iconUrl || undefined} icon={<AppstoreOutlined />} className="mk-card__icon" />
         <div className="mk-card__title">
           <h3>{name}</h3>
           <span className="mk-card__owner">{app.owner.nickname}</span>
@@ -41,7 +41,7 @@ export function AgentCard({ agent }: { agent: TAgentCard }) {
   return (
     <AppLink to={`/detail?id=${agent.id}&type=agent`} className="mk-card" data-testid="market-agent-card" data-id={agent.id} data-name={agent.name}>
       <div className="mk-card__head">
-        <Avatar size={52} src={agent.avatarUrl ?? undefined} icon={<RobotOutlined />} className="mk-card__icon mk-card__icon--agent" />
+        <Avatar size={52} src={agent.avatarUrl || undefined} icon={<RobotOutlined />} className="mk-card__icon mk-card__icon--agent" />
         <div className="mk-card__title">
           <h3>{agent.name}</h3>
           <span className="mk-card__owner">{agent.owner.nickname}</span>

@@ -23,7 +23,7 @@ export function RankingCard({ list, rows }: { list: string; rows: TRankingRow[] 
             <li key={r.rank}>
               <AppLink to={hrefOf(r)} className="mk-rank__row">
                 <span className={`mk-rank__no mk-rank__no--${Math.min(r.rank, 4)}`}>{r.rank}</span>
-                <Avatar size={28} shape={r.targetType === "app" ? "square" : "circle"} src={r.avatarUrl ?? undefined} icon={iconOf(r)} />
+                <Avatar size={28} shape={r.targetType === "app" ? "square" : "circle"} src={r.avatarUrl || undefined} icon={iconOf(r)} />
                 <span className="mk-rank__name">
                   {r.name}
                   {r.subtitle && <small>{r.subtitle}</small>}

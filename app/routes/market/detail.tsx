@@ -51,7 +51,7 @@ export default function Detail() {
         <div>
           <section className="mk-panel">
             <div className="mk-hero">
-              <Avatar className="mk-hero__icon" size={72} shape={isApp ? "square" : "circle"} src={head.icon ?? undefined} icon={isApp ? <AppstoreOutlined /> : <RobotOutlined />} />
+              <Avatar className="mk-hero__icon" size={72} shape={isApp ? "square" : "circle"} src={head.icon || undefined} icon={isApp ? <AppstoreOutlined /> : <RobotOutlined />} />
               <div>
                 <h1 data-testid="detail-name">{head.name}</h1>
                 <div className="mk-hero__sub">

@@ -34,7 +34,7 @@ export default function Discussion() {
       <MarketNav />
       <section className="mk-panel">
         <div className="mk-hero">
-          <Avatar size={48} shape={head.targetType === "app" ? "square" : "circle"} src={head.icon ?? undefined} icon={head.targetType === "app" ? <AppstoreOutlined /> : <RobotOutlined />} />
+          <Avatar size={48} shape={head.targetType === "app" ? "square" : "circle"} src={head.icon || undefined} icon={head.targetType === "app" ? <AppstoreOutlined /> : <RobotOutlined />} />
           <div>
             <h1>{t("discussion.title", { name: head.name })}</h1>
             <div className="mk-hero__sub">
