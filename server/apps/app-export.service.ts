@@ -121,11 +121,12 @@ export function handleAppExport(payload: { exportId: string; lng: string }, job?
   return runAppExport(payload, job);
 }
 
+/** Each dialogue's messages together, dialogues in export order, messages oldest first. */
 function toExportRows(dialogues: dataRepo.TDataDialogueRow[], messages: Awaited<ReturnType<typeof dataRepo.listMessagesOf>>): TExportRow[] {
-  const byDialogue = new Map(dialogues.map((d) => [d.id, d]));
-  return messages.map((m) => {
-    const d = byDialogue.get(m.dialogueId)!;
-    return {
+  const byDialogue = new Map<string, typeof messages>();
+  for (const m of messages) byDialogue.set(m.dialogueId, [...(byDialogue.get(m.dialogueId) ?? []), m]);
+  return dialogues.flatMap((d) =>
+    (byDialogue.get(d.id) ?? []).map((m) => ({
       dialogueId: d.id,
       title: d.title,
       source: d.source ?? "",
@@ -134,6 +135,6 @@ function toExportRows(dialogues: dataRepo.TDataDialogueRow[], messages: Awaited<
       role: m.role,
       content: m.status === "censored" ? "" : m.content,
       feedback: m.feedback,
-    };
-  });
+    })),
+  );
 }
