@@ -1,12 +1,14 @@
 // /my_app: my apps by type and state, why a removed app was removed, and the actions each state
 // allows (contract 1): edit, submit, take down, put back, delete, open, data.
-import { PictureOutlined, PlusOutlined } from "@ant-design/icons";
+import { PictureOutlined, PlusOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { Avatar, Button, Card, Col, Empty, Row, Select, Space, Tabs, Tag } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../components/app-link";
 import { AppStateTag } from "../../components/apps/app-state-tag";
+import { SharePanel, type TShareApp } from "../../components/apps/share-panel";
 import { useAppAction } from "../../components/apps/use-app-action";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
@@ -14,19 +16,19 @@ import { listApps } from "../../../server/apps/apps.service";
 import { APP_STATES, APP_TYPES, type TAppState, type TAppType, type TAppView } from "../../../server/apps/apps.schema";
 import "../../components/apps/app-form/app-form.css";
 
-export const handle = { i18n: ["apps"] };
+export const handle = { i18n: ["apps", "share", "appdata"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const url = new URL(request.url);
   const type = (APP_TYPES as readonly string[]).includes(url.searchParams.get("type") ?? "") ? (url.searchParams.get("type") as TAppType) : "h5";
   const state = (APP_STATES as readonly string[]).includes(url.searchParams.get("state") ?? "") ? (url.searchParams.get("state") as TAppState) : undefined;
-  return { type, state: state ?? null, apps: await listApps(account, { type, state }) };
+  return { type, state: state ?? null, apps: await listApps(account, { type, state }), touser: account.id };
 }
 
 export const editPathOf = (app: Pick<TAppView, "id" | "type">) => (app.type === "api" ? `/create_api?id=${encodeURIComponent(app.id)}` : `/create_app?id=${encodeURIComponent(app.id)}${app.type === "h5" ? "" : `&type=${app.type}`}`);
 
-function AppCard({ app }: { app: TAppView }) {
+function AppCard({ app, onShare }: { app: TAppView; onShare: (app: TShareApp) => void }) {
   const { busyId, run, confirm, t } = useAppAction();
   const busy = busyId === app.id;
   const id = { id: app.id };
@@ -74,6 +76,11 @@ function AppCard({ app }: { app: TAppView }) {
             <Button size="small" data-testid="my-app-open">{t("actions.open")}</Button>
           </a>
         )}
+        {app.type !== "api" && (
+          <Button size="small" icon={<ShareAltOutlined />} onClick={() => onShare(app)} data-testid="my-app-share">
+            {t("share", { ns: "appdata" })}
+          </Button>
+        )}
         <AppLink to={`/application?id=${encodeURIComponent(app.id)}`}>
           <Button size="small" data-testid="my-app-data">{t("actions.data")}</Button>
         </AppLink>
@@ -87,7 +94,8 @@ function AppCard({ app }: { app: TAppView }) {
 
 export default function MyAppPage() {
   const { t } = useTranslation("apps");
-  const { type, state, apps } = useLoaderData<typeof loader>();
+  const { type, state, apps, touser } = useLoaderData<typeof loader>();
+  const [sharing, setSharing] = useState<TShareApp | null>(null);
   const [, setParams] = useSearchParams();
   const navigate = useAppNavigate();
   const setFilter = (next: { type?: string; state?: string | null }) =>
@@ -130,11 +138,12 @@ export default function MyAppPage() {
         <Row gutter={[12, 0]}>
           {apps.map((app) => (
             <Col key={app.id} xs={24} lg={12}>
-              <AppCard app={app} />
+              <AppCard app={app} onShare={setSharing} />
             </Col>
           ))}
         </Row>
       )}
+      <SharePanel app={sharing} touser={touser} onClose={() => setSharing(null)} />
     </div>
   );
 }
