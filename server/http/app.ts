@@ -16,6 +16,7 @@ import { createFilesRouter } from "../uploads/files.http";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
 import { issueCsrfCookie, verifyCsrf } from "./csrf";
+import { pageCache } from "./page-cache";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -53,6 +54,8 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
     app.use(express.static(clientDir, { maxAge: "1h" }));
     build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
   }
+  // Signed-out visitors of the market's public pages share a few seconds' render (page-cache.ts).
+  if (!dev) app.use(pageCache);
   app.all("*", createRequestHandler({ build, mode: dev ? "development" : "production" }));
   return app;
 }

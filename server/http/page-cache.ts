@@ -1,0 +1,112 @@
+// A micro-cache for the market's public pages (issue 6): signed-out visitors asking for the same
+// URL in the same language within a few seconds get one render between them. A React render of a
+// card grid costs tens of milliseconds of CPU; at fifty requests in flight on two cores that is
+// seconds of queueing, while the lists themselves change at most every few seconds. Signed-in
+// readers (who see their own likes, follows and owner views) always get a fresh render.
+import type { NextFunction, Request, Response } from "express";
+import { readCookie } from "./auth-context";
+import { SESSION_COOKIE } from "../auth/session.service";
+
+/** Public pages whose HTML depends only on the URL, the language and data shared by everyone. */
+const CACHEABLE = new Set(["/app_store", "/intelligent_stores", "/index", "/home", "/search", "/detail", "/discussion", "/customer"]);
+const TTL_MS = Number(process.env.PAGE_CACHE_TTL_MS ?? 5_000);
+const MAX_ENTRIES = 500;
+/** Larger pages are rendered each time rather than held in memory. */
+const MAX_BYTES = 512 * 1024;
+const KEPT_HEADERS = ["content-type", "vary", "content-language"];
+
+type TEntry = { at: number; status: number; headers: [string, string][]; body: Buffer };
+
+const entries = new Map<string, TEntry>();
+const inFlight = new Map<string, Promise<TEntry | null>>();
+
+function cacheKey(req: Request): string | null {
+  if (req.method !== "GET" || TTL_MS <= 0) return null;
+  const path = req.path.startsWith("/mobi/") ? req.path.slice(5) : req.path;
+  if (!CACHEABLE.has(path)) return null;
+  const cookies = req.headers.cookie;
+  if (readCookie(cookies, SESSION_COOKIE)) return null;
+  // The language is chosen from the cookie, then the browser's list: both are part of the key.
+  return `${req.originalUrl}\n${readCookie(cookies, "lang") ?? ""}\n${req.headers["accept-language"] ?? ""}`;
+}
+
+function send(res: Response, entry: TEntry) {
+  res.status(entry.status);
+  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  res.setHeader("X-Page-Cache", "hit");
+  res.end(entry.body);
+}
+
+function remember(key: string, entry: TEntry) {
+  if (entries.size >= MAX_ENTRIES) {
+    // Maps keep insertion order: drop the oldest tenth.
+    let drop = Math.ceil(MAX_ENTRIES / 10);
+    for (const k of entries.keys()) {
+      entries.delete(k);
+      if (--drop === 0) break;
+    }
+  }
+  entries.set(key, entry);
+}
+
+/** Wraps the response so the rendered body is kept when it is a cacheable 200 with no new cookie. */
+function capture(res: Response, cookiesBefore: unknown): Promise<TEntry | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk == null || typeof chunk === "function" || size > MAX_BYTES) return;
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+      size += buf.length;
+      chunks.push(buf);
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as Response["write"];
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return end(chunk, ...rest);
+    }) as Response["end"];
+    res.once("finish", () => {
+      // A loader that sets a cookie (a visitor id, a redirect's flash) made this answer personal.
+      const personal = res.getHeader("set-cookie") !== cookiesBefore;
+      if (res.statusCode !== 200 || personal || size > MAX_BYTES) return resolve(null);
+      const headers: [string, string][] = [];
+      for (const name of KEPT_HEADERS) {
+        const v = res.getHeader(name);
+        if (v !== undefined) headers.push([name, String(v)]);
+      }
+      resolve({ at: Date.now(), status: 200, headers, body: Buffer.concat(chunks) });
+    });
+    res.once("close", () => resolve(null));
+  });
+}
+
+export function pageCache(req: Request, res: Response, next: NextFunction) {
+  const key = cacheKey(req);
+  if (!key) return next();
+  const hit = entries.get(key);
+  if (hit && Date.now() - hit.at < TTL_MS) return send(res, hit);
+  const pending = inFlight.get(key);
+  if (pending) {
+    // Someone is rendering this page now: wait for theirs rather than render it again.
+    void pending.then((entry) => (entry ? send(res, entry) : next()));
+    return;
+  }
+  const rendered = capture(res, res.getHeader("set-cookie")).then((entry) => {
+    inFlight.delete(key);
+    if (entry) remember(key, entry);
+    return entry;
+  });
+  inFlight.set(key, rendered);
+  res.setHeader("X-Page-Cache", "miss");
+  next();
+}
+
+/** For tests: forget every kept page. */
+export function clearPageCache() {
+  entries.clear();
+}
