@@ -1,7 +1,7 @@
 // The H5 app's chat (/mobi/dialogue?app=): background, welcome messages, recommended questions,
 // the menu bar, conversation or Q&A style, streamed markdown answers, history, feedback,
 // regenerate, share, voice and image input, spoken replies, and the free uses left today.
-import { HistoryOutlined, InfoCircleOutlined, ShareAltOutlined } from "@ant-design/icons";
+import { HistoryOutlined, ShareAltOutlined } from "@ant-design/icons";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TH5App, TH5MenuItem } from "../../../server/apps/h5-view.service";
@@ -134,9 +134,8 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
     <div className={`h5-chat${qa ? " h5-chat--qa" : ""}`} style={app.backgroundUrl ? { backgroundImage: `url("${app.backgroundUrl.replace(/"/g, "%22")}")` } : undefined} data-testid="h5-chat" data-style={app.style}>
       <header className="h5-chat__head">
         <AppLink to={`/mobi/intro?app=${encodeURIComponent(app.id)}`} className="h5-chat__title" aria-label={t("chat.about")}>
-          <img src={app.iconUrl} alt="" width={32} height={32} />
+          <img src={app.iconUrl} alt="" width={32} height={32} onError={(e) => (e.currentTarget.style.visibility = "hidden")} />
           <span>{text.name}</span>
-          <InfoCircleOutlined className="h5-muted" />
         </AppLink>
         <div className="h5-chat__tools">
           {remaining !== null && remaining !== undefined && (
