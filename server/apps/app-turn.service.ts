@@ -11,6 +11,7 @@ import * as dialoguesRepo from "../runtime/dialogues.repository";
 import { loadReadableDocument } from "../runtime/documents.service";
 import { assertMayUse, claimUse, finishUse, releaseUse, type TConsumer, type TUseClaim, type TUseSource } from "./app-entitlements.service";
 import * as repo from "./app-uses.repository";
+import { assertTurnImages, attachTurnImages } from "./app-voice.service";
 
 export type TAppCaller = { consumer: TConsumer; source: TUseSource; apiKeyId?: string | null };
 
@@ -58,6 +59,7 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
   const app = await loadOpenableApp(input.app_id, consumer);
   // Before anything heavier: a consumer past their count reads nothing more and asks nobody.
   await assertMayUse(app, consumer, now);
+  const imageKeys = assertTurnImages(app, input.images ?? []);
 
   const agentId = app.agents[0]?.agentId;
   if (!agentId) throw new AppError("not_found");
@@ -89,6 +91,7 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
   // Retrieval and routing as the agent's owner: the app answers from the owner's training sets.
   const turn = await buildTurn(ownerActor, input, ctx);
   if (opts.extraSystem?.trim()) appendSystem(turn, opts.extraSystem.trim());
+  await attachTurnImages(turn, imageKeys);
 
   const claim = await claimUse(app, consumer, { source: caller.source, apiKeyId: caller.apiKeyId ?? null }, now);
   turn.app = {

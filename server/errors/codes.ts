@@ -106,6 +106,8 @@ export const ERROR_CODES = {
   trial_count_zero: { status: 420702, http: 402 },
   // Apps (issue 6): a move the app's state does not allow.
   app_state_refused: { status: 420701, http: 409 },
+  // Apps (issue 6): no voice model is configured or none of its channels answers.
+  voice_unavailable: { status: 420703, http: 503 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

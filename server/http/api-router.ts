@@ -17,6 +17,7 @@ import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../runtime/chat.http";
 import { createAppChatRouter } from "../apps/app-chat.http";
+import { createAppVoiceRouter } from "../apps/app-voice.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
@@ -40,6 +41,7 @@ export function createApiRouter() {
   router.use(createModelsRouter());
   router.use(createChatRouter());
   router.use(createAppChatRouter());
+  router.use(createAppVoiceRouter());
   router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter());
   router.use(createMediaRouter());

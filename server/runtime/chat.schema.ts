@@ -39,6 +39,8 @@ export const ZSendMessageInput = z
     ctype: z.coerce.number().int().min(0).max(10).default(0),
     ufids: ZIdList.default([]),
     regenerate_message_id: ZOptionalId,
+    /** Pictures of the message (an app with image input): URLs this server stored. */
+    images: z.array(z.string().max(500)).max(3).default([]),
   })
   .refine((b) => b.regenerate_message_id || b.content.trim().length > 0, { message: "validation.required", path: ["content"] })
   .refine((b) => b.agent_id || b.app_id, { message: "validation.required", path: ["agent_id"] });
