@@ -84,7 +84,7 @@ export const ZAppFields = z.object({
   type: z.enum(APP_TYPES, "apps:validation.type"),
   name: z.string("apps:validation.name").trim().min(1, "apps:validation.name").max(APP_NAME_MAX, "apps:validation.name"),
   name_en: z.string().trim().max(60, "validation.too_long").default(""),
-  icon_url: z.string("apps:validation.icon").trim().min(1, "apps:validation.icon").max(500, "validation.too_long").refine(isImageUrl, "apps:validation.image_url"),
+  icon_url: z.string("apps:validation.icon").trim().min(1, "apps:validation.icon").max(500, "validation.too_long").refine((s) => !s || isImageUrl(s), "apps:validation.image_url"),
   introduction: z
     .string("apps:validation.introduction")
     .trim()

@@ -66,7 +66,7 @@ export function AppForm({ initial, appId, state, options, onSaved }: { initial: 
   const single = type !== "workshop";
 
   return (
-    <Form form={form} layout="vertical" initialValues={{ ...initial, agent_ids: single ? initial.agent_ids[0] : initial.agent_ids }} className="app-form" data-testid="app-form" onFinish={save} scrollToFirstError>
+    <Form form={form} layout="vertical" initialValues={{ ...initial, agent_ids: single ? initial.agent_ids[0] : initial.agent_ids }} className="app-form" data-testid="app-form" onFinish={save} onValuesChange={(changed) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))} scrollToFirstError>
       {state === "on_shelf" && <Alert type="warning" showIcon className="app-form__notice" message={t("form.listed_edit_notice")} data-testid="app-form-listed-notice" />}
       {!options.agents.length && <Alert type="info" showIcon className="app-form__notice" message={t("form.no_live_agents")} />}
       <Card title={t("form.sections.basics")} className="app-form__card">
