@@ -43,10 +43,16 @@ export type TKeyBehaviour = {
 
 export type TReceived = { key: string; body: any; sent: any[]; aborted: boolean };
 
+export type TAudioReceived = { key: string; kind: "transcription" | "speech"; model: string; file: Buffer | null; filename: string | null; body: any };
+/** What the fake's /audio/speech answers: an ID3 header and a few bytes. */
+export const FAKE_MP3 = Buffer.from([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64, 1, 2, 3, 4]);
+
 export async function startFakeOpenai() {
   const behaviours = new Map<string, TKeyBehaviour>();
   const counts = new Map<string, number>();
   const received: TReceived[] = [];
+  const audio: TAudioReceived[] = [];
+  let transcript = "transcribed text";
   const sockets = new Set<Socket>();
   let aborts = 0;
   const abortWaiters: Array<() => void> = [];
@@ -57,6 +63,26 @@ export async function startFakeOpenai() {
     const key = (req.headers.authorization ?? "").replace(/^Bearer /, "");
     const n = (counts.get(key) ?? 0) + 1;
     counts.set(key, n);
+    // OpenAI's audio calls: a transcription (multipart) answers the text it was told; speech some
+    // MP3-like bytes. Both are recorded in `audio`.
+    if (req.method === "POST" && req.url?.endsWith("/audio/transcriptions")) {
+      const raw = Buffer.concat(chunks);
+      const form = await new Request("http://fake/", { method: "POST", headers: { "content-type": String(req.headers["content-type"] ?? "") }, body: raw }).formData().catch(() => null);
+      const file = form?.get("file");
+      const bytes = file && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : null;
+      audio.push({ key, kind: "transcription", model: String(form?.get("model") ?? ""), file: bytes, filename: file && typeof file !== "string" ? file.name : null, body: null });
+      if (!bytes) return sendJson(res, 400, { error: { message: "no file" } });
+      return sendJson(res, 200, { text: transcript });
+    }
+    if (req.method === "POST" && req.url?.endsWith("/audio/speech")) {
+      let speechBody: any = null;
+      try {
+        speechBody = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {}
+      audio.push({ key, kind: "speech", model: String(speechBody?.model ?? ""), file: null, filename: null, body: speechBody });
+      res.writeHead(200, { "content-type": "audio/mpeg" }).end(FAKE_MP3);
+      return;
+    }
     let body: any = null;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -128,6 +154,14 @@ export async function startFakeOpenai() {
       behaviours.set(key, behaviour);
     },
     requestsFor: (key: string) => counts.get(key) ?? 0,
+    /** The transcriptions and speech requests received, in order. */
+    get audio() {
+      return audio;
+    },
+    /** What /audio/transcriptions answers from now on. */
+    setTranscript(text: string) {
+      transcript = text;
+    },
     receivedFor: (key: string) => received.filter((r) => r.key === key),
     get received() {
       return received;
