@@ -94,7 +94,7 @@ export function assertTurnImages(app: { id: string; inputModes?: string[] }, ima
   if (images.length > PER_FORM.images) throw new AppError("too_many_files", { params: { max: PER_FORM.images }, data: { max: PER_FORM.images } });
   return images.map((url) => {
     const m = IMAGE_URL.exec(url);
-    if (!m || m[2] !== app.id || m[1].includes("..")) throw new AppError("validation_failed", { data: { fields: [{ path: "images", message: "validation.invalid" }] } });
+    if (!m || m[2] !== app.id || m[1].includes("..")) throw new AppError("validation_failed", { data: { fields: [{ path: "images", message: "validation.image_unknown" }] } });
     return m[1];
   });
 }
@@ -114,7 +114,7 @@ export async function attachTurnImages(turn: TTurn, keys: string[]) {
 
 async function readAsDataUrl(key: string) {
   const file = await getFileStore().get(key);
-  if (!file) throw new AppError("validation_failed", { data: { fields: [{ path: "images", message: "validation.invalid" }] } });
+  if (!file) throw new AppError("validation_failed", { data: { fields: [{ path: "images", message: "validation.image_unknown" }] } });
   const chunks: Buffer[] = [];
   for await (const c of file.stream) chunks.push(c as Buffer);
   return `data:${file.contentType};base64,${Buffer.concat(chunks).toString("base64")}`;
