@@ -8,9 +8,8 @@ import { handle } from "../http/envelope-response";
 import { getRequestLanguage } from "../http/request-context";
 import { logger } from "../lib/logger";
 import { readMultipart } from "../uploads/multipart";
-import { MEDIA_IMAGE_LIMITS } from "../uploads/upload-limits";
 import { readConsumer } from "./app-chat.http";
-import { checkImageUpload, checkTranscribe, MAX_AUDIO_BYTES, speakForApp, storeAppImage, transcribeForApp } from "./app-voice.service";
+import { CHAT_IMAGE_LIMITS, checkImageUpload, checkTranscribe, MAX_AUDIO_BYTES, speakForApp, storeAppImage, transcribeForApp } from "./app-voice.service";
 
 /** app_id from the query (read before the upload) or, failing that, the form. */
 const queryAppId = (req: Request) => (typeof req.query.app_id === "string" ? req.query.app_id : undefined);
@@ -57,10 +56,10 @@ export function createAppVoiceRouter() {
       const appId = queryAppId(req);
       if (appId) {
         const app = await checkImageUpload(appId, consumer);
-        const { files } = await readMultipart(req, { files: { file: MEDIA_IMAGE_LIMITS.maxBytes }, maxFields: 5 });
+        const { files } = await readMultipart(req, { files: { file: CHAT_IMAGE_LIMITS.maxBytes }, maxFields: 5 });
         return storeAppImage(app, files.file?.bytes);
       }
-      const { fields, files } = await readMultipart(req, { files: { file: MEDIA_IMAGE_LIMITS.maxBytes }, maxFields: 5 });
+      const { fields, files } = await readMultipart(req, { files: { file: CHAT_IMAGE_LIMITS.maxBytes }, maxFields: 5 });
       return storeAppImage(await checkImageUpload(fields.app_id, consumer), files.file?.bytes);
     }),
   );

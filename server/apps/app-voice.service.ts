@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { AppError } from "../errors/app-error";
 import { getFileStore } from "../uploads/file-store";
-import { MB, MEDIA_IMAGE_LIMITS, PER_FORM } from "../uploads/upload-limits";
+import { IMAGE_MAX_BYTES, IMAGE_SIDES, MB, PER_FORM, type TImageLimits } from "../uploads/upload-limits";
 import { acceptImage, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
 import type { TTurn } from "../runtime/chat.service";
 import type { TConsumer } from "./app-entitlements.service";
@@ -15,6 +15,8 @@ import { hasVoiceRoute, synthesizeSpeech, transcribeAudio } from "./app-voice.up
 
 export const MAX_AUDIO_BYTES = 20 * MB;
 export const MAX_SPEECH_CHARS = 1000;
+/** A chat picture: JPG or PNG up to 10 MB (the H5 input checks the same), SPEC 5's pixel sides. */
+export const CHAT_IMAGE_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.medium, ...IMAGE_SIDES };
 const DEFAULT_SPEAKER = "alloy";
 /** Per consumer and minute: a person talks or sends pictures far slower than this. */
 const RATE = { voice: 30, image: 20 } as const;
@@ -80,7 +82,7 @@ export async function checkImageUpload(appId: unknown, consumer: TConsumer) {
 
 /** A picture sent to the app, kept under the app's public images (its key is unguessable). */
 export async function storeAppImage(app: TModeApp, bytes: Buffer | undefined) {
-  const image = acceptImage(bytes, MEDIA_IMAGE_LIMITS);
+  const image = acceptImage(bytes, CHAT_IMAGE_LIMITS);
   const key = await storeFile(`images/app/${app.id}`, image);
   return { url: toPublicFileUrl(key) };
 }

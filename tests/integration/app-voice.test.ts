@@ -145,6 +145,14 @@ describe("app images", () => {
     expect(typeof plain.content).toBe("string");
   });
 
+  it("the offline channel answers a message with pictures as it answers any other", async () => {
+    const { appId } = await createTestApp({ input: { input_modes: ["text", "image"] } as never });
+    const visitor = makeVisitor();
+    const up = await visitor.browser.upload("/api/v2/app/image", { fields: { app_id: appId }, files: { file: { bytes: makePng(400, 300), type: "image/png" } } });
+    const r = await sendSse(base(), visitor, { app_id: appId, content: "hello there", images: [up.body.data.url] }, { path: "/api/v2/app/send_message/sse" });
+    expect(contentOf(r)).toBe("I only answer questions about Zelin.");
+  });
+
   it("refuses a non-image, an app without image input, and a foreign picture URL (nothing asked upstream)", async () => {
     const { appId, key } = await makeApp({ input_modes: ["text", "image"] });
     const visitor = makeVisitor();
