@@ -145,6 +145,20 @@ describe("app images", () => {
     expect(typeof plain.content).toBe("string");
   });
 
+  it("limits a visitor's picture uploads per minute (20), another visitor unaffected", async () => {
+    const { appId } = await makeApp({ input_modes: ["text", "image"] });
+    const visitor = makeVisitor();
+    const post = (who: TUser) => who.browser.upload("/api/v2/app/image", { fields: { app_id: appId }, files: { file: { bytes: Buffer.from("not a picture at all"), type: "image/png" } } });
+    // The window is a fixed minute: start clear of its edge so all 21 hits fall in one.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 8000) await new Promise((r) => setTimeout(r, left + 50));
+    for (let i = 0; i < 20; i++) expect((await post(visitor)).body.status).toBe(ERROR_CODES.file_type_not_allowed.status);
+    const limited = await post(visitor);
+    expect(limited.http).toBe(429);
+    expect(limited.body.status).toBe(ERROR_CODES.rate_limited.status);
+    expect((await post(makeVisitor())).body.status).toBe(ERROR_CODES.file_type_not_allowed.status);
+  });
+
   it("the offline channel answers a message with pictures as it answers any other", async () => {
     const { appId } = await createTestApp({ input: { input_modes: ["text", "image"] } as never });
     const visitor = makeVisitor();
