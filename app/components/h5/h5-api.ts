@@ -48,14 +48,15 @@ export function transcribeVoice(appId: string, audio: Blob) {
   const form = new FormData();
   form.set("app_id", appId);
   form.set("file", audio, audio.type.includes("mp4") ? "voice.m4a" : audio.type.includes("ogg") ? "voice.ogg" : "voice.webm");
-  return postForm<{ text: string }>("/api/v2/app/transcribe", form);
+  // The app in the query too: the server refuses an app without voice input before reading the upload.
+  return postForm<{ text: string }>(`/api/v2/app/transcribe?app_id=${encodeURIComponent(appId)}`, form);
 }
 
 export function uploadChatImage(appId: string, image: File) {
   const form = new FormData();
   form.set("app_id", appId);
   form.set("file", image);
-  return postForm<{ url: string }>("/api/v2/app/image", form);
+  return postForm<{ url: string }>(`/api/v2/app/image?app_id=${encodeURIComponent(appId)}`, form);
 }
 
 /** The spoken reply as audio; the server answers audio bytes, or an envelope when it refuses. */
