@@ -16,7 +16,7 @@ import { createFilesRouter } from "../uploads/files.http";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
 import { issueCsrfCookie, verifyCsrf } from "./csrf";
-import { pageCache } from "./page-cache";
+import { pageCache, servePageCache } from "./page-cache";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -35,6 +35,8 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, appStreamHandler());
   // The OpenAI-compatible API of API apps (bearer key, no cookies): streams too, so before compression.
   app.use("/v1", licenceWriteGuard, createOpenAiRouter());
+  // Kept market pages leave already gzipped, before the compression below (page-cache.ts).
+  if (!dev) app.use(servePageCache(issueCsrfCookie));
   // Streams must reach the browser event by event: never compress text/event-stream.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").includes("text/event-stream") && compression.filter(req, res) }));
   app.use(licenceWriteGuard);

@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { clearPageCache, pageCache } from "./page-cache";
+import { gunzipSync } from "node:zlib";
+import http from "node:http";
+import { clearPageCache, pageCache, servePageCache } from "./page-cache";
 import { SESSION_COOKIE } from "../auth/session.service";
 
 let server: Server;
@@ -13,6 +15,10 @@ let renders = 0;
 
 beforeAll(async () => {
   const app = express();
+  app.use(servePageCache((_req, res, next) => {
+    res.cookie("zl_csrf", "t");
+    next();
+  }));
   app.use(pageCache);
   app.get(["/app_store", "/mobi/app_store", "/search"], async (req, res) => {
     renders++;
@@ -70,6 +76,28 @@ describe("page cache", () => {
     expect(renders).toBe(4);
     expect((await get("/search?q=a", "lang=en")).body).toContain("lang=en");
     expect(renders).toBe(4);
+  });
+
+  it("serves a kept page gzipped as stored, with the early middleware's cookies", async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get(`${base}/app_store?g=1`, { headers: { "accept-encoding": encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const first = await raw("identity");
+    expect(first.headers["x-page-cache"]).toBe("miss");
+    const zipped = await raw("gzip, br");
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers["x-page-cache"]).toBe("hit");
+    expect(String(zipped.headers["set-cookie"])).toContain("zl_csrf=t");
+    expect(gunzipSync(zipped.body).toString()).toBe(first.body.toString());
+    const plain = await raw("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(first.body.toString());
+    expect(renders).toBe(1);
   });
 
   it("never serves a signed-in reader from the cache", async () => {

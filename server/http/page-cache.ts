@@ -3,6 +3,7 @@
 // card grid costs tens of milliseconds of CPU; at fifty requests in flight on two cores that is
 // seconds of queueing, while the lists themselves change at most every few seconds. Signed-in
 // readers (who see their own likes, follows and owner views) always get a fresh render.
+import { gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { readCookie } from "./auth-context";
 import { SESSION_COOKIE } from "../auth/session.service";
@@ -15,7 +16,8 @@ const MAX_ENTRIES = 500;
 const MAX_BYTES = 512 * 1024;
 const KEPT_HEADERS = ["content-type", "vary", "content-language"];
 
-type TEntry = { at: number; status: number; headers: [string, string][]; body: Buffer };
+/** The body as rendered, and gzipped once so a hit costs a write, not a compression. */
+type TEntry = { at: number; status: number; headers: [string, string][]; body: Buffer; gzipped: Buffer };
 
 const entries = new Map<string, TEntry>();
 const inFlight = new Map<string, Promise<TEntry | null>>();
@@ -30,10 +32,19 @@ function cacheKey(req: Request): string | null {
   return `${req.originalUrl}\n${readCookie(cookies, "lang") ?? ""}\n${req.headers["accept-language"] ?? ""}`;
 }
 
-function send(res: Response, entry: TEntry) {
+function send(req: Request, res: Response, entry: TEntry) {
   res.status(entry.status);
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("X-Page-Cache", "hit");
+  res.setHeader("Vary", "Accept-Encoding");
+  // Served ahead of the compression middleware: the stored gzip goes out as it is.
+  if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+    res.setHeader("Content-Encoding", "gzip");
+    res.setHeader("Content-Length", entry.gzipped.length);
+    res.end(entry.gzipped);
+    return;
+  }
+  res.setHeader("Content-Length", entry.body.length);
   res.end(entry.body);
 }
 
@@ -79,21 +90,41 @@ function capture(res: Response, cookiesBefore: unknown): Promise<TEntry | null> 
         const v = res.getHeader(name);
         if (v !== undefined) headers.push([name, String(v)]);
       }
-      resolve({ at: Date.now(), status: 200, headers, body: Buffer.concat(chunks) });
+      const body = Buffer.concat(chunks);
+      resolve({ at: Date.now(), status: 200, headers, body, gzipped: gzipSync(body, { level: 6 }) });
     });
     res.once("close", () => resolve(null));
   });
 }
 
+function fresh(key: string) {
+  const hit = entries.get(key);
+  return hit && Date.now() - hit.at < TTL_MS ? hit : null;
+}
+
+/**
+ * Registered ahead of compression: answers from a kept page (with the cookies the page's own
+ * middleware would give, here the CSRF one), else passes on to the rendering path below.
+ */
+export function servePageCache(issueCookies: (req: Request, res: Response, next: NextFunction) => void) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const key = cacheKey(req);
+    const hit = key ? fresh(key) : null;
+    if (!hit) return next();
+    issueCookies(req, res, () => send(req, res, hit));
+  };
+}
+
+/** Registered just before the page renderer: keeps what it renders, one render per key at a time. */
 export function pageCache(req: Request, res: Response, next: NextFunction) {
   const key = cacheKey(req);
   if (!key) return next();
-  const hit = entries.get(key);
-  if (hit && Date.now() - hit.at < TTL_MS) return send(res, hit);
+  const hit = fresh(key);
+  if (hit) return send(req, res, hit);
   const pending = inFlight.get(key);
   if (pending) {
     // Someone is rendering this page now: wait for theirs rather than render it again.
-    void pending.then((entry) => (entry ? send(res, entry) : next()));
+    void pending.then((entry) => (entry ? send(req, res, entry) : next()));
     return;
   }
   const rendered = capture(res, res.getHeader("set-cookie")).then((entry) => {
