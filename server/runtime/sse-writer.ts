@@ -22,17 +22,24 @@ export type TSseWriter = {
 
 const KEEPALIVE_MS = 15_000;
 
-export function startSse(res: Response): TSseWriter {
-  const controller = new AbortController();
-  let finished = false;
+/**
+ * A 200 event stream that no proxy buffers or transforms (DESIGN 7). The headers leave with the
+ * first event (the ids, or a refusal), one write instead of two: under a burst of streams every
+ * write before the first token is time the others wait.
+ */
+export function setEventStreamHeaders(res: Response) {
   res.status(200);
   res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache, no-transform");
   res.setHeader("Connection", "keep-alive");
   res.setHeader("X-Accel-Buffering", "no");
-  // The headers leave with the first event (the ids, or a refusal), one write instead of two: under
-  // a burst of streams every write before the first token is time the others wait.
   res.socket?.setNoDelay(true);
+}
+
+export function startSse(res: Response): TSseWriter {
+  const controller = new AbortController();
+  let finished = false;
+  setEventStreamHeaders(res);
 
   const keepalive = setInterval(() => !finished && res.write(": keepalive\n\n"), KEEPALIVE_MS);
   keepalive.unref();

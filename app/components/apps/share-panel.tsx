@@ -6,6 +6,7 @@ import { App, Button, Input, Modal, Space, Tabs, Typography } from "antd";
 import QRCode from "qrcode";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { copyText } from "../../lib/clipboard";
 import { useAppNavigate } from "../app-link";
 import { buildIframeSnippet, buildScriptSnippet, buildShareUrl, posterEditorPath } from "../../../server/apps/app-share";
 import "./share.css";
@@ -19,26 +20,6 @@ export const QR_SIZE = 320;
 /** A QR code of the text as a PNG data URL (dark modules on white, a quiet zone of 2 modules). */
 export function makeQrDataUrl(text: string, width = QR_SIZE) {
   return QRCode.toDataURL(text, { errorCorrectionLevel: "M", margin: 2, width, color: { dark: "#000000", light: "#ffffff" } });
-}
-
-export async function copyText(text: string) {
-  if (navigator.clipboard?.writeText) {
-    try {
-      await navigator.clipboard.writeText(text);
-      return true;
-    } catch {
-      // Denied (no focus, an insecure origin): fall back to the selection below.
-    }
-  }
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand("copy");
-  area.remove();
-  return ok;
 }
 
 /** Saves a data URL or blob URL under a file name. */

@@ -1,21 +1,9 @@
-// Copies text to the clipboard and says so. Falls back to a hidden textarea where the Clipboard
-// API is missing (plain-HTTP intranet installs).
+// Copies text to the clipboard (app/lib/clipboard.ts) and says so.
 import { CheckOutlined, CopyOutlined } from "@ant-design/icons";
 import { App, Button, Tooltip } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-
-async function writeClipboard(text: string) {
-  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  document.execCommand("copy");
-  area.remove();
-}
+import { copyText } from "../../lib/clipboard";
 
 export function CopyButton({ text, label, testId }: { text: string; label?: string; testId?: string }) {
   const { t } = useTranslation("chat");
@@ -23,7 +11,7 @@ export function CopyButton({ text, label, testId }: { text: string; label?: stri
   const [done, setDone] = useState(false);
   const copy = async () => {
     try {
-      await writeClipboard(text);
+      if (!(await copyText(text))) throw new Error("not copied");
       setDone(true);
       setTimeout(() => setDone(false), 1500);
       void message.success(t("copied"));

@@ -17,6 +17,7 @@ import { H5MenuBar, MenuReply } from "./h5-menu-bar";
 import { H5Message } from "./h5-message";
 import { useToast } from "./h5-toast";
 import { useSpeechPlayer } from "./use-voice";
+import { copyText } from "../../lib/clipboard";
 
 type TMenuNote = { at: number; item: TH5MenuItem; key: number };
 
@@ -79,8 +80,8 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
 
   const onCopy = useCallback(
     (value: string) => {
-      navigator.clipboard?.writeText(value).then(
-        () => toast.show(t("chat.copied")),
+      copyText(value).then(
+        (ok) => toast.show(t(ok ? "chat.copied" : "chat.copy_failed")),
         () => toast.show(t("chat.copy_failed")),
       );
     },
@@ -100,12 +101,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
         if ((err as Error).name === "AbortError") return;
       }
     }
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.show(t("chat.link_copied"));
-    } catch {
-      toast.show(url);
-    }
+    toast.show((await copyText(url).catch(() => false)) ? t("chat.link_copied") : url);
   }, [app.id, viewerId, text, toast, t]);
 
   const refusalHint = useCallback(

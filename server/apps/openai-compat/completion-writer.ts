@@ -3,7 +3,7 @@
 // finish_reason chunk, the usage chunk when asked, then [DONE]). A refusal before the first
 // delta is an HTTP error in OpenAI's shape; one after it, an `error` data line as OpenAI sends.
 import type { Response } from "express";
-import type { TSseWriter } from "../../runtime/sse-writer";
+import { setEventStreamHeaders, type TSseWriter } from "../../runtime/sse-writer";
 import { envelopeToOpenAiError, sendOpenAiError } from "./openai-errors";
 import type { TOpenAiUsage } from "./openai.schema";
 
@@ -27,12 +27,7 @@ export function createCompletionWriter(res: Response, opts: TOpts): TCompletionW
   const startStream = () => {
     if (started) return;
     started = true;
-    res.status(200);
-    res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
-    res.setHeader("Cache-Control", "no-cache, no-transform");
-    res.setHeader("Connection", "keep-alive");
-    res.setHeader("X-Accel-Buffering", "no");
-    res.socket?.setNoDelay(true);
+    setEventStreamHeaders(res);
     write(chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
   };
   const end = (finishReason: "stop" | "content_filter", usage: TOpenAiUsage) => {
