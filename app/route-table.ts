@@ -74,6 +74,14 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "my_app", path: "/my_app", file: "routes/apps/my-app.tsx", layout: "console" },
   { id: "del_app", path: "/del_app", file: "routes/apps/del-app.tsx", layout: "console" },
   { id: "admin_app_review", path: "/admin/app_review", file: "routes/admin/app-review.tsx", layout: "console" },
+  // Bots (issue 8): my bots, the create form (?new=1) and a bot's page (?bot_id=).
+  { id: "create_bot", path: "/create_bot", file: "routes/bots/create-bot.tsx", layout: "console" },
+  // Payments (issue 7): every payment order; the development provider's hand confirmation.
+  { id: "admin_payments", path: "/admin/payments", file: "routes/admin/payments.tsx", layout: "console" },
+  // Selling (issue 7): an administrator's purchase list with refunds.
+  { id: "admin_purchases", path: "/admin/purchases", file: "routes/admin/purchases.tsx", layout: "console" },
+  // Metering (issue 7): the ledger reconciled, for platform administrators.
+  { id: "admin_reconciliation", path: "/admin/reconciliation", file: "routes/admin/reconciliation.tsx", layout: "console" },
   // The market (issue 6): app centre, agent market, its home, search, details, discussion, a
   // developer's page; the console's view of the agent market; categories and carousel for admins.
   { id: "market_index", path: "/index", file: "routes/market/market-home.tsx", layout: "site" },
@@ -87,6 +95,19 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "intelligent_store", path: "/intelligent_store", file: "routes/market/intelligent-store.tsx", layout: "console" },
   { id: "admin_app_categories", path: "/admin/app_categories", file: "routes/market/admin-app-categories.tsx", layout: "console" },
   { id: "admin_carousel", path: "/admin/carousel", file: "routes/market/admin-carousel.tsx", layout: "console" },
+  // Money (issue 7): statements, withdrawals and their administration.
+  { id: "income", path: "/income", file: "routes/money/income.tsx", layout: "console" },
+  { id: "consumption", path: "/consumption", file: "routes/money/consumption.tsx", layout: "console" },
+  { id: "withdrawal", path: "/withdrawal", file: "routes/money/withdrawal.tsx", layout: "console" },
+  { id: "my_withdrawal", path: "/my_withdrawal", file: "routes/money/my-withdrawal.tsx", layout: "console" },
+  { id: "admin_withdrawals", path: "/admin/withdrawals", file: "routes/admin/withdrawals.tsx", layout: "console" },
+  // Distribution (issue 7): share links, invitees and earnings; dividends; gift credit; the invitation page.
+  { id: "distribution", path: "/distribution", file: "routes/distribution/distribution.tsx", layout: "console" },
+  { id: "my_bonus", path: "/my_bonus", file: "routes/distribution/my-bonus.tsx", layout: "console" },
+  { id: "my_redpacket", path: "/my_redpacket", file: "routes/distribution/my-redpacket.tsx", layout: "console" },
+  { id: "invitation", path: "/invitation", file: "routes/distribution/invitation.tsx", layout: "console" },
+  // Membership (issue 7): the console's /upgrade; /mobi/upgrade is the phone page below.
+  { id: "upgrade", path: "/upgrade", file: "routes/editions/upgrade.tsx", layout: "console", desktopOnly: true },
   // Mobile only.
   // The H5 app's chat stands alone on the phone screen and loads no antd (lean layout, issue 6 budget).
   { id: "dialogue", path: "/dialogue", file: "routes/mobi/dialogue.tsx", layout: "lean", mobiOnly: true },

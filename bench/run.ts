@@ -8,6 +8,7 @@ import { startEmbeddedHost } from "../server/db/embedded-host";
 import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
+import { runLedgerBench } from "./ledger";
 import { runMarketRenderBench } from "./market-render";
 import { printMobiBundle } from "./mobi-bundle";
 import { runRetrievalBench } from "./retrieval";
@@ -39,6 +40,16 @@ if (process.argv.includes("market")) {
   if (host) process.env.ZELIN_EMBEDDED_DB = "1";
   await applyMigrations(url);
   await runMarketRenderBench(url);
+  await host?.close();
+  process.exit(0);
+}
+// `npm run bench -- ledger`: only the ledger's contention figures (on DATABASE_URL when set).
+if (process.argv.includes("ledger")) {
+  const host = process.env.DATABASE_URL ? null : await startEmbeddedHost();
+  const url = process.env.DATABASE_URL ?? host!.url;
+  if (host) process.env.ZELIN_EMBEDDED_DB = "1";
+  await applyMigrations(url);
+  await runLedgerBench(url);
   await host?.close();
   process.exit(0);
 }
@@ -107,4 +118,7 @@ await runMarketRenderBench(process.env.DATABASE_URL ?? host.url);
 
 // Retrieval over 100,000 passages, on the same database as the chat stream above.
 await runRetrievalBench(process.env.DATABASE_URL ?? host.url);
+
+// 32 concurrent debits on one wallet, and on 32 wallets (issue 7).
+await runLedgerBench(process.env.DATABASE_URL ?? host.url);
 await host.close();

@@ -26,10 +26,14 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
   await fake.setBehaviour(key, { stream: { chunks: CHUNKS, delayMs: DELAY_MS, noUsage: false } });
   const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB });
   try {
-    const { cookie, csrf, agentId, modelName } = await setUp(web.url, fake.base, key);
+    const { users, csrf, modelName } = await setUp(web.url, fake.base, key, 5 + sequential + 5 * concurrent + heldCount(concurrent));
     const upstreamBody = JSON.stringify({ model: modelName, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
     const direct = () => readDirect(fake.base, key, upstreamBody);
-    const ours = () => readOurs(web.url, cookie, csrf, agentId);
+    let turn = 0;
+    const ours = () => {
+      const u = users[turn++ % users.length];
+      return readOurs(web.url, u.cookie, csrf, u.agentId);
+    };
 
     for (let i = 0; i < 5; i++) await Promise.all([direct(), ours()]); // warm up connections and caches
 
@@ -49,9 +53,18 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     }
     report(`sequential (${sequential} pairs)`, seq.map((p) => p.d), seq.map((p) => p.o), seq.map((p) => p.o.ttft - p.d.ttft));
 
-    // All at once, interleaved: direct, ours, direct, ours... A first round, not counted, leaves
-    // every pool (this client's sockets to both servers, the web process's upstream connections and
-    // database pools) as a server under that load keeps it; the counted round starts right after.
+    // At 200 concurrent streams: 200 of ours and 200 direct held open together, as a busy
+    // server carries them. They start spread over one stream's length (as independent users
+    // arrive), and each that ends is replaced by a new one of its kind, so every counted stream
+    // starts while the other 399 are relaying chunks. Counted: the streams started after the level
+    // was first reached, for a few stream lengths.
+    const held = await holdConcurrent(concurrent, heldCount(concurrent), direct, ours);
+    report(`${concurrent} concurrent streams held (+${concurrent} direct), ${held.ours.length} counted each`, held.direct, held.ours, null);
+
+    // The harsher case, for comparison: all 200 (and 200 direct) sent in the same instant. Each
+    // waits for the ones ahead of it in the one event loop, so this measures the queue of the
+    // burst, about (requests ahead) x (CPU per request), more than what one stream adds. A first
+    // burst, not counted, leaves every pool as a server under that load keeps it.
     const burst = () => Promise.all(Array.from({ length: concurrent }, () => [direct(), ours()]).flat());
     await burst();
     const jobs: Promise<TRun>[] = [];
@@ -59,12 +72,44 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     const all = await Promise.all(jobs);
     const d = all.filter((_, i) => i % 2 === 0);
     const o = all.filter((_, i) => i % 2 === 1);
-    report(`${concurrent} concurrent streams (+${concurrent} direct)`, d, o, null);
+    report(`burst: ${concurrent} sent at once (+${concurrent} direct)`, d, o, null);
   } finally {
     agent.destroy();
     await web.stop();
     await fake.close();
   }
+}
+
+/** Streams of each kind counted at the held level: three stream lengths' worth. */
+function heldCount(level: number) {
+  return Number(process.env.BENCH_HELD ?? 3 * level);
+}
+
+/**
+ * Keeps `level` streams of each kind in flight: a ramp over one stream's length, then a new one
+ * for each that ends. Returns the runs that started once every slot had been filled.
+ */
+async function holdConcurrent(level: number, counted: number, direct: () => Promise<TRun>, ours: () => Promise<TRun>) {
+  const streamMs = CHUNKS * DELAY_MS;
+  const runs = { direct: [] as TRun[], ours: [] as TRun[] };
+  let filled = false;
+  const lane = async (kind: "direct" | "ours", startAfterMs: number) => {
+    await new Promise((r) => setTimeout(r, startAfterMs));
+    for (;;) {
+      const counting = filled;
+      if (counting && runs[kind].length >= counted) return;
+      const run = await (kind === "direct" ? direct() : ours());
+      if (counting && runs[kind].length < counted) runs[kind].push(run);
+    }
+  };
+  const lanes: Promise<void>[] = [];
+  for (let i = 0; i < level; i++) {
+    const at = (i * streamMs) / level;
+    lanes.push(lane("direct", at), lane("ours", at + streamMs / level / 2));
+  }
+  setTimeout(() => (filled = true), streamMs + 50);
+  await Promise.all(lanes);
+  return runs;
 }
 
 function report(label: string, direct: TRun[], ours: TRun[], pairDiffs: number[] | null) {
@@ -166,11 +211,17 @@ async function readOurs(base: string, cookie: string, csrf: string, agentId: str
   return toRun(raw, times, content, closed, closed ? undefined : "no close event");
 }
 
-/** A real account (registered and logged in over HTTP), a model on the fake channel, an agent. */
-async function setUp(webUrl: string, fakeBase: string, key: string) {
+/**
+ * Real accounts (registered and logged in over HTTP), a model on the fake channel, an agent each.
+ * Every reply costs its channel fee and counts against the edition's chats per day (issue 7), so
+ * each account is flagship (200 a day) with 10 Z of gift credit, and there are enough of them for
+ * every request of the run (`chats`): requests take them in turn.
+ */
+async function setUp(webUrl: string, fakeBase: string, key: string, chats: number) {
   const { createModel } = await import("../server/models/models.service");
   const { createChannel } = await import("../server/models/channels.service");
   const { createAgent } = await import("../server/agents/agents.service");
+  const { post, platform, wallet } = await import("../server/money/ledger.service");
   const { getDb } = await import("../server/db/client");
   const suffix = crypto.randomBytes(3).toString("hex");
   const modelKey = `bench-${suffix}`;
@@ -178,17 +229,24 @@ async function setUp(webUrl: string, fakeBase: string, key: string) {
   await createChannel({ name: `bench ${suffix}`, type: "openai", base_url: fakeBase, key, models: [modelKey], weight: 1 });
 
   const csrf = "bench-csrf-token";
-  const account = `bench${suffix}`;
-  const headers = { "content-type": "application/json", cookie: `zl_csrf=${csrf}`, "x-csrf-token": csrf, "x-forwarded-for": `10.99.${Math.floor(Math.random() * 250)}.1` };
-  const reg = await fetch(`${webUrl}/api/v1/auth/register`, { method: "POST", headers, body: JSON.stringify({ account, password: "secret123", confirm: "secret123", agreed: true }) });
-  const regBody = (await reg.json()) as { status: number; data: { account: { id: string } } };
-  if (regBody.status !== 200) throw new Error(`register failed: ${JSON.stringify(regBody)}`);
-  const login = await fetch(`${webUrl}/api/v1/auth/login`, { method: "POST", headers, body: JSON.stringify({ account, password: "secret123", agreed: true }) });
-  const session = login.headers.getSetCookie().find((c) => c.startsWith("zl_session="))?.split(";")[0];
-  if (!session) throw new Error(`login failed: ${await login.text()}`);
-  const id = regBody.data.account.id;
-  const actor = { id, roles: [], enterpriseId: null };
-  const agent = await createAgent(actor, { name: "基准", introduction: "bench agent", model_key: modelKey, prompt: "You are a benchmark.", show_reasoning: false, keep_context: 0 });
+  const users: { cookie: string; agentId: string }[] = [];
+  const needed = Math.ceil(chats / 150);
+  for (let i = 0; i < needed; i++) {
+    const account = `bench${suffix}${i}`;
+    const headers = { "content-type": "application/json", cookie: `zl_csrf=${csrf}`, "x-csrf-token": csrf, "x-forwarded-for": `10.99.${Math.floor(Math.random() * 250)}.${i + 1}` };
+    const reg = await fetch(`${webUrl}/api/v1/auth/register`, { method: "POST", headers, body: JSON.stringify({ account, password: "secret123", confirm: "secret123", agreed: true }) });
+    const regBody = (await reg.json()) as { status: number; data: { account: { id: string } } };
+    if (regBody.status !== 200) throw new Error(`register failed: ${JSON.stringify(regBody)}`);
+    const login = await fetch(`${webUrl}/api/v1/auth/login`, { method: "POST", headers, body: JSON.stringify({ account, password: "secret123", agreed: true }) });
+    const session = login.headers.getSetCookie().find((c) => c.startsWith("zl_session="))?.split(";")[0];
+    if (!session) throw new Error(`login failed: ${await login.text()}`);
+    const id = regBody.data.account.id;
+    await getDb().account.update({ where: { id }, data: { edition: "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000) } });
+    await post({ key: `bench-fund:${id}`, kind: "bonus", accountId: id, legs: [{ account: platform("platform_promotion"), amount: -10_000_000 }, { account: wallet("gift", id), amount: 10_000_000 }] });
+    const actor = { id, roles: [], enterpriseId: null };
+    const agent = await createAgent(actor, { name: "基准", introduction: "bench agent", model_key: modelKey, prompt: "You are a benchmark.", show_reasoning: false, keep_context: 0 });
+    users.push({ cookie: `zl_csrf=${csrf}; ${session}`, agentId: agent.id });
+  }
   await getDb().$disconnect();
-  return { cookie: `zl_csrf=${csrf}; ${session}`, csrf, agentId: agent.id, modelName: modelKey };
+  return { users, csrf, modelName: modelKey };
 }

@@ -1,22 +1,22 @@
-// The bot gateway process: holds chat-platform connections (DESIGN 2). It reports liveness from
-// the start so /healthz and the supervisor can see it; channels register here as they are built.
+// The bot gateway process (DESIGN 2): holds chat-platform connections and answers them. It reports
+// liveness from the start so /healthz and the supervisor can see it; the bots it holds come and go
+// with their leases (bot-gateway/core/gateway.ts).
 import { parseEnv } from "../server/env";
 import { logger } from "../server/lib/logger";
 import { recordHeartbeat } from "../server/platform/platform.service";
-import type { Channel } from "./core/channel";
+import { startGateway as startBots, type TGatewayOptions } from "./core/gateway";
 
-const channels: Channel[] = [];
-
-export async function startGateway() {
+export async function startGateway(opts: TGatewayOptions = {}) {
   const startedAt = new Date();
   const beat = () => recordHeartbeat("bot_gateway", startedAt).catch((err) => logger.warn({ err }, "heartbeat failed"));
   await beat();
   const timer = setInterval(beat, 5_000);
+  const bots = await startBots(opts);
   return {
-    channels,
+    bots,
     async stop() {
       clearInterval(timer);
-      await Promise.all(channels.map((c) => c.disconnect()));
+      await bots.stop();
     },
   };
 }
@@ -25,7 +25,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   process.env.ZELIN_PROCESS ??= "bot-gateway";
   parseEnv();
   const gateway = await startGateway();
-  logger.info({ channels: channels.length }, "bot gateway ready");
+  logger.info({ instanceId: gateway.bots.instanceId }, "bot gateway ready");
   const stop = async () => {
     await gateway.stop();
     process.exit(0);

@@ -22,6 +22,7 @@ else if (process.env.E2E_REQUIRED === "1") {
 const only = process.argv.slice(2);
 let failed = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 if (!only.length) {
   console.log("\n=== typecheck ===");
   const tsc = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit"], { cwd: root, stdio: "inherit" });
@@ -41,11 +42,22 @@ for (const project of only.length ? only : projects) {
     totals.passed += json.numPassedTests;
     totals.failed += json.numFailedTests;
     totals.skipped += json.numPendingTests + json.numTodoTests;
+    for (const file of json.testResults ?? []) {
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const t of failedTests) failures.push(`${project}: ${path.relative(root, file.name)} > ${t.fullName}\n    ${firstLine(t.failureMessages?.[0])}`);
+      // A file that failed to load has no failed assertion but a message of its own.
+      if (!failedTests.length && file.status === "failed") failures.push(`${project}: ${path.relative(root, file.name)}\n    ${firstLine(file.message)}`);
+    }
     fs.rmSync(report, { force: true });
   } catch {
     failed = true;
   }
 }
-// One plain closing line for whoever reads the end of the log.
+// The failures again, then one plain closing line, for whoever reads only the end of the log.
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(failed ? 1 : 0);
+
+function firstLine(message) {
+  return String(message ?? "").split("\n").find((l) => l.trim())?.trim().slice(0, 300) ?? "";
+}

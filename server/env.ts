@@ -72,6 +72,19 @@ export const ZEnv = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: ZBool.default(false),
+  // Bot gateway (bot-gateway/): the platforms' API addresses (tests point them at loopback fakes),
+  // the personal-WeChat puppet, and how long a gateway instance holds a bot without renewing.
+  WECOM_API_BASE: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").default("https://qyapi.weixin.qq.com"),
+  DINGTALK_API_BASE: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").default("https://api.dingtalk.com"),
+  FEISHU_DOMAIN: z.string().regex(/^https?:\/\//, "must be an http(s):// URL").default("https://open.feishu.cn"),
+  WECHATY_PUPPET: z.string().default("wechaty-puppet-wechat4u"),
+  WECHATY_PUPPET_TOKEN: z.string().optional(),
+  // With WECHATY_PUPPET=wechaty-puppet-mock: each bot shows a login QR when it starts, and
+  // fetching the QR's loopback URL logs it in (bot-gateway/channels/wechat/mock-puppet.ts).
+  WECHATY_MOCK_AUTO_SCAN: ZBool.default(false),
+  BOT_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  BOT_SCAN_MS: z.coerce.number().int().min(100).default(5_000),
+  BOT_TICK_MS: z.coerce.number().int().min(100).default(1_000),
 }).superRefine((env, ctx) => {
   if (!env.S3_BUCKET) return;
   for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {

@@ -2,25 +2,30 @@
 import type { Job } from "bullmq";
 import { parseEnv } from "../server/env";
 import { logger } from "../server/lib/logger";
-import { JOBS, scheduleRepeatingJob, type TJobId } from "../server/jobs/jobs";
+import { GATEWAY_QUEUES, JOBS, scheduleRepeatingJob, type TGatewayJobId, type TJobId } from "../server/jobs/jobs";
 import { createWorker } from "../server/jobs/queue";
 import { handlePlatformHeartbeat } from "./jobs/platform-heartbeat/handler";
 import { handleKnowledgeIndex } from "../server/knowledge/indexing.service";
 import { handleMarketRankings, RANKING_EVERY_MS } from "../server/market/ranking.service";
 import { handleAppExport } from "../server/apps/app-export.service";
+import { CLOSE_STALE_ORDERS_EVERY_MS, handleCloseStaleOrders } from "../server/money/payments/close-stale-orders";
+import { handleStorageCharges, STORAGE_CHARGE_EVERY_MS } from "../server/money/metering/storage-charges.service";
 
-const HANDLERS: { [J in TJobId]: (payload: never, job: Job) => Promise<unknown> } = {
+const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
   "knowledge.index": handleKnowledgeIndex,
   "market.rankings": handleMarketRankings,
   "apps.export": handleAppExport,
+  "money.close-stale-orders": handleCloseStaleOrders,
+  "money.storage-charges": handleStorageCharges,
 };
 
 export async function startWorkers() {
-  const queues = new Set(Object.values(JOBS).map((j) => j.queue));
+  // The bots queue belongs to the bot gateway processes (bot-gateway/core/gateway.ts).
+  const queues = new Set(Object.values(JOBS).map((j) => j.queue).filter((q) => !GATEWAY_QUEUES.has(q)));
   const workers = [...queues].map((queue) =>
     createWorker(queue, async (job) => {
-      const id = job.name as TJobId;
+      const id = job.name as Exclude<TJobId, TGatewayJobId>;
       const def = JOBS[id];
       if (!def) throw new Error(`no handler for job ${job.name}`);
       return HANDLERS[id](def.payload.parse(job.data) as never, job);
@@ -30,6 +35,10 @@ export async function startWorkers() {
   await scheduleRepeatingJob("worker-heartbeat", "platform.heartbeat", { process: "worker" }, 5_000);
   // The market's ranking lists and app counters, rebuilt every few minutes.
   await scheduleRepeatingJob("market-rankings", "market.rankings", {}, RANKING_EVERY_MS);
+  // Payment orders nobody paid in time are closed (after asking the provider whether they were paid).
+  await scheduleRepeatingJob("money-close-stale-orders", "money.close-stale-orders", {}, CLOSE_STALE_ORDERS_EVERY_MS);
+  // Storage beyond the free million, charged once per China day (yesterday); hourly so a paused account resumes soon after it tops up.
+  await scheduleRepeatingJob("money-storage-charges", "money.storage-charges", {}, STORAGE_CHARGE_EVERY_MS);
   return workers;
 }
 

@@ -4,7 +4,7 @@ export type TLanguage = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = "zh_hans";
 export const LANGUAGE_COOKIE = "lang";
 export const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
-export const NAMESPACES = ["common", "errors", "home", "site", "legal", "mobi", "auth", "agents", "chat", "models", "media", "database", "train", "apps", "h5", "share", "appdata", "apikeys", "market"] as const;
+export const NAMESPACES = ["common", "errors", "home", "site", "legal", "mobi", "auth", "agents", "chat", "models", "media", "database", "train", "apps", "h5", "share", "appdata", "apikeys", "market", "statements", "withdrawals", "purchases", "metering", "editions", "payments", "distribution", "bots"] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /** The names each language is shown under in the switcher: always in its own script. */
@@ -17,6 +17,11 @@ export const LANGUAGE_LABELS: Record<TLanguage, string> = {
 
 /** The value for <html lang>, which wants BCP 47. */
 export const HTML_LANG: Record<TLanguage, string> = { zh_hans: "zh-Hans", zh_hant: "zh-Hant", en: "en", pt: "pt" };
+
+/** The BCP 47 locale for Intl formatting in the page's language (a Chinese page shows Chinese dates). */
+export function uiLocale(language: string | undefined): string | undefined {
+  return isLanguage(language) ? HTML_LANG[language] : undefined;
+}
 
 export function isLanguage(value: unknown): value is TLanguage {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);

@@ -7,6 +7,10 @@ export const FONT_STACK =
   '"Inter", "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC", "Microsoft YaHei", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 export const THEME: ThemeConfig = {
+  // A fixed key for the theme's CSS variables (antd would derive it from React's useId, which
+  // differs with each page's tree): every page then shares the stylesheet's variables
+  // (lib/antd-stylesheet.server.tsx).
+  cssVar: { key: "zl-theme" },
   token: {
     colorPrimary: BRAND.primary,
     colorInfo: BRAND.primary,

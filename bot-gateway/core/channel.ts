@@ -1,24 +1,80 @@
-// What every chat platform adapter implements (DESIGN 2). The channels themselves arrive with the
-// bot gateway issue; the process and this contract exist from the start so deployments are stable.
+// What every chat platform adapter implements (DESIGN 2). A channel holds one bot's connection
+// (or, for webhook platforms, its API client); the gateway core owns everything else: which
+// instance holds which bot (leases), turning a message into an agent run (dispatcher), greetings
+// and scheduled sends (scheduler). Channels never touch the database.
+import type { TBotChannel } from "../../server/bots/bots.schema";
+
+/** A contact or a group the bot can send to, by the platform's id. */
+export type TTarget = { kind: "contact" | "group"; id: string; name?: string };
+
 export type TInboundMessage = {
-  botId: string;
-  conversationId: string;
-  senderId: string;
+  /** The platform's message id: redeliveries carry the same one (one message, one answer). */
+  externalId: string;
+  /** Who wrote: the platform's user id and display name. */
+  sender: { id: string; name: string };
+  /** Where to answer: the contact itself, or the group. */
+  conversation: TTarget;
+  /** The text with the bot's mention removed. */
   text: string;
-  isGroup: boolean;
   mentionedBot: boolean;
   receivedAt: Date;
+  /** Whatever the channel needs to answer this message (DingTalk's session webhook, Feishu's message id...). */
+  replyContext?: unknown;
 };
 
-export type TOutboundMessage = { conversationId: string; text: string; markdown?: boolean };
+/** Someone added the bot, or joined a group the bot is in: the greeting goes to `target`. */
+export type TGreetingTrigger = { externalId: string; target: TTarget; who: { id: string; name: string } };
 
-export type TChannelHealth = { state: "deploying" | "to_be_associated" | "online" | "offline" | "expired"; detail?: string };
+export type TChannelHealth = {
+  state: "deploying" | "to_be_associated" | "online" | "offline" | "expired";
+  /** Why (an i18n key under bots:detail, e.g. "detail.login_lapsed"), or the platform's words. */
+  detail?: string;
+  /** Personal WeChat: the login QR code's content while waiting for a scan. */
+  loginQr?: string | null;
+  /** Who the bot is logged in as (personal WeChat), when known. */
+  loginName?: string | null;
+};
+
+/** An answer as the agent wrote it (markdown); the channel renders or flattens it and splits it to its limits. */
+export type TOutbound = { text: string };
+
+/** A reply that grows while the agent streams (DingTalk AI cards, Feishu card updates). */
+export interface StreamingReply {
+  /** The whole answer so far; the channel throttles its own updates. */
+  update(text: string): Promise<void>;
+  /** The final answer (or the polite error); the card stops streaming. */
+  finish(text: string): Promise<void>;
+}
+
+/** What the gateway core gives a channel when it connects. */
+export type TChannelHooks = {
+  onMessage(message: TInboundMessage): Promise<void>;
+  onGreeting(trigger: TGreetingTrigger): Promise<void>;
+  /** The connection changed state (QR shown, logged in, logged out, reconnecting...). */
+  onHealth(health: TChannelHealth): void;
+};
 
 export interface Channel {
-  readonly kind: "wechat" | "wecom" | "dingtalk" | "feishu";
-  connect(): Promise<void>;
-  onMessage(handler: (message: TInboundMessage) => Promise<void>): void;
-  send(message: TOutboundMessage): Promise<void>;
-  health(): Promise<TChannelHealth>;
+  readonly kind: TBotChannel;
+  /** Opens the connection (or, for webhook channels, checks the credentials) and starts delivering to `hooks`. */
+  connect(hooks: TChannelHooks): Promise<void>;
+  /** Answers an inbound message where it came from. */
+  reply(to: TInboundMessage, out: TOutbound): Promise<void>;
+  /** Sends on the bot's own initiative (greetings, scheduled messages). */
+  send(target: TTarget, out: TOutbound): Promise<void>;
+  /** When the platform can update a card while the agent streams; null when it cannot (or is not set up to). */
+  startStreamingReply?(to: TInboundMessage): Promise<StreamingReply | null>;
+  health(): TChannelHealth;
   disconnect(): Promise<void>;
 }
+
+/** Everything a channel is built from: the bot's id and its opened credentials. */
+export type TChannelSpec = {
+  botId: string;
+  name: string;
+  credentials: Record<string, unknown>;
+  /** The owner asked to log in again: forget any saved session (personal WeChat shows a new QR). */
+  freshLogin?: boolean;
+};
+
+export type TChannelFactory = (spec: TChannelSpec) => Channel;

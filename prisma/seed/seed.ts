@@ -4,6 +4,7 @@ import { hashPassword } from "../../server/auth/password";
 import { DEMO_ACCOUNT, DEMO_CATEGORIES } from "./demo-data";
 import { seedDemoKnowledge, seedOfflineChannel } from "./demo-knowledge";
 import { seedDemoApps } from "./demo-apps";
+import { grantExperienceBonus } from "../../server/money/editions/experience-bonus";
 
 export async function seedDemoData() {
   const db = getDb();
@@ -27,6 +28,8 @@ export async function seedDemoData() {
   }
   await seedOfflineChannel(db);
   const demo = await db.account.findUnique({ where: { account: DEMO_ACCOUNT.account }, select: { id: true } });
+  // The demo account has the experience bonus every account gets (once: the key replays after).
+  if (demo) await grantExperienceBonus(demo.id);
   if (demo) await seedDemoKnowledge(db, demo.id);
   if (demo) await seedDemoApps(db, demo.id);
 }

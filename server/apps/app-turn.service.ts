@@ -2,6 +2,8 @@
 // live version answered with the agent OWNER's training sets and channels, and a dialogue of the
 // consumer (a signed-in account, else the anonymous visitor). Every refusal comes before any row
 // is written or any upstream asked; the use is claimed last and released when no reply comes.
+// The app's owner pays each reply's channel fee (issue 7): refused app_owner_balance_insufficient
+// when they cannot, read beside the agent so the first token waits for no extra round trip.
 import { toChatAgent } from "../agents/agents.service";
 import { AppError } from "../errors/app-error";
 import { getCachedRouting } from "../models/gateway.service";
@@ -12,14 +14,17 @@ import { loadReadableDocument } from "../runtime/documents.service";
 import { assertMayUse, claimUse, finishUse, releaseUse, type TConsumer, type TUseClaim, type TUseSource } from "./app-entitlements.service";
 import * as repo from "./app-uses.repository";
 import { assertTurnImages, attachTurnImages } from "./app-voice.service";
+import { toPublicFileUrl } from "../uploads/uploads.service";
+import { getWallet } from "../money/ledger.service";
+import { billAppTurn } from "../money/metering/chat-charges.service";
 
 export type TAppCaller = { consumer: TConsumer; source: TUseSource; apiKeyId?: string | null };
 
 /** Loads an app a consumer may open, else not_found (or not_logged_in / no_permission for sub-account apps). */
-export async function loadOpenableApp(appId: string | undefined, consumer: TConsumer) {
+export async function loadOpenableApp(appId: string | undefined, consumer: TConsumer, source?: TUseSource) {
   const app = appId ? await repo.findAppForTurn(appId) : null;
   if (!app) throw new AppError("not_found");
-  assertMayOpen(app, consumer);
+  assertMayOpen(app, consumer, source);
   return app;
 }
 
@@ -27,8 +32,13 @@ export async function loadOpenableApp(appId: string | undefined, consumer: TCons
  * The owner opens their app in any state. Anyone else only an on-shelf app (private apps open by
  * id: the link is the secret); a sub-account app only for signed-in staff of the owner's enterprise.
  */
-export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer) {
+export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer, source?: TUseSource) {
   if (consumer.account?.id === app.ownerAccountId) return;
+  // A BOT app answers in the chats its owner deployed it to, listed or not, until an administrator removes it.
+  if (source === "bot" && app.type === "bot") {
+    if (app.state === "removed") throw new AppError("not_found");
+    return;
+  }
   if (app.state !== "on_shelf") throw new AppError("not_found");
   if (app.mode === "sub_account") {
     if (!consumer.account) throw new AppError("not_logged_in");
@@ -56,7 +66,7 @@ export type TAppTurnOptions = {
 export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCaller, opts: TAppTurnOptions = {}): Promise<{ turn: TTurn; claim: TUseClaim; app: repo.TAppForTurn }> {
   const now = opts.now ?? new Date();
   const { consumer } = caller;
-  const app = await loadOpenableApp(input.app_id, consumer);
+  const app = await loadOpenableApp(input.app_id, consumer, caller.source);
   // Before anything heavier: a consumer past their count reads nothing more and asks nobody.
   await assertMayUse(app, consumer, now);
   const imageKeys = assertTurnImages(app, input.images ?? []);
@@ -64,10 +74,11 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
   const agentId = app.agents[0]?.agentId;
   if (!agentId) throw new AppError("not_found");
   const dialogueId = input.dialogue_id ?? null;
-  const [{ agent, version }, existing, rows] = await Promise.all([
+  const [{ agent, version }, existing, rows, ownerWallet] = await Promise.all([
     repo.findAgentWithLiveVersion(agentId),
     dialogueId ? repo.findAppDialogue(dialogueId) : null,
     dialogueId ? dialoguesRepo.listMessagesOf(dialogueId) : [],
+    getWallet(app.ownerAccountId),
   ]);
   if (dialogueId) {
     assertConsumerOwns(existing, consumer);
@@ -78,6 +89,7 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
   if (!owner) throw new AppError("not_found");
   const ownerActor: TActor = owner;
   const chatAgent = toChatAgent(ownerActor, agent, version, "live");
+  const bill = billAppTurn({ ownerAccountId: app.ownerAccountId, ownerWallet, app: { id: app.id, name: app.name }, agent: { agentId: chatAgent.agentId, name: chatAgent.name } });
 
   const [routing, document] = await Promise.all([getCachedRouting(chatAgent.config.model_key, ownerActor.id), pickAppDocument(consumer, chatAgent.config.document_reading, input.ufids[0])]);
   const m = routing.model;
@@ -87,11 +99,15 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
     rows: dialogueId ? rows : historyRows(opts.history ?? [], now),
     model: m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null,
     document,
+    bill,
   };
   // Retrieval and routing as the agent's owner: the app answers from the owner's training sets.
   const turn = await buildTurn(ownerActor, input, ctx);
   if (opts.extraSystem?.trim()) appendSystem(turn, opts.extraSystem.trim());
-  await attachTurnImages(turn, imageKeys);
+  // A regenerated answer sees the question's pictures again, as the first answer did.
+  await attachTurnImages(turn, imageKeys.length || turn.userMessage.isNew ? imageKeys : storedImageKeys(app, rows, turn.userMessage.id));
+  // The pictures stay with the question, so the dialogue shows them again when reopened.
+  if (turn.userMessage.isNew && imageKeys.length) turn.userMessage.images = imageKeys.map(toPublicFileUrl);
 
   const claim = await claimUse(app, consumer, { source: caller.source, apiKeyId: caller.apiKeyId ?? null }, now);
   turn.app = {
@@ -111,6 +127,18 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
   return { turn, claim, app };
 }
 
+/** The pictures kept with a question, while the app still takes pictures (else the text alone). */
+function storedImageKeys(app: { id: string; inputModes?: string[] }, rows: dialoguesRepo.TMessageRow[], messageId: string): string[] {
+  const kept = rows.find((r) => r.id === messageId)?.images;
+  const urls = Array.isArray(kept) ? kept.filter((u): u is string => typeof u === "string") : [];
+  if (!urls.length || !app.inputModes?.includes("image")) return [];
+  try {
+    return assertTurnImages(app, urls);
+  } catch {
+    return [];
+  }
+}
+
 /** Documents are an account's uploads: an anonymous visitor sends none. */
 async function pickAppDocument(consumer: TConsumer, reading: boolean, sentId: string | undefined) {
   if (!sentId) return null;
@@ -128,6 +156,7 @@ function historyRows(history: { role: "user" | "assistant"; content: string }[],
     reasoning: "",
     functions: [],
     retrieve: [],
+    images: [],
     status: "done",
     feedback: "none",
     replacesId: null,

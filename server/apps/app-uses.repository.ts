@@ -132,3 +132,43 @@ export async function deleteUse(id: string, tx: TDbOrTx = getDb()) {
 export function runInTransaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>) {
   return getDb().$transaction(fn);
 }
+
+// --- Purchased plans (issue 7) ------------------------------------------------------------------
+
+const PLAN_PURCHASE = { id: true, kind: true, startsAt: true, endsAt: true, usesTotal: true, usesUsed: true, dailyLimit: true, createdAt: true } as const;
+export type TPlanPurchase = Prisma.PurchaseGetPayload<{ select: typeof PLAN_PURCHASE }>;
+
+/** The account's app-plan purchases of this app that were not refunded, oldest first. */
+export async function listPlanPurchases(appId: string, accountId: string, tx: TDbOrTx = getDb()): Promise<TPlanPurchase[]> {
+  return tx.purchase.findMany({
+    where: { appId, buyerAccountId: accountId, targetType: "app_plan", refundedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: PLAN_PURCHASE,
+  });
+}
+
+/** Plan uses counted against each purchase on one China day. */
+export async function countPlanUsesOnDay(purchaseIds: string[], day: number, tx: TDbOrTx = getDb()): Promise<Map<string, number>> {
+  if (!purchaseIds.length) return new Map();
+  const rows = await tx.appUse.groupBy({ by: ["purchaseId"], where: { purchaseId: { in: purchaseIds }, day }, _count: { _all: true } });
+  return new Map(rows.map((r) => [r.purchaseId!, r._count._all]));
+}
+
+/** Takes one use of a count plan unless it is used up or refunded; false when it could not. */
+export async function takeCountUse(purchaseId: string, tx: TDbOrTx = getDb()): Promise<boolean> {
+  const n = await tx.$executeRaw`UPDATE purchase SET uses_used = uses_used + 1 WHERE id = ${purchaseId} AND uses_total IS NOT NULL AND uses_used < uses_total AND refunded_at IS NULL`;
+  return n === 1;
+}
+
+/** Gives a count plan's use back (its turn gave no reply). */
+export async function giveCountUseBack(purchaseId: string, tx: TDbOrTx = getDb()) {
+  await tx.$executeRaw`UPDATE purchase SET uses_used = uses_used - 1 WHERE id = ${purchaseId} AND uses_total IS NOT NULL AND uses_used > 0`;
+}
+
+/** Deletes the use, answering the purchase it counted against (null when none or already gone). */
+export async function deleteUseReturningPurchase(id: string, tx: TDbOrTx = getDb()): Promise<{ purchaseId: string | null } | null> {
+  const row = await tx.appUse.findUnique({ where: { id }, select: { purchaseId: true } });
+  if (!row) return null;
+  const n = await tx.appUse.deleteMany({ where: { id } });
+  return n.count === 1 ? row : null;
+}

@@ -16,7 +16,8 @@ export function createAuthRouter() {
   router.post(
     "/v1/auth/register",
     handle(async (req, res) => {
-      const { account, session } = await registerAccount(req.body, requestMeta(req), { enterpriseDomain: domainOf(req.body) });
+      // touser rides on every API call's query (SPEC 7): the sharer who brought this registration.
+      const { account, session } = await registerAccount(req.body, requestMeta(req), { enterpriseDomain: domainOf(req.body), touser: req.query.touser });
       setSessionCookie(req, res, session);
       return { account };
     }),

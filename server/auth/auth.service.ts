@@ -10,6 +10,9 @@ import { hashPassword, verifyPassword } from "./password";
 import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
 import { startSession, toSessionAccount } from "./session.service";
 import { verifySmsCode } from "./sms";
+import { grantExperienceBonus } from "../money/editions/experience-bonus";
+import { resolveReferrer } from "../money/editions/referral";
+import { isNameReserved } from "../money/editions/registration-reservation";
 
 export type TRequestMeta = { ip: string; userAgent?: string; language?: string };
 
@@ -21,16 +24,16 @@ export function isStrictPasswordOn(enterprise?: { strictPassword: boolean } | nu
   return getEnv().STRICT_PASSWORD || Boolean(enterprise?.strictPassword);
 }
 
-export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
+export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string; touser?: unknown } = {}) {
   const enterprise = opts.enterpriseDomain ? await repo.findEnterpriseByDomain(opts.enterpriseDomain) : null;
   if (opts.enterpriseDomain && !enterprise) throw new AppError("enterprise_not_found");
   const input = registerSchema(isStrictPasswordOn(enterprise)).parse(raw);
   const mode = enterprise?.registrationMode ?? getEnv().REGISTRATION_MODE;
   if (mode === "closed") throw new AppError("registration_closed");
-  // Paid registration is completed by the money issue: the payment creates the account.
+  // Paid registration goes through a payment order (server/money/editions/registration.service.ts).
   if (mode === "paid" && !input.invitation_code) throw new AppError("registration_requires_payment", { data: { next: "payment" } });
   if (mode === "invitation" && !input.invitation_code) throw new AppError("invitation_invalid");
-  if (await repo.accountNameExists(input.account)) throw new AppError("account_taken");
+  if ((await repo.accountNameExists(input.account)) || (await isNameReserved(input.account))) throw new AppError("account_taken");
 
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
@@ -42,7 +45,7 @@ export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { 
         if (!invitation || (enterprise && invitation.enterpriseId !== enterprise.id)) throw new AppError("invitation_invalid");
         invitedById = invitation.createdById ?? undefined;
       }
-      return repo.createAccount(
+      const created = await repo.createAccount(
         {
           account: input.account,
           nickname: input.account,
@@ -53,9 +56,12 @@ export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { 
           roles: enterprise ? ["enterprise_staff"] : ["individual_developer"],
           enterpriseId: enterprise?.id,
           invitedById,
+          referredById: await resolveReferrer(opts.touser, null, tx),
         },
         tx,
       );
+      await grantExperienceBonus(created.id, tx);
+      return created;
     });
     const session = await startSession(account.id, meta);
     return { account: toSessionAccount(account), session };

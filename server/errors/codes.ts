@@ -108,6 +108,20 @@ export const ERROR_CODES = {
   app_state_refused: { status: 420701, http: 409 },
   // Apps (issue 6): no voice model is configured or none of its channels answers.
   voice_unavailable: { status: 420703, http: 503 },
+  // Money (issue 7). A key used again for another request; an order that is not (or no longer)
+  // payable; a withdrawal refused by its rules; a purchase of something not for sale.
+  idempotency_conflict: { status: 420801, http: 409 },
+  topup_amount_invalid: { status: 420802, http: 422 },
+  payment_order_state: { status: 420803, http: 409 },
+  payment_provider_unavailable: { status: 420804, http: 503 },
+  payment_signature_invalid: { status: 420805, http: 400 },
+  withdrawal_below_minimum: { status: 420806, http: 422 },
+  withdrawal_forbidden: { status: 420807, http: 403 },
+  withdrawal_state_refused: { status: 420808, http: 409 },
+  not_for_sale: { status: 420809, http: 409 },
+  edition_change_refused: { status: 420810, http: 409 },
+  app_owner_balance_insufficient: { status: 420811, http: 503 },
+  refund_refused: { status: 420812, http: 409 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

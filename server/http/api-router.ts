@@ -24,11 +24,23 @@ import { createMediaRouter } from "../media/media.http";
 import { createTrainingSetsRouter } from "../knowledge/training-sets.http";
 import { createAppExportRouter } from "../apps/app-export.http";
 import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
+import { createPaymentNotifyRouter, createPaymentsRouter } from "../money/payments/payments.http";
+import { createStatementsRouter } from "../money/statements/statements.http";
+import { createWithdrawalsRouter } from "../money/withdrawals/withdrawals.http";
+import { createPurchasesRouter } from "../money/purchases/purchases.http";
+import { createEditionsRouter } from "../money/editions/editions.http";
+import { createWecomCallbackRouter } from "../bots/platforms/wecom/wecom-callback.http";
+import { createFeishuWebhookRouter } from "../bots/platforms/feishu/feishu-webhook.http";
 
 export function createApiRouter() {
   // Chats served by this router retrieve from training sets (issue 5).
   installKnowledgeRetriever();
   const router = express.Router();
+  // Payment providers' notifications: raw bodies for their signatures, no CSRF (they are not browsers).
+  router.use(createPaymentNotifyRouter());
+  // Chat platforms' callbacks to bots: signed by the platform, no CSRF, their own body parsing.
+  router.use(createWecomCallbackRouter());
+  router.use(createFeishuWebhookRouter());
   router.use(express.json({ limit: "1mb" }));
   router.use(express.urlencoded({ extended: true, limit: "1mb" }));
   router.use(verifyCsrf);
@@ -47,6 +59,11 @@ export function createApiRouter() {
   router.use(createMediaRouter());
   router.use(createTrainingSetsRouter());
   router.use(createAppExportRouter());
+  router.use(createPaymentsRouter());
+  router.use(createStatementsRouter());
+  router.use(createWithdrawalsRouter());
+  router.use(createPurchasesRouter());
+  router.use(createEditionsRouter());
 
   router.get("/v1/account/version_check", (req, res) => {
     const licence = getLicenceStatus();

@@ -17,6 +17,7 @@ import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
 import { issueCsrfCookie, verifyCsrf } from "./csrf";
 import { pageCache, servePageCache } from "./page-cache";
+import { serveAntdStylesheet } from "./antd-stylesheet.http";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -35,6 +36,9 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, appStreamHandler());
   // The OpenAI-compatible API of API apps (bearer key, no cookies): streams too, so before compression.
   app.use("/v1", licenceWriteGuard, createOpenAiRouter());
+  // antd's stylesheet leaves gzipped once, ahead of the compression below.
+  let build: ServerBuild | (() => Promise<ServerBuild>) | undefined;
+  app.get("/_antd/:file", serveAntdStylesheet(() => (typeof build === "function" ? build() : build)));
   // Kept market pages leave already gzipped, before the compression below (page-cache.ts).
   if (!dev) app.use(servePageCache(issueCsrfCookie));
   // Streams must reach the browser event by event: never compress text/event-stream.
@@ -45,7 +49,6 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   app.use("/files", createFilesRouter());
   app.use("/trpc", verifyCsrf, createExpressMiddleware({ router: appRouter, createContext }));
 
-  let build: ServerBuild | (() => Promise<ServerBuild>);
   if (dev) {
     const vite = await import("vite").then((v) => v.createServer({ root: ROOT, server: { middlewareMode: true } }));
     app.use(vite.middlewares);
@@ -58,6 +61,6 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   }
   // Signed-out visitors of the market's public pages share a few seconds' render (page-cache.ts).
   if (!dev) app.use(pageCache);
-  app.all("*", createRequestHandler({ build, mode: dev ? "development" : "production" }));
+  app.all("*", createRequestHandler({ build: build!, mode: dev ? "development" : "production" }));
   return app;
 }

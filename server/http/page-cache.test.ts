@@ -6,7 +6,7 @@ import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gunzipSync } from "node:zlib";
 import http from "node:http";
-import { clearPageCache, pageCache, servePageCache } from "./page-cache";
+import { clearPageCache, configurePageCache, pageCache, servePageCache } from "./page-cache";
 import { SESSION_COOKIE } from "../auth/session.service";
 
 let server: Server;
@@ -66,6 +66,25 @@ describe("page cache", () => {
     const again = await get("/app_store?category=2");
     expect(again.cache).toBe("hit");
     expect(renders).toBe(1);
+  });
+
+  it("while one visitor's request renders a stale page afresh, the others get the stale page at once", async () => {
+    configurePageCache({ ttlMs: 60, staleMs: 10_000 });
+    try {
+      const first = await get("/app_store?sort=newest");
+      await new Promise((r) => setTimeout(r, 100));
+      // Stale now: this request renders (30 ms); those asking meanwhile are not kept waiting.
+      const renewing = get("/app_store?sort=newest");
+      await new Promise((r) => setTimeout(r, 5));
+      const meanwhile = await Promise.all(Array.from({ length: 10 }, () => get("/app_store?sort=newest")));
+      expect(meanwhile.every((a) => a.body === first.body && a.cache === "hit")).toBe(true);
+      const renewed = await renewing;
+      expect(renewed.body).not.toBe(first.body);
+      expect(renders).toBe(2);
+      expect((await get("/app_store?sort=newest")).body).toBe(renewed.body);
+    } finally {
+      configurePageCache({ ttlMs: 5_000, staleMs: 30_000 });
+    }
   });
 
   it("keys by the whole URL, the language cookie and the /mobi form", async () => {

@@ -10,7 +10,10 @@ import { SESSION_COOKIE } from "../auth/session.service";
 
 /** Public pages whose HTML depends only on the URL, the language and data shared by everyone. */
 const CACHEABLE = new Set(["/app_store", "/intelligent_stores", "/index", "/home", "/search", "/detail", "/discussion", "/customer"]);
-const TTL_MS = Number(process.env.PAGE_CACHE_TTL_MS ?? 5_000);
+let TTL_MS = Number(process.env.PAGE_CACHE_TTL_MS ?? 5_000);
+// While one request renders a page afresh, the others are answered from the page it replaces if
+// that is at most this old: nobody queues behind the re-render every TTL.
+let STALE_MS = 30_000;
 const MAX_ENTRIES = 500;
 /** Larger pages are rendered each time rather than held in memory. */
 const MAX_BYTES = 512 * 1024;
@@ -102,6 +105,14 @@ function fresh(key: string) {
   return hit && Date.now() - hit.at < TTL_MS ? hit : null;
 }
 
+/** The kept page when it is fresh, or, while someone renders it afresh, when it is not too stale. */
+function usable(key: string) {
+  const hit = entries.get(key);
+  if (!hit) return null;
+  const age = Date.now() - hit.at;
+  return age < TTL_MS || (inFlight.has(key) && age < STALE_MS) ? hit : null;
+}
+
 /**
  * Registered ahead of compression: answers from a kept page (with the cookies the page's own
  * middleware would give, here the CSRF one), else passes on to the rendering path below.
@@ -109,7 +120,7 @@ function fresh(key: string) {
 export function servePageCache(issueCookies: (req: Request, res: Response, next: NextFunction) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     const key = cacheKey(req);
-    const hit = key ? fresh(key) : null;
+    const hit = key ? usable(key) : null;
     if (!hit) return next();
     issueCookies(req, res, () => send(req, res, hit));
   };
@@ -119,7 +130,7 @@ export function servePageCache(issueCookies: (req: Request, res: Response, next:
 export function pageCache(req: Request, res: Response, next: NextFunction) {
   const key = cacheKey(req);
   if (!key) return next();
-  const hit = fresh(key);
+  const hit = usable(key);
   if (hit) return send(req, res, hit);
   const pending = inFlight.get(key);
   if (pending) {
@@ -140,4 +151,10 @@ export function pageCache(req: Request, res: Response, next: NextFunction) {
 /** For tests: forget every kept page. */
 export function clearPageCache() {
   entries.clear();
+}
+
+/** For tests: how long a page is fresh, and how stale it may be served while it is rendered afresh. */
+export function configurePageCache(o: { ttlMs: number; staleMs: number }) {
+  TTL_MS = o.ttlMs;
+  STALE_MS = o.staleMs;
 }

@@ -8,12 +8,22 @@ export const JOBS = {
   "knowledge.index": { queue: "knowledge", payload: z.object({ trainingSetId: z.string(), revision: z.number().int() }) },
   "apps.export": { queue: "apps", payload: z.object({ exportId: z.string(), lng: z.string() }) },
   "market.rankings": { queue: "market", payload: z.object({}) },
+  "money.close-stale-orders": { queue: "money", payload: z.object({}) },
+  /** The daily storage charge for a China day (YYYYMMDD; yesterday when left out). */
+  "money.storage-charges": { queue: "money", payload: z.object({ day: z.number().int().optional() }) },
+  /** A message or greeting trigger a platform sent to the web process (webhook channels), for a bot gateway to answer. */
+  "bots.inbound": { queue: "bots", payload: z.object({ botId: z.string(), message: z.record(z.string(), z.unknown()) }) },
+  "bots.greeting": { queue: "bots", payload: z.object({ botId: z.string(), trigger: z.record(z.string(), z.unknown()) }) },
 } as const;
+
+/** Queues the bot gateway processes consume (the worker process leaves them alone). */
+export const GATEWAY_QUEUES: ReadonlySet<string> = new Set(["bots"]);
+export type TGatewayJobId = { [J in keyof typeof JOBS]: (typeof JOBS)[J]["queue"] extends "bots" ? J : never }[keyof typeof JOBS];
 
 export type TJobId = keyof typeof JOBS;
 export type TJobPayload<J extends TJobId> = z.infer<(typeof JOBS)[J]["payload"]>;
 
-export async function enqueueJob<J extends TJobId>(id: J, payload: TJobPayload<J>, opts: { jobId?: string; delay?: number } = {}) {
+export async function enqueueJob<J extends TJobId>(id: J, payload: TJobPayload<J>, opts: { jobId?: string; delay?: number; attempts?: number } = {}) {
   const def = JOBS[id];
   return getQueue(def.queue).add(id, def.payload.parse(payload), { ...opts, removeOnComplete: 1000, removeOnFail: 5000 });
 }

@@ -4,6 +4,7 @@
 // ends in "done" or "failed". A newer edit supersedes a running job: it only writes while its
 // revision is still the set's. Agents using a set that fails turn invalid (SPEC 4) and recover
 // when none of their sets fails any more.
+import { assertTrainingCharsAllowed } from "../money/metering/storage-allowance";
 import type { Job } from "bullmq";
 import { FREE_TRAINING_CHARS } from "../accounts/editions";
 import * as agents from "../agents/agents.service";
@@ -47,7 +48,7 @@ export async function indexTrainingSet(trainingSetId: string, revision: number):
     else if (set.type === "smart") charCount = await indexDocuments(set);
     else charCount = 0; // database sets keep no passages: the model writes SQL from their statements.
     const others = await repo.sumCharsOfOtherSets(set.ownerAccountId, set.id);
-    if (others + charCount > FREE_TRAINING_CHARS) throw new AppError("characters_insufficient", { data: { used: others, adding: charCount, limit: FREE_TRAINING_CHARS } });
+    await assertTrainingCharsAllowed(set.ownerAccountId, others, charCount);
     await embedPassages(set, revision);
     if (!(await repo.finishRevision(set.id, revision, { state: "done", charCount, failureReason: null }))) return "superseded";
     await reviewAgentsOf(set.id);

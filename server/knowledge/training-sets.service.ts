@@ -6,6 +6,7 @@
 // Deleting a set that agents use is allowed, as in Dify and FastGPT: the list and the confirmation
 // name the agents, and the agents lose the set (retrieval skips deleted sets; the editor marks the
 // id as deleted and the agent's next save asks to remove it).
+import { assertTrainingCharsAllowed } from "../money/metering/storage-allowance";
 import { FREE_TRAINING_CHARS } from "../accounts/editions";
 import { assertOwned } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
@@ -93,11 +94,11 @@ export async function changeOwnedSet<T>(
   });
 }
 
-/** Refuses text that would take the account past its free characters (SPEC 9), naming the numbers. */
+/** Refuses text past the free characters (SPEC 9) that the account could not pay a day's storage for, naming the numbers. */
 export async function assertCharactersFit(set: TSet, currentSetChars: number, adding: number, tx: TDbOrTx) {
   if (adding <= 0) return;
   const used = (await sumCharsOfOtherSets(set.ownerAccountId, set.id, tx)) + currentSetChars;
-  if (used + adding > FREE_TRAINING_CHARS) throw new AppError("characters_insufficient", { data: { used, adding, limit: FREE_TRAINING_CHARS, remaining: Math.max(0, FREE_TRAINING_CHARS - used) } });
+  await assertTrainingCharsAllowed(set.ownerAccountId, used, adding, tx);
 }
 
 // --- Sets ----------------------------------------------------------------------------------

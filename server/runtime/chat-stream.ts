@@ -4,6 +4,8 @@
 // reply row is written once, at the end), tool calls run for at most MAX_TOOL_ROUNDS rounds, output
 // passes the sensitive-word censor, and a stop (this process or another, through the row's status)
 // or the client going away cancels the upstream request; what was delivered is kept.
+// Money (issue 7): the turn's charge is posted alongside the upstream request and the rows, and no
+// text is relayed before it is in; when no reply came, what was charged goes back.
 import crypto from "node:crypto";
 import { createOutputCensor } from "../content/content.service";
 import { AppError, isAppError } from "../errors/app-error";
@@ -17,6 +19,7 @@ import { newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.ser
 import * as repo from "./dialogues.repository";
 import type { TSseWriter } from "./sse-writer";
 import { forgetStoppable, registerStoppable } from "./stop-registry";
+import { chargeTurn, settleTurn, type TTurnCharges } from "../money/metering/chat-charges.service";
 import { runTool } from "./tools";
 
 export const MAX_TOOL_ROUNDS = 3;
@@ -49,6 +52,20 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
   first.catch(() => undefined);
   const assistantId = newId();
+  // The charge goes out with the upstream request (the balance was checked with the turn's reading).
+  let charges: TTurnCharges = { chat: null, use: null };
+  let refused: unknown = null;
+  const charging = chargeTurn(turn.bill, assistantId, turn.dialogueId).then(
+    (c) => void (charges = c),
+    (err) => {
+      refused = err;
+      controller.abort(new Error("turn refused"));
+    },
+  );
+  const settle = async (outcome: TOutcome, content: string) => {
+    await charging;
+    await settleCharges(turn, assistantId, charges, (outcome === "done" || outcome === "stopped") && content.length > 0);
+  };
   const onGone = () => controller.abort(new Error("client went away"));
   if (sse.signal.aborted) onGone();
   else sse.signal.addEventListener("abort", onGone, { once: true });
@@ -59,10 +76,14 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   const censor = createOutputCensor();
   censor.catch(() => undefined);
   // A new dialogue cannot be busy: its rows are written while the reply streams (the first token
-  // does not wait for them) and must exist before the reply is stored. An existing dialogue is
-  // locked and checked for a reply in progress first.
+  // does not wait for them) and must exist before the reply is stored. They go out once the charge
+  // is in, so the charge (which the first token does wait for) has the database to itself, and a
+  // charge refused after all writes no rows. An existing dialogue is locked and checked for a reply
+  // in progress first, alongside the charge.
   let rowsError: unknown = null;
-  const rows = insertTurnRows(turn, assistantId, requestId).catch((err) => {
+  let rowsWritten = false;
+  const write = () => insertTurnRows(turn, assistantId, requestId).then(() => void (rowsWritten = true));
+  const rows = (turn.existing ? write() : charging.then(() => (refused ? undefined : write()))).catch((err) => {
     rowsError = err;
     controller.abort(new Error("turn refused"));
   });
@@ -70,6 +91,7 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   if (rowsError) {
     first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
     sse.signal.removeEventListener("abort", onGone);
+    await settle("failed", "");
     await endAppTurn(turn, { outcome: "failed", content: "", dialogueId: turn.dialogueId, usage: { prompt_tokens: 0, completion_tokens: 0 } });
     return sse.error(mapError(rowsError, lng).envelope);
   }
@@ -98,6 +120,9 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   };
 
   try {
+    // Nothing is shown unpaid: the first text waits for the charge (posted while the upstream answers).
+    await charging;
+    if (refused) throw refused;
     const contentCensor = await censor;
     const reasoningCensor = await createOutputCensor();
     for (let round = 0; ; round++) {
@@ -136,7 +161,10 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
     }
   } catch (err) {
     addUsage(stream);
-    if (controller.signal.aborted) outcome = "stopped";
+    if (refused) {
+      outcome = "failed";
+      failure = refused;
+    } else if (controller.signal.aborted) outcome = "stopped";
     else {
       outcome = "failed";
       failure = toTurnError(err);
@@ -149,16 +177,27 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   await rows;
   if (rowsError) {
     // The turn's rows could not be written: nothing to store the reply in.
+    await settle("failed", "");
     await endAppTurn(turn, { outcome: "failed", content: "", dialogueId: turn.dialogueId, usage });
     return sse.error(mapError(rowsError, lng).envelope);
   }
-  await finishTurn(turn, assistantId, { outcome, content, reasoning, functions, usage, failure, requestId });
+  if (rowsWritten) await finishTurn(turn, assistantId, { outcome, content, reasoning, functions, usage, failure, requestId });
+  await settle(outcome, content);
   await endAppTurn(turn, { outcome, content, dialogueId: turn.dialogueId, usage });
   if (outcome === "censored") return sse.censor(getT(lng, "errors")("output_review_failed"));
   if (outcome === "failed") return sse.error(mapError(failure, lng).envelope);
   // A client that went away reads nothing more; one that pressed stop gets the close event.
   if (outcome === "stopped" && !stoppedByUser) return;
   sse.close({ user_message_id: turn.userMessage.id, retrieve: turn.passages, audio: null, usage });
+}
+
+/** A reply given settles the turn's charges; none returns them. A failure here is logged, never shown. */
+async function settleCharges(turn: TTurn, assistantId: string, charges: TTurnCharges, replied: boolean) {
+  try {
+    await settleTurn(turn.bill, assistantId, turn.dialogueId, charges, replied);
+  } catch (err) {
+    logger.error({ err, messageId: assistantId, replied }, "could not settle a chat charge");
+  }
 }
 
 /** An app's turn records (or releases) its use once the reply ended; a failure there is only logged. */
@@ -195,7 +234,7 @@ function toTurnError(err: unknown) {
 async function insertTurnRows(turn: TTurn, assistantId: string, requestId: string) {
   const now = Date.now();
   const rows = [
-    ...(turn.userMessage.isNew ? [{ id: turn.userMessage.id, dialogueId: turn.dialogueId, role: "user" as const, content: turn.userMessage.content, status: "done" as const, createdAt: new Date(now) }] : []),
+    ...(turn.userMessage.isNew ? [{ id: turn.userMessage.id, dialogueId: turn.dialogueId, role: "user" as const, content: turn.userMessage.content, images: turn.userMessage.images ?? [], status: "done" as const, createdAt: new Date(now) }] : []),
     { id: assistantId, dialogueId: turn.dialogueId, role: "assistant" as const, status: "streaming" as const, replacesId: turn.replacesId, requestId, modelKey: turn.modelKey, createdAt: new Date(now + 1) },
   ];
   const dialogue = { agentVersionId: turn.agent.versionId, variables: turn.values, documentId: turn.documentId, lastMessageAt: new Date(now) };

@@ -77,6 +77,8 @@ export type TMessageView = {
   reasoning: string;
   functions: TFunctionStep[];
   retrieve: TPassageView[];
+  /** The pictures a user message was sent with (public /files/ URLs); [] otherwise. */
+  images: string[];
   status: "streaming" | "done" | "stopped" | "failed" | "censored";
   feedback: "none" | "liked" | "disliked";
   replaces_id: string | null;

@@ -22,6 +22,9 @@ import { retrievePassages } from "./retrieval";
 import { toolsOf, type TOpenAiTool } from "./tools";
 import { databaseToolsFor } from "./tools/sql-query";
 import { composeOfflineReply, OFFLINE_MODEL_KEY } from "../knowledge/offline-channel";
+import { EDITIONS } from "../accounts/editions";
+import { effectiveEdition } from "../accounts/entitlements.service";
+import { billConsoleTurn, type TTurnBill } from "../money/metering/chat-charges.service";
 
 export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 /** A reply still "streaming" after this long was abandoned (its process died): it does not block. */
@@ -41,8 +44,8 @@ export type TTurn = {
   title: string;
   values: Record<string, string>;
   documentId: string | null;
-  /** The user message answered: a new row, or the one a regeneration answers again. */
-  userMessage: { id: string; content: string; isNew: boolean };
+  /** The user message answered: a new row (with the pictures an app's consumer sent), or the one a regeneration answers again. */
+  userMessage: { id: string; content: string; isNew: boolean; images?: string[] };
   replacesId: string | null;
   messages: TGatewayMessage[];
   passages: TPassage[];
@@ -58,6 +61,8 @@ export type TTurn = {
    * visitor, not `actor`, which is then the agent's owner), and what to do once the reply ended.
    */
   app?: TAppTurnPart;
+  /** Who pays this reply and what (issue 7): charged as it streams, returned when no reply comes. */
+  bill: TTurnBill;
 };
 
 export type TTurnEnd = { outcome: "done" | "stopped" | "censored" | "failed"; content: string; dialogueId: string; usage: { prompt_tokens: number; completion_tokens: number } };
@@ -77,6 +82,7 @@ export type TTurnContext = {
   rows: repo.TMessageRow[];
   model: TModelInfo | null;
   document: Awaited<ReturnType<typeof pickDocument>>;
+  bill: TTurnBill;
 };
 
 /**
@@ -101,15 +107,26 @@ export async function loadTurnContext(token: string | undefined, input: TSendMes
     assertOwned(existing, account);
     if (existing!.agentId !== agent.agentId) throw new AppError("not_found");
   }
+  // Money from the same reading (no round trip of its own): the day's replies, the agent's terms, the balance.
+  const bill = billConsoleTurn({
+    accountId: account.id,
+    chatsPerDay: EDITIONS[effectiveEdition(reading.account, now)].limits.chatsPerDay,
+    chatsToday: reading.chatsToday,
+    wallet: reading.wallet,
+    mode,
+    agent: { agentId: agent.agentId, name: agent.name, ownerAccountId: reading.agent!.ownerAccountId, config: agent.config },
+    standing: reading.standing,
+    now,
+  });
   const [routing, document] = await Promise.all([getCachedRouting(agent.config.model_key, account.id), pickDocument(account, agent.config, input.ufids[0], existing)]);
   const m = routing.model;
   const model = m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
-  return { account, ctx: { agent, existing, rows: dialogueId ? rows : [], model, document } };
+  return { account, ctx: { agent, existing, rows: dialogueId ? rows : [], model, document, bill } };
 }
 
 /** The turn from what was read: every refusal that needs no further reads, then the prompt. */
 export async function buildTurn(actor: TActor, input: TSendMessageInput, ctx: TTurnContext): Promise<TTurn> {
-  const { agent, existing, rows, model, document } = ctx;
+  const { agent, existing, rows, model, document, bill } = ctx;
   const config = agent.config;
 
   // The message answered: the user's new one, or the one before the reply being regenerated.
@@ -164,6 +181,7 @@ export async function buildTurn(actor: TActor, input: TSendMessageInput, ctx: TT
     offlineReply: offline?.reply ?? null,
     tools,
     params: paramsOf(config),
+    bill,
   };
 }
 

@@ -24,6 +24,7 @@ const MESSAGE = {
   reasoning: true,
   functions: true,
   retrieve: true,
+  images: true,
   status: true,
   feedback: true,
   replacesId: true,
@@ -139,14 +140,14 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
     const d = turn.dialogue;
     const rows = turn.rows.map(
       (r) =>
-        Prisma.sql`(${r.id}, ${d.id}, ${r.role}::"MessageRole", ${r.content ?? ""}, ${r.status ?? "done"}::"MessageStatus", ${r.replacesId ?? null}::text, ${r.requestId ?? null}::text, ${r.modelKey ?? null}::text, ${utc(r.createdAt as Date)})`,
+        Prisma.sql`(${r.id}, ${d.id}, ${r.role}::"MessageRole", ${r.content ?? ""}, ${JSON.stringify(r.images ?? [])}::jsonb, ${r.status ?? "done"}::"MessageStatus", ${r.replacesId ?? null}::text, ${r.requestId ?? null}::text, ${r.modelKey ?? null}::text, ${utc(r.createdAt as Date)})`,
     );
     await db.$executeRaw`
       WITH d AS (
         INSERT INTO dialogue (id, account_id, app_id, visitor_id, source, agent_id, agent_version_id, title, variables, document_id, last_message_at)
         VALUES (${d.id}, ${d.accountId}::text, ${d.appId ?? null}::text, ${d.visitorId ?? null}::text, ${d.source ?? null}::text, ${d.agentId}, ${d.agentVersionId}, ${d.title}, ${JSON.stringify(d.variables)}::jsonb, ${d.documentId}::text, ${utc(d.lastMessageAt)})
       )
-      INSERT INTO chat_message (id, dialogue_id, role, content, status, replaces_id, request_id, model_key, created_at)
+      INSERT INTO chat_message (id, dialogue_id, role, content, images, status, replaces_id, request_id, model_key, created_at)
       VALUES ${Prisma.join(rows)}`;
     return;
   }

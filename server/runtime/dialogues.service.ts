@@ -59,6 +59,7 @@ export function toMessageView(m: repo.TMessageRow): TMessageView {
     reasoning: hidden ? "" : m.reasoning,
     functions: hidden ? [] : (m.functions as TMessageView["functions"]),
     retrieve: hidden ? [] : (m.retrieve as TMessageView["retrieve"]),
+    images: Array.isArray(m.images) ? m.images.filter((u): u is string => typeof u === "string") : [],
     status: m.status,
     feedback: m.feedback,
     replaces_id: m.replacesId,

@@ -1,6 +1,8 @@
 // A chat turn's reads in one round trip (issue 4's time-to-first-token): the live session with its
 // active account, the agent with the version the chat runs, and the dialogue continued. Every
-// decision on them (access, not found, not logged in) is the services'; this only reads.
+// decision on them (access, not found, not logged in) is the services'; this only reads. The money a
+// turn needs to decide on (issue 7) comes in the same statement: the account's wallet balances, its
+// console replies today (China time), and its standing with another's agent in live chats.
 import pg from "pg";
 import type { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
@@ -15,6 +17,12 @@ export type TTurnReading = {
   agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null;
   version: { id: string; config: unknown; updatedAt: Date } | null;
   dialogue: TDialogueRow | null;
+  /** The account's gift credit and coins (micro-Z; 0 before its first posting). */
+  wallet: { gift: number; spendable: number };
+  /** Replies the account was given today (China day) in its console chats, ones in progress included. */
+  chatsToday: number;
+  /** Live chats: the account's buyout of the agent, its first use and trial uses (no rows for the owner's). */
+  standing: { buyout: boolean; firstUseAt: Date | null; trialUses: number };
 };
 
 type TRow = {
@@ -48,6 +56,12 @@ type TRow = {
   d_document_id: string | null;
   d_last_message_at: Date;
   d_created_at: Date;
+  w_gift: string | null;
+  w_spendable: string | null;
+  chats_today: number;
+  u_buyout: boolean | null;
+  u_first_use_at: Date | null;
+  u_trial_uses: number | null;
 };
 
 /**
@@ -61,6 +75,30 @@ const VERSION_FILTER = {
 
 type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null };
 
+/** The start of the China day (UTC+8) that contains $2, as the UTC wall time our timestamp columns keep. */
+const CHINA_DAY_START = `(date_trunc('day', ($2::timestamptz AT TIME ZONE 'UTC') + interval '8 hours') - interval '8 hours')`;
+
+/**
+ * Money (subqueries on primary keys and indexes): wallet balances; the console replies of the day
+ * (a stopped reply without text and failed or censored ones were not replies); in live chats the
+ * account's standing with the agent (buyout, first use, trial uses).
+ */
+function moneyColumns(mode: TQuery["mode"]) {
+  const standing =
+    mode === "live"
+      ? `EXISTS (SELECT 1 FROM purchase p WHERE p.buyer_account_id = a.id AND p.agent_id = g.id AND p.target_type = 'agent_buyout' AND p.refunded_at IS NULL) AS u_buyout,
+      (SELECT min(u.created_at) FROM agent_use u WHERE u.agent_id = g.id AND u.account_id = a.id) AS u_first_use_at,
+      (SELECT count(*)::int FROM agent_use u WHERE u.agent_id = g.id AND u.account_id = a.id AND u.basis = 'trial') AS u_trial_uses`
+      : `NULL::boolean AS u_buyout, NULL::timestamp AS u_first_use_at, NULL::int AS u_trial_uses`;
+  return `
+      (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'gift:' || a.id) AS w_gift,
+      (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'spendable:' || a.id) AS w_spendable,
+      (SELECT count(*)::int FROM dialogue cd JOIN chat_message cm ON cm.dialogue_id = cd.id AND cm.created_at >= ${CHINA_DAY_START}
+        WHERE cd.account_id = a.id AND cd.app_id IS NULL AND cd.last_message_at >= ${CHINA_DAY_START}
+          AND cm.role = 'assistant' AND (cm.status = 'streaming' OR (cm.status IN ('done', 'stopped') AND cm.content <> ''))) AS chats_today,
+      ${standing}`;
+}
+
 /** $1 session id, $2 now (ISO), $3 agent id, $4 dialogue id (when one is continued). */
 function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
   return `
@@ -70,7 +108,7 @@ function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
       g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
       v.id AS version_id, v.config AS version_config, v.updated_at AS version_updated_at,
       d.id AS d_id, d.account_id AS d_account_id, d.agent_id AS d_agent_id, d.agent_version_id AS d_agent_version_id, d.app_id AS d_app_id,
-      d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at
+      d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at,${moneyColumns(mode)}
     FROM session s
     JOIN account a ON a.id = s.account_id AND a.status = 'active'
     LEFT JOIN agent g ON g.id = $3 AND g.deleted_at IS NULL
@@ -140,5 +178,8 @@ export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnRea
           createdAt: r.d_created_at,
         }
       : null,
+    wallet: { gift: Number(r.w_gift ?? 0), spendable: Number(r.w_spendable ?? 0) },
+    chatsToday: Number(r.chats_today ?? 0),
+    standing: { buyout: Boolean(r.u_buyout), firstUseAt: r.u_first_use_at ?? null, trialUses: Number(r.u_trial_uses ?? 0) },
   };
 }

@@ -1,4 +1,5 @@
 import { appsRouter } from "../apps/apps.router";
+import { botsRouter } from "../bots/bots.router";
 import { agentsRouter } from "../agents/agents.router";
 import { apiKeysRouter } from "../apps/api-keys.router";
 import { appDataRouter } from "../apps/app-data.router";
@@ -9,5 +10,5 @@ import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, market: marketRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter, apps: appsRouter });
+export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, market: marketRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter, apps: appsRouter, bots: botsRouter });
 export type TAppRouter = typeof appRouter;

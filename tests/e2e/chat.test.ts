@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
+import { fundE2eAccount } from "../helpers/money";
 
 let browser: Browser;
 const baseURL = inject("webUrl");
@@ -24,6 +25,8 @@ async function makeAccount(account: string) {
   await sql(`INSERT INTO account (id, account, nickname, updated_at) VALUES ($1, $2, $2, now())`, [id, account]);
   const token = crypto.randomBytes(32).toString("base64url");
   await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  // Every reply costs the channel fee (issue 7): gift credit as the experience bonus would give.
+  await fundE2eAccount(inject("databaseUrl"), id);
   return { id, token };
 }
 

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
+import { fundE2eAccount } from "../helpers/money";
 import { launchBrowser, newContext } from "../helpers/browser";
 import { makeDocx } from "../helpers/sample-files";
 
@@ -19,6 +20,8 @@ async function makeSignedIn(account: string): Promise<{ context: BrowserContext;
   await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}', 'professional', now() + interval '30 days', now())`, [id, account]);
   const token = crypto.randomBytes(32).toString("base64url");
   await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  // Every reply costs the channel fee (issue 7): gift credit as the experience bonus would give.
+  await fundE2eAccount(inject("databaseUrl"), id);
   const context = await newContext(browser, { baseURL, lang: "zh_hans" });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return { context, id };

@@ -149,3 +149,32 @@ describe("shell state", () => {
     await context.close();
   });
 });
+
+describe("antd's stylesheet (decision 0011)", () => {
+  it("pages link one immutable gzipped stylesheet instead of inlining antd's styles, and are styled by it before any script runs", async () => {
+    const html = await (await fetch(`${baseURL}/login`)).text();
+    const hrefs = [...html.matchAll(/<link rel="stylesheet" href="(\/_antd\/[0-9a-f]{16}\.css)">/g)].map((m) => m[1]);
+    expect(hrefs).toHaveLength(1);
+    expect(html).not.toContain("data-ant-cssinjs-cache-path");
+    // The second web instance links the same file, and serves it too.
+    const html2 = await (await fetch(`${inject("webUrl2")}/login`)).text();
+    expect(html2).toContain(hrefs[0]);
+    const res = await fetch(`${inject("webUrl2")}${hrefs[0]}`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/css");
+    expect(res.headers.get("cache-control")).toContain("immutable");
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    const css = await res.text();
+    expect(css).toContain(".zl-theme{");
+    expect(css).toMatch(/\.data-ant-cssinjs-cache-path\{content:"/);
+    expect((await fetch(`${baseURL}/_antd/0000000000000000.css`)).status).toBe(404);
+
+    // Without JavaScript the login form's primary button already has antd's colour.
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto("/login");
+    const bg = await page.locator("button.ant-btn-primary").first().evaluate((b) => getComputedStyle(b).backgroundColor);
+    expect(bg).toBe("rgb(79, 70, 229)");
+    await context.close();
+  });
+});

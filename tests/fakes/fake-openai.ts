@@ -24,6 +24,8 @@ export type TStreamShape = {
   /** Stream a tool call (name and arguments in pieces) instead of content. */
   toolCall?: boolean;
   delayMs?: number;
+  /** An extra pause after the last reasoning delta, as a model that thinks and then answers. */
+  thinkMs?: number;
   /** Drop the connection after this many chunks: a stream that dies midway. */
   dieAfter?: number;
   /** Stream this text as the content (split over `chunks` deltas) instead of "word0 word1 ...". */
@@ -53,6 +55,7 @@ export async function startFakeOpenai() {
   const received: TReceived[] = [];
   const audio: TAudioReceived[] = [];
   let transcript = "transcribed text";
+  let speechAudio: Buffer = FAKE_MP3;
   const sockets = new Set<Socket>();
   let aborts = 0;
   const abortWaiters: Array<() => void> = [];
@@ -80,7 +83,7 @@ export async function startFakeOpenai() {
         speechBody = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {}
       audio.push({ key, kind: "speech", model: String(speechBody?.model ?? ""), file: null, filename: null, body: speechBody });
-      res.writeHead(200, { "content-type": "audio/mpeg" }).end(FAKE_MP3);
+      res.writeHead(200, { "content-type": "audio/mpeg" }).end(speechAudio);
       return;
     }
     let body: any = null;
@@ -136,6 +139,7 @@ export async function startFakeOpenai() {
       await new Promise<void>((r) => res.write(`data: ${JSON.stringify(events[i])}\n\n`, () => r()));
       record.sent.push(events[i]);
       if (behaviour.stream?.delayMs) await sleep(behaviour.stream.delayMs);
+      if (behaviour.stream?.thinkMs && events[i].choices?.[0]?.delta?.reasoning_content && !events[i + 1]?.choices?.[0]?.delta?.reasoning_content) await sleep(behaviour.stream.thinkMs);
     }
     if (res.destroyed) return;
     res.end("data: [DONE]\n\n");
@@ -161,6 +165,10 @@ export async function startFakeOpenai() {
     /** What /audio/transcriptions answers from now on. */
     setTranscript(text: string) {
       transcript = text;
+    },
+    /** What /audio/speech answers from now on (FAKE_MP3 is not playable; a browser test needs real audio). */
+    setSpeechAudio(bytes: Buffer) {
+      speechAudio = bytes;
     },
     receivedFor: (key: string) => received.filter((r) => r.key === key),
     get received() {

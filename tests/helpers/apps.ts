@@ -9,16 +9,18 @@ import type { TAppInput, TAppState } from "../../server/apps/apps.schema";
 import { getDb } from "../../server/db/client";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { seedOfflineChannel } from "../../prisma/seed/demo-knowledge";
+import { fundAccount } from "./money";
 
 export type TTestActor = { id: string; roles: never[]; enterpriseId: string | null };
 const uid = () => crypto.randomBytes(4).toString("hex");
 
-/** An account (flagship by default: no app or agent limit) to own apps. */
-export async function makeAppOwner(opts: { edition?: "basic" | "professional" | "flagship" | "enterprise" | "education"; enterpriseId?: string | null; roles?: string[] } = {}): Promise<TTestActor> {
+/** An account (flagship by default: no app or agent limit) to own apps, with 10 Z of gift credit: it pays its apps' replies. */
+export async function makeAppOwner(opts: { edition?: "basic" | "professional" | "flagship" | "enterprise" | "education"; enterpriseId?: string | null; roles?: string[]; funded?: boolean } = {}): Promise<TTestActor> {
   const row = await getDb().account.create({
     data: { account: `app${uid()}`, nickname: "App owner", edition: opts.edition ?? "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000), language: "en", enterpriseId: opts.enterpriseId ?? null, roles: (opts.roles ?? []) as never },
     select: { id: true },
   });
+  if (opts.funded !== false) await fundAccount(row.id);
   return { id: row.id, roles: (opts.roles ?? []) as never[], enterpriseId: opts.enterpriseId ?? null };
 }
 

@@ -11,6 +11,7 @@ import { createModel } from "../../server/models/models.service";
 import { readSseEvents, type TSseEvent } from "../../server/runtime/sse-writer";
 import { startFakeOpenai, type TKeyBehaviour } from "../fakes/fake-openai";
 import { Browser, startApiServer } from "./api-client";
+import { fundAccount } from "./money";
 
 export type TUser = { id: string; browser: Browser; actor: { id: string; roles: never[]; enterpriseId: null } };
 
@@ -30,8 +31,10 @@ export function useChatHarness() {
 const uid = () => crypto.randomBytes(4).toString("hex");
 let ip = 0;
 
-export async function makeUser(base: string): Promise<TUser> {
+/** A flagship account with a session and 10 Z of gift credit (each reply costs its channel fee). */
+export async function makeUser(base: string, opts: { funded?: boolean } = {}): Promise<TUser> {
   const row = await getDb().account.create({ data: { account: `chat${uid()}`, nickname: "Chatter", edition: "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000), language: "en" }, select: { id: true } });
+  if (opts.funded !== false) await fundAccount(row.id);
   const browser = new Browser(base, `10.44.${Math.floor(++ip / 250)}.${ip % 250}`);
   browser.cookies.set("zl_session", (await startSession(row.id)).token);
   browser.cookies.set("lang", "en");

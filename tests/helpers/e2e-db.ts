@@ -11,3 +11,8 @@ export async function sql(text: string, values: unknown[] = []) {
     await c.end();
   }
 }
+
+/** A ledger account's kept balance in micro-Z (0 for an account not yet made). */
+export async function ledgerBalance(id: string): Promise<number> {
+  return Number((await sql("SELECT balance_micro::text AS b FROM ledger_account WHERE id = $1", [id]))[0]?.b ?? 0);
+}

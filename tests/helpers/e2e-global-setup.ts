@@ -8,9 +8,10 @@ import type { TestProject } from "vitest/node";
 import { ensureBuild } from "../../scripts/ensure-build.mjs";
 import { provideTestDatabase } from "./database";
 import { writeLicenceFixtures } from "./licence-fixtures";
-import { startWeb, startWorker } from "./platform";
+import { freePort, startBotGateway, startWeb, startWorker } from "./platform";
 import { startFakeWechat } from "../fakes/fake-wechat";
 import { startFakeOpenai } from "../fakes/fake-openai";
+import { makeWechatMerchant, startFakeWechatPay } from "../fakes/fake-wechatpay";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -23,6 +24,8 @@ declare module "vitest" {
     databaseUrl: string;
     /** A chat model served by the loopback fake upstream: streams reasoning, then content. */
     chatModelKey: string;
+    /** The loopback WeChat Pay (API v3) the web instances pay through: POST <url>/__fake/pay {out_trade_no} plays the payer. */
+    wechatPayUrl: string;
   }
 }
 
@@ -57,22 +60,49 @@ export default async function setup(project: TestProject) {
   const wechat = await startFakeWechat({ appId: "wxe2e0000000000001", appSecret: "e2e-wechat-secret", user: { openid: `o_e2e_${Date.now()}`, nickname: "微信用户" } });
   const wechatEnv = { WECHAT_APP_ID: "wxe2e0000000000001", WECHAT_APP_SECRET: "e2e-wechat-secret", WECHAT_OPEN_BASE: wechat.base, WECHAT_API_BASE: wechat.base };
   const upstream = await startFakeOpenai();
-  upstream.setBehaviour(E2E_UPSTREAM_KEY, { stream: { reasoningChunks: 3, chunks: 6, delayMs: 20 } });
+  // The pause after thinking keeps "the thinking shows before the answer" observable on a loaded machine,
+  // where 20 ms chunks can reach the browser in one render.
+  upstream.setBehaviour(E2E_UPSTREAM_KEY, { stream: { reasoningChunks: 3, chunks: 6, delayMs: 20, thinkMs: 400 } });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zelin-e2e-"));
   // Database training sets reach the test MariaDB on loopback: the SSRF guard lets it through only when listed.
   const mysqlUrl = new URL(process.env.MYSQL_URL ?? "mysql://root@127.0.0.1:3306");
   const ssrfAllowList = [process.env.SSRF_ALLOWLIST, `${mysqlUrl.hostname}:${mysqlUrl.port || 3306}`].filter(Boolean).join(",");
   const base = { ...wechatEnv, SSRF_ALLOWLIST: ssrfAllowList, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  // Top-ups go through the loopback WeChat Pay; its notifications reach the first web instance, whose
+  // port is fixed beforehand for that. The development provider stays on for the other money tests.
+  const wechatPay = await startFakeWechatPay(makeWechatMerchant());
+  const webPort = await freePort();
+  const payEnv = { ...wechatPay.env(), PAYMENT_NOTIFY_BASE: `http://127.0.0.1:${webPort}`, PAYMENT_DEV_PROVIDER: "on" };
   const [web, web2, expiring, expired] = await Promise.all([
-    startWeb(base),
-    startWeb(base),
+    startWeb({ ...base, ...payEnv, PORT: String(webPort) }),
+    startWeb({ ...base, ...payEnv }),
     startWeb({ ...base, LICENCE_FILE: licences.files.expiring }),
     startWeb({ ...base, LICENCE_FILE: licences.files.expired }),
   ]);
-  const worker = await startWorker(base);
-  await configureChatModel(web.url, upstream.base);
-  await seedOfflineChannelInto(db.url, base.APP_SECRET);
+  const worker = await startWorker({ ...base, ...payEnv });
+  // Personal WeChat through wechaty's mock puppet: a bot shows a login QR at once, whose loopback URL
+  // "scans" it when fetched (bot-gateway/channels/wechat/mock-puppet.ts). Short scan and tick times
+  // so a new bot is taken up, and a schedule fires, within the test's patience.
+  const botGateway = await startBotGateway({ ...base, WECHATY_PUPPET: "wechaty-puppet-mock", WECHATY_MOCK_AUTO_SCAN: "1", BOT_SCAN_MS: "300", BOT_TICK_MS: "300", BOT_LEASE_MS: "5000" });
+  const stopAll = async () => {
+    await Promise.all([web, web2, expiring, expired, worker, botGateway].map((p) => p.stop()));
+    await db.close();
+    await wechat.close();
+    await upstream.close();
+    await wechatPay.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await configureChatModel(web.url, upstream.base);
+    await seedOfflineChannelInto(db.url, base.APP_SECRET);
+  } catch (err) {
+    // A setup that fails here (e.g. a database an earlier run already configured) must not leave
+    // the platform's processes running against it.
+    await stopAll();
+    throw err;
+  }
   project.provide("chatModelKey", E2E_MODEL_KEY);
+  project.provide("wechatPayUrl", wechatPay.base);
   project.provide("webUrl", web.url);
   project.provide("webUrl2", web2.url);
   project.provide("expiringUrl", expiring.url);
@@ -80,11 +110,5 @@ export default async function setup(project: TestProject) {
   project.provide("adminToken", ADMIN_TOKEN);
   project.provide("databaseUrl", db.url);
   project.provide("chromiumPath", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
-  return async () => {
-    await Promise.all([web, web2, expiring, expired, worker].map((p) => p.stop()));
-    await db.close();
-    await wechat.close();
-    await upstream.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  return stopAll;
 }

@@ -4,6 +4,8 @@ import { inject } from "vitest";
 process.env.DATABASE_URL = inject("databaseUrl");
 if (inject("embeddedDb")) process.env.ZELIN_EMBEDDED_DB = "1";
 process.env.LOG_LEVEL ??= "warn";
+// Gateways in tests never reach WeChat's servers: personal-WeChat bots run on the mock puppet.
+process.env.WECHATY_PUPPET ??= "wechaty-puppet-mock";
 process.env.APP_SECRET ??= "integration-tests-app-secret-0123456789abcdef";
 
 import { afterAll } from "vitest";

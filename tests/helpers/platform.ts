@@ -43,7 +43,8 @@ function stopper(child: ChildProcess) {
 }
 
 export async function startWeb(env: Record<string, string | undefined>): Promise<TProcess> {
-  const port = await freePort();
+  // A caller may fix the port (its own URL must be known before it starts, e.g. for payment notify URLs).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawnProcess("server/main.ts", { ...env, PORT: String(port), HOST: "127.0.0.1" });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -59,5 +60,11 @@ export async function startWeb(env: Record<string, string | undefined>): Promise
 
 export async function startWorker(env: Record<string, string | undefined>) {
   const child = spawnProcess("workers/main.ts", env);
+  return { child, stop: stopper(child) };
+}
+
+/** The bot gateway process (bot-gateway/main.ts): it takes the bots of the run's database. */
+export async function startBotGateway(env: Record<string, string | undefined>) {
+  const child = spawnProcess("bot-gateway/main.ts", env);
   return { child, stop: stopper(child) };
 }

@@ -75,3 +75,23 @@ export function makeWebm(bytes = 2048) {
 /** A Linux program's ELF header and a Windows program's MZ header, each over random bytes. */
 export const makeElf = () => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), crypto.randomBytes(2048)]);
 export const makeExe = () => Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00\x00\x00", "latin1"), Buffer.from("This program cannot be run in DOS mode.\r\n"), crypto.randomBytes(1024)]);
+
+/** A playable PCM WAV (mono, 16 bits, 8 kHz): a quiet tone of `seconds`. */
+export function makeWav(seconds: number, rate = 8000) {
+  const samples = Math.round(seconds * rate);
+  const out = Buffer.alloc(44 + samples * 2);
+  out.write("RIFF", 0, "latin1");
+  out.writeUInt32LE(36 + samples * 2, 4);
+  out.write("WAVEfmt ", 8, "latin1");
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20); // PCM
+  out.writeUInt16LE(1, 22); // mono
+  out.writeUInt32LE(rate, 24);
+  out.writeUInt32LE(rate * 2, 28);
+  out.writeUInt16LE(2, 32);
+  out.writeUInt16LE(16, 34);
+  out.write("data", 36, "latin1");
+  out.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) out.writeInt16LE(Math.round(2000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return out;
+}

@@ -139,10 +139,29 @@ describe("app images", () => {
     expect(user.content[1].type).toBe("image_url");
     expect(user.content[1].image_url.url).toBe(`data:image/png;base64,${Buffer.from(png).toString("base64")}`);
 
+    // Regenerating the answer shows the model the picture again.
+    const dialogueId = (dataOf(r, "message")[0] as { dialogue_id: string }).dialogue_id;
+    const firstAnswerId = (dataOf(r, "close")[0] as { id: string }).id;
+    const again = await sendSse(base(), visitor, { app_id: appId, dialogue_id: dialogueId, regenerate_message_id: firstAnswerId }, { path: "/api/v2/app/send_message/sse" });
+    expect(contentOf(again)).toBe("word0 word1 word2 ");
+    const regenerated = h.fake.receivedFor(key).at(-1)!.body.messages.filter((m: { role: string }) => m.role === "user").at(-1);
+    expect(regenerated.content[0]).toEqual({ type: "text", text: expect.stringContaining("what is this?") });
+    expect(regenerated.content[1].image_url.url).toBe(`data:image/png;base64,${Buffer.from(png).toString("base64")}`);
+
     // A text-only turn keeps its plain string content.
-    await sendSse(base(), visitor, { app_id: appId, content: "and now?" }, { path: "/api/v2/app/send_message/sse" });
+    await sendSse(base(), visitor, { app_id: appId, dialogue_id: dialogueId, content: "and now?" }, { path: "/api/v2/app/send_message/sse" });
     const plain = h.fake.receivedFor(key).at(-1)!.body.messages.filter((m: { role: string }) => m.role === "user").at(-1);
     expect(typeof plain.content).toBe("string");
+
+    // The question keeps its picture: stored with the message and given back by the dialogue's history.
+    const view = await visitor.browser.call(`/api/v2/app/dialogues/${dialogueId}`);
+    expect(view.body.data.messages.map((m: { role: string; content: string; images: string[] }) => [m.role, m.content, m.images])).toEqual([
+      ["user", "what is this?", [url]],
+      ["assistant", "word0 word1 word2 ", []],
+      ["assistant", "word0 word1 word2 ", []],
+      ["user", "and now?", []],
+      ["assistant", "word0 word1 word2 ", []],
+    ]);
   });
 
   it("limits a visitor's picture uploads per minute (20), another visitor unaffected", async () => {

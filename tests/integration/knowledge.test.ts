@@ -114,7 +114,8 @@ describe("indexing", () => {
   });
 
   it("fails a set over the free characters and turns the agents using it invalid, then recovers", async () => {
-    const carol = await makeUser(h.api.base);
+    // Unfunded: past the free million only what the account can pay a day's storage for is kept.
+    const carol = await makeUser(h.api.base, { funded: false });
     await db().trainingSet.create({ data: { ownerAccountId: carol.id, name: "big", type: "standard", charCount: FREE_TRAINING_CHARS - 10, state: "done" } });
     const set = await db().trainingSet.create({ data: { ownerAccountId: carol.id, name: "small", type: "standard", qaItems: { create: [{ question: "一二三四五", answer: "六七八九十一二" }] } } });
     const agentId = await makeAgentUsing(carol, [set.id]);

@@ -3,6 +3,7 @@
 // export round trips (csv and xlsx), smart-set documents through the multipart route, the state
 // machine's refusals, the paused storage service, other accounts' sets answering not-found on
 // every verb, and agents refusing training sets that are not their owner's.
+import { fundAccount } from "../helpers/money";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -179,6 +180,14 @@ describe("Q&A items", () => {
     expect(doc.body.status).toBe(420014);
     expect(await getDb().trainingDocument.count({ where: { trainingSetId: smart.id } })).toBe(0);
     expect(fs.existsSync(path.join(server.dataDir, "files", "training", u.id))).toBe(false);
+
+    // Past the free million is storage the account pays for by the day: with a day's price in its
+    // wallet (0.01 Z per 100 characters of the whole), the same question is taken.
+    await fundAccount(u.id, 20_000, "spendable");
+    const before = (await setRow(s.id)).revision;
+    await sets.addQaItem(u.actor, { id: s.id, question: "这个问题比较长一些", answer: "答案也有好几个字" });
+    expect(await itemCount(s.id)).toBe(2);
+    expect((await setRow(s.id)).revision).toBeGreaterThan(before);
   });
 });
 

@@ -98,6 +98,22 @@ describe("chatReducer", () => {
     expect(state.dialogueId).toBe("d9");
     expect(state.messages[1]).toMatchObject({ content: "", notice: "cannot view", feedback: "disliked", status: "censored" });
   });
+
+  it("keeps a question's pictures, sent and loaded again", () => {
+    const pictures = ["/files/images/app/a1/x.png"];
+    const sent = chatReducer(INITIAL_CHAT, { type: "send", userKey: "u", assistantKey: "a", content: "look", images: pictures });
+    expect(sent.messages.map((m) => m.images)).toEqual([pictures, undefined]);
+    const loaded = chatReducer(INITIAL_CHAT, {
+      type: "load",
+      dialogueId: "d1",
+      censoredNotice: "",
+      messages: [
+        { id: "q", role: "user", content: "look", images: pictures },
+        { id: "r", role: "assistant", content: "a picture", images: [] },
+      ],
+    });
+    expect(loaded.messages.map((m) => m.images)).toEqual([pictures, undefined]);
+  });
 });
 
 describe("buildDisplayRows", () => {

@@ -25,6 +25,8 @@ export type TChatMessage = {
   notice: string | null;
   /** 110003-style status of a failure, so the UI can tell "log in" from other errors. */
   errorStatus?: number;
+  /** The pictures a question was sent with (an app's image input). */
+  images?: string[];
 };
 
 export type TChatState = { dialogueId: string | null; messages: TChatMessage[] };
@@ -41,11 +43,12 @@ export type TStoredMessage = {
   feedback?: TFeedback;
   replaces_id?: string | null;
   created_at?: string;
+  images?: string[];
 };
 
 export type TChatAction =
   | { type: "load"; dialogueId: string | null; messages: TStoredMessage[]; censoredNotice: string }
-  | { type: "send"; userKey: string | null; assistantKey: string; content: string; replacesId?: string | null }
+  | { type: "send"; userKey: string | null; assistantKey: string; content: string; images?: string[]; replacesId?: string | null }
   | { type: "event"; key: string; event: TSseEvent }
   | { type: "end"; key: string; status: "stopped" | "failed"; notice?: string }
   | { type: "feedback"; id: string; feedback: TFeedback };
@@ -66,6 +69,7 @@ export function toChatMessage(m: TStoredMessage, censoredNotice: string): TChatM
     feedback: m.feedback ?? "none",
     replacesId: m.replaces_id ?? null,
     notice: status === "censored" ? censoredNotice : null,
+    ...(m.images?.length ? { images: m.images } : {}),
   };
 }
 
@@ -126,7 +130,7 @@ export function chatReducer(state: TChatState, action: TChatAction): TChatState 
       return { dialogueId: action.dialogueId, messages: action.messages.map((m) => toChatMessage(m, action.censoredNotice)) };
     case "send": {
       const reply = { ...newMessage(action.assistantKey, "assistant", "", "streaming"), replacesId: action.replacesId ?? null };
-      const question = action.userKey ? [newMessage(action.userKey, "user", action.content, "done")] : [];
+      const question = action.userKey ? [{ ...newMessage(action.userKey, "user", action.content, "done"), ...(action.images?.length ? { images: action.images } : {}) }] : [];
       return { ...state, messages: [...state.messages, ...question, reply] };
     }
     case "event": {

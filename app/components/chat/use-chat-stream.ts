@@ -60,11 +60,11 @@ export function useChatStream(agentId: string | null, chatApi: TChatApi = AGENT_
   useEffect(() => () => controller.current?.abort(), [agentId]);
 
   const run = useCallback(
-    async (body: Record<string, unknown>, keys: { user: string | null; assistant: string }, content: string, replacesId?: string | null) => {
+    async (body: Record<string, unknown>, keys: { user: string | null; assistant: string }, content: string, replacesId?: string | null, images?: string[]) => {
       controller.current?.abort();
       const abort = new AbortController();
       controller.current = abort;
-      dispatch({ type: "send", userKey: keys.user, assistantKey: keys.assistant, content, replacesId });
+      dispatch({ type: "send", userKey: keys.user, assistantKey: keys.assistant, content, images, replacesId });
       setStreaming(true);
       try {
         await streamSse(api.current.sendPath, { body, signal: abort.signal, onEvent: (event) => dispatch({ type: "event", key: keys.assistant, event }) });
@@ -90,7 +90,7 @@ export function useChatStream(agentId: string | null, chatApi: TChatApi = AGENT_
       if (!agentId) return;
       const { content, ...rest } = input;
       const body = { ...api.current.toBody(agentId, rest), dialogue_id: readDialogueId(), content };
-      void run(body, { user: nextKey("q"), assistant: nextKey("a") }, input.content);
+      void run(body, { user: nextKey("q"), assistant: nextKey("a") }, input.content, null, input.images);
     },
     [agentId, run, readDialogueId],
   );

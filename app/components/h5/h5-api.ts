@@ -2,6 +2,7 @@
 import { apiRequest } from "../../lib/api-client";
 import { readCsrfToken } from "../../lib/post-form-data";
 import type { TChatApi } from "../chat/use-chat-stream";
+import type { TEntitlementView } from "../../../server/apps/app-entitlements.service";
 
 export const APP_SEND_PATH = "/api/v2/app/send_message/sse";
 
@@ -17,7 +18,7 @@ export function toAppChatApi(style: "conversation" | "qa"): TChatApi {
   };
 }
 
-export type TEntitlement = { basis: string | null; remainingToday: number | null; trialEndsAt: string | null; plans: unknown[] };
+export type TEntitlement = Pick<TEntitlementView, "basis" | "remainingToday" | "trialEndsAt" | "plans" | "refusal" | "purchase">;
 
 export const fetchEntitlement = (appId: string) => apiRequest<TEntitlement>(`/api/v2/app/entitlement?app_id=${encodeURIComponent(appId)}`);
 
@@ -33,6 +34,15 @@ export async function fetchDialogues(appId: string): Promise<TAppDialogue[]> {
   });
 }
 
+/**
+ * The server's refusal, in the reader's language (the envelope's description). Anything else thrown
+ * on the way (no network, a browser API's DOMException) is the caller's to word.
+ */
+export class H5RefusalError extends Error {}
+
+/** The message to show for `err`: the server's own words, else the caller's localized fallback. */
+export const refusalText = (err: unknown, fallback: string) => (err instanceof H5RefusalError && err.message ? err.message : fallback);
+
 /** Multipart posts of the voice and image endpoints; refusals come back as the envelope's description. */
 async function postForm<T>(path: string, form: FormData): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -40,7 +50,8 @@ async function postForm<T>(path: string, form: FormData): Promise<T> {
   if (csrf) headers["X-CSRF-Token"] = csrf;
   const res = await fetch(path, { method: "POST", headers, body: form, credentials: "same-origin" });
   const envelope = (await res.json().catch(() => null)) as { status: number; description: string; data: T } | null;
-  if (!envelope || envelope.status !== 200) throw new Error(envelope?.description || res.statusText);
+  if (!envelope) throw new Error(res.statusText);
+  if (envelope.status !== 200) throw new H5RefusalError(envelope.description);
   return envelope.data;
 }
 
@@ -67,7 +78,7 @@ export async function fetchSpeech(appId: string, text: string): Promise<Blob> {
   const res = await fetch("/api/v2/app/speech", { method: "POST", headers, body: JSON.stringify({ app_id: appId, text }), credentials: "same-origin" });
   if ((res.headers.get("content-type") ?? "").includes("application/json")) {
     const envelope = (await res.json()) as { description?: string };
-    throw new Error(envelope.description || res.statusText);
+    throw new H5RefusalError(envelope.description ?? "");
   }
   if (!res.ok) throw new Error(res.statusText);
   return res.blob();

@@ -15,6 +15,7 @@ import { H5History } from "./h5-history";
 import { H5Input } from "./h5-input";
 import { H5MenuBar, MenuReply } from "./h5-menu-bar";
 import { H5Message } from "./h5-message";
+import { H5PlanSheet } from "./h5-plan-sheet";
 import { useToast } from "./h5-toast";
 import { useSpeechPlayer } from "./use-voice";
 import { copyText } from "../../lib/clipboard";
@@ -29,6 +30,9 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   const toast = useToast();
   const [entitlement, setEntitlement] = useState<TEntitlement | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [plansOpen, setPlansOpen] = useState(false);
+  const [bought, setBought] = useState(0);
+  const { t: tp } = useTranslation("purchases");
   const [notes, setNotes] = useState<TMenuNote[]>([]);
   const speaks = app.outputModes.includes("voice");
   const speech = useSpeechPlayer(app.id, toast.show);
@@ -47,7 +51,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
     return () => {
       live = false;
     };
-  }, [app.id, chat.streaming]);
+  }, [app.id, chat.streaming, bought]);
 
   // Auto-play: a reply that has just finished is spoken when the app says so.
   const lastSpoken = useRef<string | null>(null);
@@ -104,26 +108,28 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
     toast.show((await copyText(url).catch(() => false)) ? t("chat.link_copied") : url);
   }, [app.id, viewerId, text, toast, t]);
 
+  const sellsPlans = (entitlement?.plans.length ?? 0) > 0 && !app.isOwner;
   const refusalHint = useCallback(
     (status: number) =>
-      status === 420003 ? (
+      status === 420003 && !sellsPlans ? (
         <p className="h5-hint">{t("refusal.tomorrow")}</p>
       ) : (
         <p className="h5-hint">
-          {t("refusal.purchase")}{" "}
-          <AppLink to={`/mobi/intro?app=${encodeURIComponent(app.id)}`} className="h5-link" data-testid="h5-purchase">
+          {status === 420003 ? t("refusal.tomorrow") : t("refusal.purchase")}{" "}
+          <button type="button" className="h5-link h5-link-btn" onClick={() => setPlansOpen(true)} data-testid="h5-purchase">
             {t("refusal.see_plans")}
-          </AppLink>
+          </button>
         </p>
       ),
-    [app.id, t],
+    [sellsPlans, t],
   );
+  const held = entitlement?.purchase && entitlement.basis === "plan" ? entitlement.purchase : null;
 
   const rows = buildDisplayRows(messages);
   const lastRow = rows[rows.length - 1];
   const notesAt = (n: number) => notes.filter((x) => x.at === n).map((x) => <MenuReply key={`note-${x.key}`} item={x.item} />);
   // The owner (basis "owner") and apps without a free count show no counter.
-  const remaining = app.freePerDay > 0 && entitlement && entitlement.basis !== "owner" ? entitlement.remainingToday : null;
+  const remaining = app.freePerDay > 0 && entitlement && entitlement.basis !== "owner" && entitlement.basis !== "plan" ? entitlement.remainingToday : null;
   const empty = rows.length === 0;
 
   return (
@@ -134,10 +140,15 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
           <span>{text.name}</span>
         </AppLink>
         <div className="h5-chat__tools">
-          {remaining !== null && remaining !== undefined && (
+          {remaining !== null && remaining !== undefined && !(remaining === 0 && sellsPlans) && (
             <span className={`h5-pill${remaining === 0 ? " is-empty" : ""}`} data-testid="h5-remaining">
               {t("chat.remaining", { count: remaining })}
             </span>
+          )}
+          {sellsPlans && (
+            <button type="button" className="h5-pill h5-plans-pill" onClick={() => setPlansOpen(true)} data-testid="h5-plans-open">
+              {held ? (held.kind === "days" ? tp("held.days", { count: held.days_left ?? 0 }) : tp("held.uses", { count: held.uses_left ?? 0 })) : tp("sheet.title")}
+            </button>
           )}
           <button type="button" className="h5-icon-btn" aria-label={t("history.title")} onClick={() => setHistoryOpen(true)} data-testid="h5-history-open">
             <HistoryOutlined />
@@ -207,6 +218,17 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
             setHistoryOpen(false);
             setNotes([]);
             chat.load(id).catch((err: Error) => toast.show(err.message));
+          }}
+        />
+      )}
+      {plansOpen && (
+        <H5PlanSheet
+          appId={app.id}
+          onClose={() => setPlansOpen(false)}
+          onBought={() => {
+            setPlansOpen(false);
+            setBought((n) => n + 1);
+            toast.show(tp("done"));
           }}
         />
       )}

@@ -3,6 +3,7 @@ import { CloseOutlined, PlusOutlined } from "@ant-design/icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchDialogues, type TAppDialogue } from "./h5-api";
+import { uiLocale } from "../../i18n/config";
 
 type TProps = { appId: string; currentId: string | null; onPick: (id: string) => void; onNew: () => void; onClose: () => void };
 
@@ -23,7 +24,7 @@ export function H5History({ appId, currentId, onPick, onNew, onClose }: TProps) 
 
   const when = (d: TAppDialogue) => {
     const at = d.updated_at ?? d.created_at;
-    return at ? new Date(at).toLocaleString(i18n.language.replace("_", "-").replace("zh-hans", "zh-CN").replace("zh-hant", "zh-TW"), { dateStyle: "short", timeStyle: "short" }) : "";
+    return at ? new Date(at).toLocaleString(uiLocale(i18n.language), { dateStyle: "short", timeStyle: "short" }) : "";
   };
 
   return (

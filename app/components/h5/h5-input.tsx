@@ -4,7 +4,7 @@
 import { AudioOutlined, CloseOutlined, LoadingOutlined, PictureOutlined, SendOutlined, StopOutlined } from "@ant-design/icons";
 import { useCallback, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { uploadChatImage } from "./h5-api";
+import { refusalText, uploadChatImage } from "./h5-api";
 import { useVoiceRecorder } from "./use-voice";
 
 const MAX_IMAGES = 3;
@@ -54,7 +54,7 @@ export function H5Input({ appId, inputModes, streaming, onSend, onStop, onError 
       const { url } = await uploadChatImage(appId, file);
       setImages((list) => [...list, url].slice(0, MAX_IMAGES));
     } catch (err) {
-      onError((err as Error).message);
+      onError(refusalText(err, t("input.image_failed")));
     } finally {
       setUploading(false);
       if (fileInput.current) fileInput.current.value = "";

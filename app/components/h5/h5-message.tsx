@@ -40,6 +40,15 @@ export function H5Message({ msg, qa, actions }: { msg: TChatMessage; qa: boolean
   if (msg.role === "user") {
     return (
       <div className={`h5-msg h5-msg--user${qa ? " h5-msg--qa-q" : ""}`} data-testid="h5-question">
+        {msg.images?.length ? (
+          <div className="h5-msg__images">
+            {msg.images.map((url, i) => (
+              <a key={url} href={url} target="_blank" rel="noreferrer">
+                <img src={url} alt={t("chat.picture", { n: i + 1 })} loading="lazy" data-testid="h5-question-image" />
+              </a>
+            ))}
+          </div>
+        ) : null}
         <div className="h5-bubble">{msg.content}</div>
       </div>
     );
@@ -69,7 +78,7 @@ export function H5Message({ msg, qa, actions }: { msg: TChatMessage; qa: boolean
             <CopyOutlined />
           </IconButton>
           {actions.onSpeak && (
-            <IconButton label={t("chat.speak")} active={actions.speaking} onClick={() => actions.onSpeak!(msg)} testId="h5-speak">
+            <IconButton label={actions.speaking ? t("chat.speak_stop") : t("chat.speak")} active={actions.speaking} onClick={() => actions.onSpeak!(msg)} testId="h5-speak">
               <SoundOutlined />
             </IconButton>
           )}

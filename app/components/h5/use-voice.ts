@@ -2,7 +2,8 @@
 // to stop); the clip is transcribed on the server. Replies are spoken by fetching the server's
 // speech audio and playing it with one shared <audio> element, so a new reply stops the last one.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { fetchSpeech, transcribeVoice } from "./h5-api";
+import { useTranslation } from "react-i18next";
+import { fetchSpeech, refusalText, transcribeVoice } from "./h5-api";
 
 /** A clip type this browser records in: Safari records mp4, Chromium and Firefox webm/ogg. */
 function pickMimeType() {
@@ -12,6 +13,7 @@ function pickMimeType() {
 }
 
 export function useVoiceRecorder(appId: string, onText: (text: string) => void, onError: (message: string) => void) {
+  const { t } = useTranslation("h5");
   const [state, setState] = useState<"idle" | "recording" | "transcribing">("idle");
   const recorder = useRef<MediaRecorder | null>(null);
   const supported = typeof window !== "undefined" && typeof MediaRecorder !== "undefined" && !!navigator.mediaDevices?.getUserMedia;
@@ -36,7 +38,7 @@ export function useVoiceRecorder(appId: string, onText: (text: string) => void, 
           const { text } = await transcribeVoice(appId, clip);
           if (text.trim()) onText(text.trim());
         } catch (err) {
-          onError((err as Error).message);
+          onError(refusalText(err, t("input.voice_failed")));
         } finally {
           setState("idle");
         }
@@ -44,17 +46,19 @@ export function useVoiceRecorder(appId: string, onText: (text: string) => void, 
       recorder.current = rec;
       rec.start();
       setState("recording");
-    } catch (err) {
-      onError((err as Error).message);
+    } catch {
+      // Refused or no device: getUserMedia's own message is in the browser's language, not the reader's.
+      onError(t("input.voice_denied"));
       setState("idle");
     }
-  }, [appId, onText, onError]);
+  }, [appId, onText, onError, t]);
 
   const stop = useCallback(() => recorder.current?.state === "recording" && recorder.current.stop(), []);
   return { supported, state, start, stop };
 }
 
 export function useSpeechPlayer(appId: string, onError: (message: string) => void) {
+  const { t } = useTranslation("h5");
   const audio = useRef<HTMLAudioElement | null>(null);
   const [playingKey, setPlayingKey] = useState<string | null>(null);
 
@@ -75,10 +79,10 @@ export function useSpeechPlayer(appId: string, onError: (message: string) => voi
       } catch (err) {
         setPlayingKey(null);
         // Auto-play before any tap is refused by the browser: not worth an error.
-        if ((err as Error).name !== "NotAllowedError") onError((err as Error).message);
+        if ((err as Error).name !== "NotAllowedError") onError(refusalText(err, t("chat.speak_failed")));
       }
     },
-    [appId, playingKey, onError],
+    [appId, playingKey, onError, t],
   );
   return { play, playingKey };
 }

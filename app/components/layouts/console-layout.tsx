@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { AppstoreOutlined, FundProjectionScreenOutlined, ShopOutlined, TagsOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from "@ant-design/icons";
+import { CommentOutlined, ShoppingCartOutlined, CrownOutlined, ReconciliationOutlined, AppstoreOutlined, RiseOutlined, TransactionOutlined, WalletOutlined, FundProjectionScreenOutlined, ShopOutlined, TagsOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -11,8 +11,10 @@ import { AppLink, useAppNavigate, useIsMobi } from "../app-link";
 import { LanguageSwitcher } from "../shell/preference-switchers";
 import { BrandLogo } from "../ui/brand-logo";
 import { AntdShell } from "../shell/antd-shell";
+import { PayCircleOutlined } from "@ant-design/icons";
+import { RechargeWalletButton } from "../money/recharge-wallet-button";
 
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth", "metering", "payments", "purchases"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
@@ -25,9 +27,15 @@ const MENU = [
   { key: "/history_qa", icon: <HistoryOutlined />, label: "console.menu.history_qa" },
   { key: "/train", icon: <ReadOutlined />, label: "console.menu.train" },
   { key: "/my_app", icon: <AppstoreOutlined />, label: "console.menu.my_app" },
+  { key: "/create_bot", icon: <CommentOutlined />, label: "console.menu.create_bot" },
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
   { key: "/multimedia", icon: <PictureOutlined />, label: "console.menu.multimedia" },
   { key: "/intelligent_store", icon: <ShopOutlined />, label: "console.menu.intelligent_store" },
+  { key: "/distribution", icon: <ShareAltOutlined />, label: "common:money_menu.distribution" },
+  { key: "/income", icon: <RiseOutlined />, label: "common:money_menu.income" },
+  { key: "/consumption", icon: <TransactionOutlined />, label: "common:money_menu.consumption" },
+  { key: "/withdrawal", icon: <WalletOutlined />, label: "common:money_menu.withdrawal" },
+  { key: "/upgrade", icon: <CrownOutlined />, label: "console.menu.upgrade" },
   { key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" },
 ];
 const ADMIN_MENU = [
@@ -37,10 +45,14 @@ const ADMIN_MENU = [
   { key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" },
   { key: "/admin/app_categories", icon: <TagsOutlined />, label: "admin.app_categories.menu" },
   { key: "/admin/carousel", icon: <FundProjectionScreenOutlined />, label: "admin.carousel.menu" },
+  { key: "/admin/payments", icon: <PayCircleOutlined />, label: "payments:admin.menu" },
+  { key: "/admin/purchases", icon: <ShoppingCartOutlined />, label: "purchases:admin.menu" },
+  { key: "/admin/reconciliation", icon: <ReconciliationOutlined />, label: "metering:reconciliation.menu" },
+  { key: "/admin/withdrawals", icon: <WalletOutlined />, label: "common:money_menu.admin_withdrawals" },
 ];
 
 /** Pages reached from a menu entry light up that entry. */
-const MENU_PARENT: Record<string, string> = { "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia", "/create_normal_train": "/train", "/create_train": "/train", "/Createdatabases": "/train", "/database": "/train", "/create_app": "/my_app", "/create_api": "/my_app", "/del_app": "/my_app" };
+const MENU_PARENT: Record<string, string> = { "/my_bonus": "/distribution", "/my_redpacket": "/distribution", "/invitation": "/distribution", "/my_withdrawal": "/withdrawal", "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia", "/create_normal_train": "/train", "/create_train": "/train", "/Createdatabases": "/train", "/database": "/train", "/create_app": "/my_app", "/create_api": "/my_app", "/del_app": "/my_app" };
 
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
@@ -83,6 +95,7 @@ function ConsoleLayoutFrame() {
           </AppLink>
         </div>
         <div className="console__tools">
+          <RechargeWalletButton compact={mobi} />
           <LanguageSwitcher compact />
           <Dropdown menu={userMenu} trigger={["click"]}>
             <Button type="text" data-testid="account-menu" icon={<Avatar size="small" src={account.avatarUrl ?? undefined} icon={<UserOutlined />} />}>

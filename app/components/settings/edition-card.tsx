@@ -1,5 +1,6 @@
 import { Card, Descriptions, Tag } from "antd";
 import { useTranslation } from "react-i18next";
+import { LocalDate } from "../ui/local-date";
 
 type TProps = { edition: string; expiresAt: string | null; limits: Record<string, number | null> };
 
@@ -12,7 +13,7 @@ export function EditionCard({ edition, expiresAt, limits }: TProps) {
         <Descriptions.Item label={t("settings.edition")}>
           <Tag color="purple" data-testid="edition-name">{t(`editions.${edition}`, { ns: "common" })}</Tag>
         </Descriptions.Item>
-        <Descriptions.Item label={t("settings.expires")}>{expiresAt ? new Date(expiresAt).toLocaleDateString() : "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("settings.expires")}>{expiresAt ? <LocalDate iso={expiresAt} /> : "—"}</Descriptions.Item>
         {(["agents", "trainingSets", "apps", "bots", "chatsPerDay"] as const).map((k) => (
           <Descriptions.Item key={k} label={t(`settings.limits.${k}`)}>
             {show(limits[k] ?? null)}

@@ -1,40 +1,12 @@
-// Labour-remuneration tax withheld on a withdrawal (SPEC 9, DESIGN 8), for the explanation pages.
-// Works in fen so the figures shown are exact.
+// The labour tax of the explanation pages (/mobi/withdrawal_tip, the calculator) is the server's
+// own module, so what a page explains is what a withdrawal withholds.
+import { WITHDRAWAL_MIN_MICRO, WITHDRAWAL_WORKING_DAYS, MICRO } from "../../../server/money/money.constants";
 
-export const WITHDRAWAL_MIN_YUAN = 10;
-export const WITHDRAWAL_DAYS = 7;
+export { computeLabourTax, TAX_BRACKETS, type TLabourTax } from "../../../server/money/withdrawals/labour-tax";
 
-export type TLabourTax = {
-  income: number;
-  taxable: number;
-  /** Percent: 20, 30 or 40. */
-  rate: number;
-  quickDeduction: number;
-  tax: number;
-  received: number;
-};
+export const WITHDRAWAL_MIN_YUAN = WITHDRAWAL_MIN_MICRO / MICRO;
+export const WITHDRAWAL_DAYS = WITHDRAWAL_WORKING_DAYS;
 
-export const TAX_BRACKETS = [
-  { upTo: 20000, rate: 20, quickDeduction: 0 },
-  { upTo: 50000, rate: 30, quickDeduction: 2000 },
-  { upTo: null, rate: 40, quickDeduction: 7000 },
-] as const;
-
-export function computeLabourTax(incomeYuan: number): TLabourTax {
-  const income = Math.max(0, Math.round(incomeYuan * 100));
-  const taxable = income <= 400000 ? Math.max(0, income - 80000) : Math.round((income * 8) / 10);
-  const bracket = TAX_BRACKETS.find((b) => b.upTo === null || taxable <= b.upTo * 100) ?? TAX_BRACKETS[2];
-  const tax = taxable === 0 ? 0 : Math.max(0, Math.round((taxable * bracket.rate) / 100) - bracket.quickDeduction * 100);
-  return {
-    income: income / 100,
-    taxable: taxable / 100,
-    rate: bracket.rate,
-    quickDeduction: bracket.quickDeduction,
-    tax: tax / 100,
-    received: (income - tax) / 100,
-  };
-}
-
-export function formatYuan(value: number, locale: string): string {
+export function formatYuan(value: number, locale: string | undefined): string {
   return value.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }

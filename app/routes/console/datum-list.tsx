@@ -14,6 +14,7 @@ import { useMediaActions } from "../../components/media/use-media-actions";
 import { formatSize, useMediaPage, type TMediaItem, type TMediaPage, type TMediaQuota } from "../../components/media/media-client";
 import { displayFileName } from "../../lib/file-name";
 import "../../components/media/media.css";
+import { uiLocale } from "../../i18n/config";
 
 export const handle = { i18n: ["media"] };
 
@@ -51,7 +52,7 @@ function ItemsTable({ initial, kind }: { initial: { page: TMediaPage; quota: TMe
     { key: "kind", title: t("columns.kind"), responsive: ["sm"], render: (_, item) => t(`type.${item.kind}`) },
     { key: "size", title: t("columns.size"), responsive: ["md"], render: (_, item) => formatSize(item.size, t) },
     { key: "dimensions", title: t("columns.dimensions"), responsive: ["lg"], render: (_, item) => (item.width && item.height ? `${item.width}×${item.height}` : "—") },
-    { key: "created", title: t("columns.created"), responsive: ["md"], render: (_, item) => <span suppressHydrationWarning>{new Date(item.createdAt).toLocaleString(i18n.language.replace("_", "-"))}</span> },
+    { key: "created", title: t("columns.created"), responsive: ["md"], render: (_, item) => <span suppressHydrationWarning>{new Date(item.createdAt).toLocaleString(uiLocale(i18n.language))}</span> },
     {
       key: "actions",
       title: t("columns.actions"),

@@ -11,6 +11,8 @@ import { PasswordCard } from "../../components/settings/password-card";
 import { ProfileCard } from "../../components/settings/profile-card";
 import { WechatCard } from "../../components/settings/wechat-card";
 import { ModelKeysCard } from "../../components/settings/model-keys-card";
+import { StaffWithdrawCard } from "../../components/money/withdrawals/staff-withdraw-card";
+import { getStaffWithdrawPolicy } from "../../../server/money/withdrawals/withdrawals.service";
 import { getOwnChannelsPanel } from "../../../server/models/own-channels.service";
 import { findWechatBinding } from "../../../server/accounts/accounts.repository";
 import { requireSessionAccount } from "../../lib/auth.server";
@@ -19,11 +21,12 @@ import { getAppKey } from "../../../server/accounts/settings.service";
 import { getOwnCertification } from "../../../server/accounts/certification.service";
 import { isStrictPasswordOn } from "../../../server/auth/auth.service";
 
-export const handle = { i18n: ["auth", "models"] };
+export const handle = { i18n: ["auth", "models", "withdrawals"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const [entitlements, appKey, wechat, certification, modelKeys] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id), getOwnCertification(account.id), getOwnChannelsPanel(account.id)]);
+  const staffWithdraw = await getStaffWithdrawPolicy(account);
   const url = new URL(request.url);
   return {
     account,
@@ -31,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     appKey,
     certification,
     modelKeys,
+    staffWithdraw,
     strict: isStrictPasswordOn(),
     wechat: wechat ? { nickname: wechat.nickname } : null,
     wechatEnabled: isWechatLoginEnabled(),
@@ -40,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Settings() {
   const { t } = useTranslation("auth");
-  const { account, entitlements, appKey, certification, modelKeys, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
+  const { account, entitlements, appKey, certification, modelKeys, staffWithdraw, strict, wechat, wechatEnabled, notice } = useLoaderData<typeof loader>();
   return (
     <div className="console__page" data-testid="settings">
       <h1 className="console__title">{t("settings.title")}</h1>
@@ -53,6 +57,7 @@ export default function Settings() {
         <WechatCard bound={wechat} enabled={wechatEnabled} />
         <AppKeyCard initial={appKey} />
         <ModelKeysCard {...modelKeys} />
+        {staffWithdraw && <StaffWithdrawCard enterprise={staffWithdraw.enterprise} initial={staffWithdraw.staff_may_withdraw} />}
         <PasswordCard strict={strict} />
       </Space>
     </div>

@@ -16,10 +16,12 @@ import { LocalDate } from "../../components/ui/local-date";
 import { getMarketDetail } from "../../../server/market/catalog.service";
 import { getMarketHeader } from "../../../server/market/market-admin.service";
 import { listComments } from "../../../server/market/social.service";
+import { getOffer } from "../../../server/money/purchases/purchases.service";
+import { BuyPanel } from "../../components/purchases/buy-panel";
 import type { TMarketLanguage } from "../../../server/market/market.schema";
 import "../../components/market/market.css";
 
-export const handle = { i18n: ["market"] };
+export const handle = { i18n: ["market", "purchases", "payments"] };
 export const meta = pageMeta("Zelin · Details");
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -29,13 +31,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
   const detail = await orNotFound(() => getMarketDetail(viewer, id, type === "agent" || type === "app" ? type : undefined));
   const target = detail.kind === "app" ? { targetType: "app" as const, targetId: detail.app.id } : { targetType: "agent" as const, targetId: detail.agent.id };
-  const [comments, header] = await Promise.all([orNotFound(() => listComments(viewer, { ...target, limit: 10 })), getMarketHeader()]);
-  return { detail, comments, target, categories: header.categories };
+  // What is on sale (plans, buyout price) and the viewer's balance; nothing when not for sale.
+  const offerTarget = target.targetType === "app" ? { app_id: target.targetId } : { agent_id: target.targetId };
+  const [comments, header, offer] = await Promise.all([orNotFound(() => listComments(viewer, { ...target, limit: 10 })), getMarketHeader(), getOffer(viewer, offerTarget).catch(() => null)]);
+  return { detail, comments, target, categories: header.categories, offer };
 }
 
 export default function Detail() {
   const { t, i18n } = useTranslation("market");
-  const { detail, comments, target, categories } = useLoaderData<typeof loader>();
+  const { detail, comments, target, categories, offer } = useLoaderData<typeof loader>();
   const lng = i18n.language as TMarketLanguage;
   const english = lng === "en" || lng === "pt";
   const isApp = detail.kind === "app";
@@ -75,6 +79,11 @@ export default function Detail() {
               <ReactionButtons {...target} signedIn={detail.viewer.signedIn} liked={detail.viewer.liked} collected={detail.viewer.collected} likeCount={head.likes} collectCount={head.collects} />
             </div>
           </section>
+          {offer && (offer.plans.length > 0 || offer.buyout_price_micro !== null) && (
+            <section className="mk-panel">
+              <BuyPanel offer={offer} target={target.targetType === "app" ? { appId: target.targetId } : { agentId: target.targetId }} />
+            </section>
+          )}
           <section className="mk-panel" data-testid="update-log">
             <h2>{t("detail.update_log")}</h2>
             {detail.updateLog.length === 0 ? (

@@ -14,7 +14,7 @@ import { PhoneChatArt } from "../../components/site/phone-chat-art";
 import "../../styles/chat.css";
 import "../../styles/h5.css";
 
-export const handle = { i18n: ["h5", "chat", "mobi"] };
+export const handle = { i18n: ["h5", "chat", "mobi", "purchases"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const inherited = matches.flatMap((m) => m.meta ?? []).filter((d) => !("title" in d));

@@ -1,4 +1,6 @@
 import { CalendarOutlined, CrownOutlined, DesktopOutlined, HddOutlined, WalletOutlined } from "@ant-design/icons";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { Alert } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,9 +9,22 @@ import { EditionCards, EditionCompareTable } from "../../components/site/edition
 import { MEMBERSHIP_DAYS } from "../../components/site/editions";
 import { IconBadge, type TTone } from "../../components/site/icon-card";
 import { pageMeta } from "../../components/site/page-meta";
+import { AppLink } from "../../components/app-link";
+import { EditionPurchase } from "../../components/editions/edition-purchase";
+import { MembershipSummary } from "../../components/editions/membership-summary";
+import { getSessionAccount } from "../../lib/auth.server";
+import { getMembership } from "../../../server/money/editions/editions.service";
+import { listProviders } from "../../../server/money/payments/providers";
 import "../../styles/site-pages.css";
 
-export const handle = { i18n: ["mobi", "site"] };
+export const handle = { i18n: ["mobi", "site", "editions"] };
+
+/** Signed in, the phone shows the membership and buys as /upgrade does; signed out, the editions. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const account = await getSessionAccount(request);
+  if (!account) return { membership: null, providers: [] as string[] };
+  return { membership: await getMembership(account.id), providers: listProviders() as string[] };
+}
 
 export const meta = pageMeta("Zelin · Editions");
 
@@ -22,6 +37,8 @@ const NOTES: { key: string; icon: ReactNode; tone: TTone }[] = [
 
 export default function MobiUpgrade() {
   const { t } = useTranslation("mobi");
+  const { t: te } = useTranslation("editions");
+  const { membership, providers } = useLoaderData<typeof loader>();
   const vars = { short: MEMBERSHIP_DAYS[0], long: MEMBERSHIP_DAYS[1] };
   return (
     <div className="sp-page mp" data-testid="mobi-upgrade">
@@ -31,9 +48,23 @@ export default function MobiUpgrade() {
         <p>{t("upgrade.hero.lead")}</p>
       </section>
 
-      <Alert type="info" showIcon icon={<DesktopOutlined />} title={t("upgrade.pc.title")} description={t("upgrade.pc.desc")} />
-
-      <EditionCards />
+      {membership ? (
+        <>
+          <MembershipSummary membership={membership} />
+          <section className="mp-card">
+            <h2>{te("mobi.buy")}</h2>
+            <EditionPurchase membership={membership} providers={providers} />
+          </section>
+        </>
+      ) : (
+        <>
+          <Alert type="info" showIcon icon={<DesktopOutlined />} title={t("upgrade.pc.title")} description={t("upgrade.pc.desc")} />
+          <AppLink to="/login?redirect=%2Fmobi%2Fupgrade" data-testid="mobi-upgrade-sign-in">
+            {te("mobi.sign_in")}
+          </AppLink>
+          <EditionCards />
+        </>
+      )}
 
       <section className="mp-card">
         <h2>{t("upgrade.compare.title")}</h2>

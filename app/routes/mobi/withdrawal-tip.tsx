@@ -17,6 +17,7 @@ import { computeLabourTax, formatYuan, TAX_BRACKETS, WITHDRAWAL_DAYS, WITHDRAWAL
 import { TaxCalculator, WorkedExample } from "../../components/site/tax-calculator";
 import { pageMeta } from "../../components/site/page-meta";
 import "../../styles/site-pages.css";
+import { uiLocale } from "../../i18n/config";
 
 export const handle = { i18n: ["mobi", "site"] };
 
@@ -35,8 +36,8 @@ const SAMPLES = [500, 3000, 10000, 30000, 100000];
 
 export default function WithdrawalTip() {
   const { t, i18n } = useTranslation("mobi");
-  const fmt = (v: number) => formatYuan(v, i18n.language.replace("_", "-"));
-  const whole = (v: number) => v.toLocaleString(i18n.language.replace("_", "-"));
+  const fmt = (v: number) => formatYuan(v, uiLocale(i18n.language));
+  const whole = (v: number) => v.toLocaleString(uiLocale(i18n.language));
   const vars = { min: WITHDRAWAL_MIN_YUAN, days: WITHDRAWAL_DAYS };
 
   const bracketRows = TAX_BRACKETS.map((b, i) => ({

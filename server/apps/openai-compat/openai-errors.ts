@@ -1,12 +1,12 @@
 // Our refusals in OpenAI's error shape, {error: {message, type, param, code}}, with the HTTP status
 // an OpenAI client expects: 401 for a bad key, 429 (Retry-After) when rate limited, 402 when the
-// entitlement refuses, 403 when the app may not be served.
+// entitlement refuses or the app's owner cannot pay its replies, 403 when the app may not be served.
 import type { Response } from "express";
 import { isAppError } from "../../errors/app-error";
 import { codeForStatus, ERROR_CODES, type TErrorCode } from "../../errors/codes";
 import { mapError } from "../../errors/map-error";
 
-const ENTITLEMENT = new Set<string>(["times_exhausted", "trial_count_zero", "days_exhausted", "balance_insufficient", "trial_exhausted"]);
+const ENTITLEMENT = new Set<string>(["times_exhausted", "trial_count_zero", "days_exhausted", "balance_insufficient", "trial_exhausted", "app_owner_balance_insufficient"]);
 
 export type TOpenAiError = { http: number; retryAfter: number | null; body: { error: { message: string; type: string; param: null; code: string } } };
 

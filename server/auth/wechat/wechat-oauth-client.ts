@@ -1,6 +1,6 @@
 // The WeChat Open Platform website-login protocol (网站应用微信登录): the QR page URL, the code for
 // token exchange, and the user's profile. Transport only; what a login means is in wechat.service.ts.
-const TIMEOUT_MS = 10_000;
+import { fetchErrcodeJson } from "../../net/errcode-json";
 
 export type TWechatClientConfig = { appId: string; appSecret: string; openBase: string; apiBase: string };
 
@@ -45,26 +45,5 @@ function asText(value: unknown) {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
-// WeChat reports failures as 200 with {errcode, errmsg}, sometimes as text/plain: read the body as
-// JSON whatever its type. The URL carries the app secret, so it never goes into an error message.
-async function getWechatJson(url: string): Promise<Record<string, unknown>> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-    text = await res.text();
-  } catch (err) {
-    throw new WechatApiError(-1, "WeChat unreachable", { cause: err });
-  }
-  let body: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (!parsed || typeof parsed !== "object") throw new Error("not an object");
-    body = parsed as Record<string, unknown>;
-  } catch {
-    throw new WechatApiError(-1, `HTTP ${res.status}, not JSON: ${text.slice(0, 120)}`);
-  }
-  if (typeof body.errcode === "number" && body.errcode !== 0) throw new WechatApiError(body.errcode, String(body.errmsg ?? ""));
-  if (!res.ok) throw new WechatApiError(-1, `HTTP ${res.status}`);
-  return body;
-}
+// WeChat reports failures as 200 with {errcode, errmsg} (server/net/errcode-json.ts).
+const getWechatJson = (url: string) => fetchErrcodeJson(url, (code, msg, opts) => new WechatApiError(code, msg, opts), { name: "WeChat" });

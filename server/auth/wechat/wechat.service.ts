@@ -13,6 +13,7 @@ import { logger } from "../../lib/logger";
 import * as accounts from "../../accounts/accounts.repository";
 import { startSession } from "../session.service";
 import * as repo from "./wechat.repository";
+import { grantExperienceBonus } from "../../money/editions/experience-bonus";
 import { buildQrConnectUrl, exchangeWechatCode, fetchWechatProfile, WechatApiError, type TWechatClientConfig, type TWechatToken } from "./wechat-oauth-client";
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
@@ -134,6 +135,7 @@ async function findOrCreateWechatAccount(config: TWechatClientConfig, token: TWe
           tx,
         );
         await repo.insertWechatIdentity({ accountId: account.id, openid: token.openid, unionid, nickname: profile.nickname }, tx);
+        await grantExperienceBonus(account.id, tx);
         return account.id;
       });
     } catch (err) {

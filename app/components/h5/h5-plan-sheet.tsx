@@ -1,0 +1,147 @@
+// The plan sheet over the H5 chat: the app's paid plans with their price in Z and what each gives,
+// the buyer's balance, sign-in for visitors, a confirm step (one request id per confirm, so a double
+// tap buys once), and a clear recharge link when the balance is not enough.
+import { CheckCircleFilled, CloseOutlined, LoginOutlined, WalletOutlined } from "@ant-design/icons";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../lib/api-client";
+import { AppLink } from "../app-link";
+import { BALANCE_INSUFFICIENT_STATUS, buyAppPlan, fetchOffer, formatZ, newRequestId, type TOffer, type TOfferPlan } from "../purchases/purchase-api";
+import { PlanText } from "../purchases/plan-text";
+import "./h5-plans.css";
+
+type TProps = { appId: string; onClose: () => void; onBought: () => void };
+
+/** Where a phone tops up: the phone's edition and recharge page (H2's /mobi/upgrade). */
+export const PHONE_RECHARGE_PATH = "/mobi/upgrade";
+
+export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
+  const { t } = useTranslation("purchases");
+  const [offer, setOffer] = useState<TOffer | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<{ plan: TOfferPlan; requestId: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ text: string; recharge: boolean } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    fetchOffer({ appId }).then(
+      (o) => {
+        if (!live) return;
+        setOffer(o);
+        setPicked(o.plans[0]?.id ?? null);
+      },
+      (err: Error) => live && setFailed(err.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [appId]);
+
+  const plan = offer?.plans.find((p) => p.id === picked) ?? null;
+  const short = Boolean(offer && plan && offer.balance_micro !== null && offer.balance_micro < plan.price_micro);
+  const loginPath = useMemo(() => (typeof window === "undefined" ? "/mobi/login" : `/mobi/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`), []);
+
+  const pay = async () => {
+    if (!confirming || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await buyAppPlan(appId, confirming.plan.id, confirming.requestId);
+      onBought();
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : 0;
+      setError({ text: (err as Error).message, recharge: status === BALANCE_INSUFFICIENT_STATUS });
+      setConfirming(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="h5-sheet" role="dialog" aria-modal="true" aria-label={t("sheet.title")} data-testid="h5-plan-sheet">
+      <button type="button" className="h5-sheet__backdrop" aria-label={t("sheet.close")} onClick={onClose} />
+      <section className="h5-sheet__panel">
+        <header className="h5-sheet__head">
+          <h2>{t("sheet.title")}</h2>
+          <button type="button" className="h5-icon-btn" aria-label={t("sheet.close")} onClick={onClose}>
+            <CloseOutlined />
+          </button>
+        </header>
+        {failed ? (
+          <p className="h5-muted">{failed}</p>
+        ) : !offer ? (
+          <p className="h5-muted">{t("sheet.loading")}</p>
+        ) : offer.plans.length === 0 ? (
+          <p className="h5-muted">{t("sheet.none")}</p>
+        ) : (
+          <>
+            <ul className="h5-plans" role="radiogroup" aria-label={t("sheet.title")}>
+              {offer.plans.map((p) => (
+                <li key={p.id}>
+                  <button type="button" role="radio" aria-checked={p.id === picked} className={`h5-plan${p.id === picked ? " is-picked" : ""}`} onClick={() => (setPicked(p.id), setConfirming(null), setError(null))} data-testid="h5-plan">
+                    <span className="h5-plan__what">
+                      <b>
+                        <PlanText plan={p} part="quantity" />
+                      </b>
+                      <small>
+                        <PlanText plan={p} part="detail" />
+                      </small>
+                    </span>
+                    <span className="h5-plan__price">{t("price", { amount: formatZ(p.price_micro) })}</span>
+                    {p.id === picked && <CheckCircleFilled className="h5-plan__tick" />}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {offer.own ? (
+              <p className="h5-muted">{t("sheet.own")}</p>
+            ) : !offer.signed_in ? (
+              <div className="h5-plan-note">
+                <p>{t("sheet.sign_in")}</p>
+                <AppLink to={loginPath} className="h5-btn h5-btn--primary h5-btn--block" data-testid="h5-plan-login">
+                  <LoginOutlined /> {t("sheet.sign_in_button")}
+                </AppLink>
+              </div>
+            ) : (
+              <>
+                <p className="h5-plan-balance" data-testid="h5-plan-balance">
+                  <WalletOutlined /> {t("balance", { amount: formatZ(offer.balance_micro) })}
+                </p>
+                {(short || error?.recharge) && (
+                  <div className="h5-plan-note is-warning" data-testid="h5-plan-insufficient">
+                    <p>{t("insufficient")}</p>
+                    <AppLink to={PHONE_RECHARGE_PATH} className="h5-link" data-testid="h5-plan-recharge">
+                      {t("recharge")}
+                    </AppLink>
+                  </div>
+                )}
+                {error && !error.recharge && <p className="h5-plan-note is-warning">{error.text}</p>}
+                {confirming ? (
+                  <div className="h5-plan-confirm" data-testid="h5-plan-confirm">
+                    <p>
+                      {t("confirm.body", { amount: formatZ(confirming.plan.price_micro) })} <PlanText plan={confirming.plan} part="quantity" />
+                    </p>
+                    <div className="h5-plan-confirm__actions">
+                      <button type="button" className="h5-btn" onClick={() => setConfirming(null)} disabled={busy}>
+                        {t("confirm.back")}
+                      </button>
+                      <button type="button" className="h5-btn h5-btn--primary" onClick={() => void pay()} disabled={busy} data-testid="h5-plan-pay">
+                        {busy ? t("confirm.paying") : t("confirm.pay", { amount: formatZ(confirming.plan.price_micro) })}
+                      </button>
+                    </div>
+                  </div>
+                ) : (
+                  <button type="button" className="h5-btn h5-btn--primary h5-btn--block" disabled={!plan || short} onClick={() => plan && setConfirming({ plan, requestId: newRequestId() })} data-testid="h5-plan-buy">
+                    {plan ? t("buy", { amount: formatZ(plan.price_micro) }) : t("sheet.pick")}
+                  </button>
+                )}
+              </>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "chat_message" ADD COLUMN     "images" JSONB NOT NULL DEFAULT '[]';
+

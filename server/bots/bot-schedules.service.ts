@@ -1,0 +1,93 @@
+// A bot's scheduled messages (SPEC 3 Bot: content, targets, send time, loop) as its owner edits
+// them, what was sent ("what will be sent next", "what was sent") and the chats it can send to.
+// The gateway holding the bot fires them (bot-gateway/core/scheduler.ts).
+import { getDb } from "../db/client";
+import { AppError } from "../errors/app-error";
+import { SCHEDULES_PER_BOT_MAX, ZScheduleInput } from "./bots.schema";
+import * as repo from "./bots.repository";
+import { fieldError, loadOwnedBot, type TActor } from "./bots.service";
+import { firstRunAtOrAfter } from "./schedule-time";
+
+export type TScheduleView = {
+  id: string;
+  content: string;
+  targets: { kind: "contact" | "group"; id: string; name: string }[];
+  send_at: string;
+  loop: string;
+  every_hours: number | null;
+  utc_offset_minutes: number;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  enabled: boolean;
+};
+
+const toScheduleView = (s: repo.TScheduleRow): TScheduleView => ({
+  id: s.id,
+  content: s.content,
+  targets: s.targets as TScheduleView["targets"],
+  send_at: s.sendAt.toISOString(),
+  loop: s.loop,
+  every_hours: s.everyHours,
+  utc_offset_minutes: s.utcOffsetMinutes,
+  next_run_at: s.nextRunAt?.toISOString() ?? null,
+  last_run_at: s.lastRunAt?.toISOString() ?? null,
+  enabled: s.enabled,
+});
+
+/** Creates or edits a scheduled message; its next run is the first occurrence from now. */
+export async function saveSchedule(actor: TActor, raw: unknown): Promise<TScheduleView> {
+  const input = ZScheduleInput.parse(raw);
+  const bot = await loadOwnedBot(actor, input.bot_id);
+  const now = new Date();
+  const sendAt = new Date(input.send_at);
+  const rule = { sendAt, loop: input.loop, everyHours: input.loop === "hours" ? input.every_hours : null, utcOffsetMinutes: input.utc_offset_minutes };
+  // A one-off must lie ahead (a minute's grace for the time it took to fill the form).
+  if (input.loop === "once" && sendAt.getTime() < now.getTime() - 60_000) throw fieldError(["send_at"], "bots:validation.send_at_past");
+  const next = input.enabled ? firstRunAtOrAfter(rule, new Date(now.getTime() - 60_000)) : null;
+  const row = await getDb().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT id FROM bot WHERE id = ${bot.id} FOR UPDATE`;
+    if (input.schedule_id) {
+      if (!(await repo.findSchedule(bot.id, input.schedule_id, tx))) throw new AppError("not_found");
+    } else if ((await repo.countSchedules(bot.id, tx)) >= SCHEDULES_PER_BOT_MAX) {
+      throw fieldError(["content"], "bots:validation.schedules_max");
+    }
+    return repo.upsertSchedule(
+      input.schedule_id,
+      { botId: bot.id, content: input.content, targets: input.targets, sendAt, loop: input.loop, everyHours: rule.everyHours, utcOffsetMinutes: input.utc_offset_minutes, nextRunAt: next, enabled: input.enabled },
+      tx,
+    );
+  });
+  return toScheduleView(row);
+}
+
+export async function deleteSchedule(actor: TActor, botId: string, scheduleId: string) {
+  const bot = await loadOwnedBot(actor, botId);
+  if (!(await repo.deleteSchedule(bot.id, scheduleId))) throw new AppError("not_found");
+}
+
+export async function listSchedules(actor: TActor, botId: string): Promise<TScheduleView[]> {
+  const bot = await loadOwnedBot(actor, botId);
+  return (await repo.listSchedules(bot.id)).map(toScheduleView);
+}
+
+export async function listDeliveries(actor: TActor, botId: string, opts: { before?: string; take?: number } = {}) {
+  const bot = await loadOwnedBot(actor, botId);
+  const rows = await repo.listDeliveries(bot.id, Math.min(100, opts.take ?? 50), opts.before ? new Date(opts.before) : undefined);
+  return rows.map((d) => ({
+    id: d.id,
+    kind: d.kind as "scheduled" | "greeting",
+    schedule_id: d.scheduleId,
+    target: d.target as { kind: "contact" | "group"; id: string; name?: string },
+    content: d.content,
+    due_at: d.dueAt.toISOString(),
+    state: d.state as "sending" | "sent" | "failed",
+    error: d.error,
+    created_at: d.createdAt.toISOString(),
+    sent_at: d.sentAt?.toISOString() ?? null,
+  }));
+}
+
+export async function listTargets(actor: TActor, botId: string) {
+  const bot = await loadOwnedBot(actor, botId);
+  return (await repo.listTargets(bot.id)).map((t) => ({ kind: t.kind as "contact" | "group", id: t.externalId, name: t.name, last_message_at: t.lastMessageAt.toISOString() }));
+}

@@ -1,0 +1,131 @@
+// What the console's bot service reads and writes (Prisma only here): bots with their BOT app,
+// schedules, deliveries, conversations seen (the targets) and the owner's notices.
+import type { Prisma } from "../db/generated/client";
+import { getDb, type TDbOrTx } from "../db/client";
+
+const BOT_ROW = {
+  id: true,
+  appId: true,
+  ownerAccountId: true,
+  channel: true,
+  name: true,
+  state: true,
+  stateDetail: true,
+  stateChangedAt: true,
+  credentials: true,
+  groupReply: true,
+  greeting: true,
+  loginQr: true,
+  loginName: true,
+  paidUntil: true,
+  enabled: true,
+  leaseOwner: true,
+  leaseUntil: true,
+  createdAt: true,
+  app: { select: { enterpriseId: true, agents: { take: 1, orderBy: { sortOrder: "asc" }, select: { agentId: true } } } },
+  _count: { select: { events: { where: { readAt: null } } } },
+} as const satisfies Prisma.BotSelect;
+
+export type TBotRow = Prisma.BotGetPayload<{ select: typeof BOT_ROW }>;
+
+/** Serialises bot creations of one account (the edition's bot count). */
+export async function lockAccountBots(accountId: string, tx: TDbOrTx) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('bots:' || ${accountId}))`;
+}
+
+export async function countBotsOf(accountId: string, tx: TDbOrTx = getDb()) {
+  return tx.bot.count({ where: { ownerAccountId: accountId, deletedAt: null } });
+}
+
+export async function insertBot(data: Prisma.BotUncheckedCreateInput, tx: TDbOrTx) {
+  return (await tx.bot.create({ data, select: { id: true } })).id;
+}
+
+export async function findBot(id: string, tx: TDbOrTx = getDb()): Promise<TBotRow | null> {
+  return tx.bot.findFirst({ where: { id, deletedAt: null }, select: BOT_ROW });
+}
+
+export async function listBotsOf(accountId: string, tx: TDbOrTx = getDb()): Promise<TBotRow[]> {
+  return tx.bot.findMany({ where: { ownerAccountId: accountId, deletedAt: null }, orderBy: { createdAt: "desc" }, select: BOT_ROW });
+}
+
+export async function updateBot(id: string, data: Prisma.BotUncheckedUpdateInput, tx: TDbOrTx = getDb()) {
+  await tx.bot.update({ where: { id }, data, select: { id: true } });
+}
+
+/** Deleting a bot deletes its BOT app with it (the app exists for the bot). */
+export async function softDeleteBot(id: string, appId: string, now: Date, tx: TDbOrTx) {
+  await tx.bot.update({ where: { id }, data: { deletedAt: now, enabled: false, leaseOwner: null, leaseUntil: null }, select: { id: true } });
+  await tx.app.update({ where: { id: appId }, data: { deletedAt: now }, select: { id: true } });
+}
+
+export async function findAgentNames(ids: string[]) {
+  if (!ids.length) return [];
+  return getDb().agent.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+}
+
+export async function findLiveAgentOf(accountId: string, agentId: string, tx: TDbOrTx = getDb()) {
+  return tx.agent.findFirst({
+    where: { id: agentId, ownerAccountId: accountId, deletedAt: null, versions: { some: { state: { in: ["published", "on_shelf"] } } } },
+    select: { id: true, name: true, avatarUrl: true },
+  });
+}
+
+export async function insertEvent(botId: string, kind: string, detail: Record<string, unknown>, tx: TDbOrTx = getDb()) {
+  await tx.botEvent.create({ data: { botId, kind, detail: detail as Prisma.InputJsonValue }, select: { id: true } });
+}
+
+export async function listEvents(botId: string, take = 50) {
+  return getDb().botEvent.findMany({ where: { botId }, orderBy: { createdAt: "desc" }, take, select: { id: true, kind: true, detail: true, readAt: true, createdAt: true } });
+}
+
+export async function markEventsRead(botId: string, now: Date) {
+  await getDb().botEvent.updateMany({ where: { botId, readAt: null }, data: { readAt: now } });
+}
+
+// Schedules -------------------------------------------------------------------------------------
+
+const SCHEDULE_ROW = { id: true, botId: true, content: true, targets: true, sendAt: true, loop: true, everyHours: true, utcOffsetMinutes: true, nextRunAt: true, lastRunAt: true, enabled: true, createdAt: true } as const satisfies Prisma.BotScheduleSelect;
+export type TScheduleRow = Prisma.BotScheduleGetPayload<{ select: typeof SCHEDULE_ROW }>;
+
+export async function countSchedules(botId: string, tx: TDbOrTx = getDb()) {
+  return tx.botSchedule.count({ where: { botId } });
+}
+
+export async function findSchedule(botId: string, id: string, tx: TDbOrTx = getDb()) {
+  return tx.botSchedule.findFirst({ where: { id, botId }, select: SCHEDULE_ROW });
+}
+
+export async function upsertSchedule(id: string | undefined, data: Omit<Prisma.BotScheduleUncheckedCreateInput, "id">, tx: TDbOrTx = getDb()) {
+  if (id) return (await tx.botSchedule.update({ where: { id }, data, select: SCHEDULE_ROW })) as TScheduleRow;
+  return (await tx.botSchedule.create({ data, select: SCHEDULE_ROW })) as TScheduleRow;
+}
+
+export async function deleteSchedule(botId: string, id: string) {
+  return (await getDb().botSchedule.deleteMany({ where: { id, botId } })).count;
+}
+
+/** "What will be sent next": enabled schedules with a next run first, soonest first. */
+export async function listSchedules(botId: string): Promise<TScheduleRow[]> {
+  return getDb().botSchedule.findMany({ where: { botId }, orderBy: [{ nextRunAt: { sort: "asc", nulls: "last" } }, { createdAt: "desc" }], select: SCHEDULE_ROW });
+}
+
+export async function listDeliveries(botId: string, take: number, before?: Date) {
+  return getDb().botDelivery.findMany({
+    where: { botId, ...(before ? { createdAt: { lt: before } } : {}) },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { id: true, kind: true, scheduleId: true, target: true, content: true, dueAt: true, state: true, error: true, createdAt: true, sentAt: true },
+  });
+}
+
+/** Contacts and groups the bot has talked with, newest first: what scheduled messages can go to. */
+export async function listTargets(botId: string, take = 200) {
+  return getDb().botConversation.findMany({
+    where: { botId },
+    orderBy: { lastMessageAt: "desc" },
+    distinct: ["kind", "externalId"],
+    take,
+    select: { kind: true, externalId: true, name: true, lastMessageAt: true },
+  });
+}

@@ -1,0 +1,98 @@
+// Which payment providers this deployment offers, from the environment (read once, like server/env.ts;
+// tests reset it). WeChat Pay and Alipay are on when all their keys are set; the development
+// provider (an administrator confirms by hand, no real money) is on by default only while neither
+// real provider is configured, so a fresh install can top up and a real one never shows it by accident.
+import fs from "node:fs";
+import { z } from "zod";
+
+const ZBool = z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"]).transform((v) => ["1", "true", "yes", "on"].includes(v));
+const ZUrl = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http(s):// URL");
+
+const ZPaymentEnv = z.object({
+  /** Where WeChat Pay and Alipay send notifications: this site's public origin. */
+  PAYMENT_NOTIFY_BASE: ZUrl.optional(),
+  PUBLIC_URL: ZUrl.optional(),
+  /** on/off; unset: on only when neither WeChat Pay nor Alipay is configured. */
+  PAYMENT_DEV_PROVIDER: ZBool.optional(),
+  /** Minutes a pending order waits for its payment before money.close-stale-orders closes it. */
+  PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
+  WECHATPAY_MCHID: z.string().optional(),
+  WECHATPAY_APPID: z.string().optional(),
+  /** Serial number of the merchant API certificate (the key below). */
+  WECHATPAY_SERIAL_NO: z.string().optional(),
+  /** The merchant API private key (apiclient_key.pem): PEM text (\n allowed) or a file path. */
+  WECHATPAY_PRIVATE_KEY: z.string().optional(),
+  /** The APIv3 key (32 characters) that decrypts notifications. */
+  WECHATPAY_APIV3_KEY: z.string().length(32, "must be the 32-character APIv3 key").optional(),
+  /** WeChat Pay's platform public key or platform certificate: PEM text or a file path. */
+  WECHATPAY_PLATFORM_PUBLIC_KEY: z.string().optional(),
+  /** Its id (PUB_KEY_ID_... or the certificate serial) that Wechatpay-Serial must name. */
+  WECHATPAY_PLATFORM_SERIAL: z.string().optional(),
+  WECHATPAY_API_BASE: ZUrl.default("https://api.mch.weixin.qq.com"),
+  ALIPAY_APP_ID: z.string().optional(),
+  /** The application private key (PKCS#8 or PKCS#1 PEM, or bare base64 as Alipay's tool prints it) or a file path. */
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  /** Alipay's public key (PEM or bare base64) or a file path. */
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_GATEWAY: ZUrl.default("https://openapi.alipay.com/gateway.do"),
+  /** Where Alipay sends the payer's browser back after paying (defaults to the notify base's /setting). */
+  ALIPAY_RETURN_URL: ZUrl.optional(),
+});
+
+export type TWechatPaySettings = { mchid: string; appid: string; serialNo: string; privateKey: string; apiV3Key: string; platformPublicKey: string; platformSerial: string; apiBase: string };
+export type TAlipaySettings = { appId: string; privateKey: string; publicKey: string; gateway: string; returnUrl: string | null };
+export type TPaymentSettings = {
+  notifyBase: string | null;
+  devProvider: boolean;
+  orderTtlMinutes: number;
+  wechat: TWechatPaySettings | null;
+  alipay: TAlipaySettings | null;
+};
+
+/** PEM text as given (with literal \n turned into newlines), bare base64 wrapped, or a file's content. */
+export function readKeyText(value: string, kind: "PRIVATE KEY" | "PUBLIC KEY"): string {
+  const text = value.replace(/\\n/g, "\n").trim();
+  if (text.startsWith("-----BEGIN")) return text;
+  if (/^[A-Za-z0-9+/=\s]{100,}$/.test(text)) return `-----BEGIN ${kind}-----\n${text.replace(/\s+/g, "").replace(/(.{64})/g, "$1\n")}\n-----END ${kind}-----`;
+  return fs.readFileSync(text, "utf8");
+}
+
+export function parsePaymentSettings(source: Record<string, string | undefined> = process.env): TPaymentSettings {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([k, v]) => k in ZPaymentEnv.shape && v !== undefined && v !== ""));
+  const parsed = ZPaymentEnv.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Zelin cannot start: bad payment settings in the environment.\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const wechatSet = [e.WECHATPAY_MCHID, e.WECHATPAY_APPID, e.WECHATPAY_SERIAL_NO, e.WECHATPAY_PRIVATE_KEY, e.WECHATPAY_APIV3_KEY, e.WECHATPAY_PLATFORM_PUBLIC_KEY, e.WECHATPAY_PLATFORM_SERIAL];
+  const wechat = wechatSet.every(Boolean)
+    ? {
+        mchid: e.WECHATPAY_MCHID!,
+        appid: e.WECHATPAY_APPID!,
+        serialNo: e.WECHATPAY_SERIAL_NO!,
+        privateKey: readKeyText(e.WECHATPAY_PRIVATE_KEY!, "PRIVATE KEY"),
+        apiV3Key: e.WECHATPAY_APIV3_KEY!,
+        platformPublicKey: readKeyText(e.WECHATPAY_PLATFORM_PUBLIC_KEY!, "PUBLIC KEY"),
+        platformSerial: e.WECHATPAY_PLATFORM_SERIAL!,
+        apiBase: e.WECHATPAY_API_BASE.replace(/\/$/, ""),
+      }
+    : null;
+  const alipay =
+    e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
+      ? { appId: e.ALIPAY_APP_ID, privateKey: readKeyText(e.ALIPAY_PRIVATE_KEY, "PRIVATE KEY"), publicKey: readKeyText(e.ALIPAY_PUBLIC_KEY, "PUBLIC KEY"), gateway: e.ALIPAY_GATEWAY, returnUrl: e.ALIPAY_RETURN_URL ?? null }
+      : null;
+  const notifyBase = (e.PAYMENT_NOTIFY_BASE ?? e.PUBLIC_URL ?? null)?.replace(/\/$/, "") ?? null;
+  return { notifyBase, devProvider: e.PAYMENT_DEV_PROVIDER ?? (!wechat && !alipay), orderTtlMinutes: e.PAYMENT_ORDER_TTL_MINUTES, wechat, alipay };
+}
+
+let cached: TPaymentSettings | undefined;
+export function getPaymentSettings(): TPaymentSettings {
+  cached ??= parsePaymentSettings();
+  return cached;
+}
+
+/** For tests that change the payment settings between cases. */
+export function resetPaymentSettings() {
+  cached = undefined;
+}
