@@ -1,5 +1,6 @@
 // What the indexing job and retrieval read and write about training sets (issue 5). The sets'
 // CRUD lives in training-sets.repository.ts; this file is the job's and the chat's side.
+import { queryDirect } from "../db/direct-pool";
 import { getDb, type TDbOrTx } from "../db/client";
 
 export type TSetForIndexing = {
@@ -67,7 +68,8 @@ export async function listFailingSetsOf(agentId: string, tx: TDbOrTx = getDb()):
   return rows.map((r) => r.id);
 }
 
-export type TRetrievableSet = { id: string; type: "standard" | "smart" | "database"; name: string };
+/** A set retrieval searches; its vectors change only with a new revision. */
+export type TRetrievableSet = { id: string; type: "standard" | "smart" | "database"; name: string; revision: number; state: "done" | "training" };
 
 /**
  * The agent's sets a chat may search: the agent owner's own (a set id copied into someone
@@ -75,12 +77,16 @@ export type TRetrievableSet = { id: string; type: "standard" | "smart" | "databa
  * A set being re-trained keeps its previous passages until the new ones replace them.
  */
 export async function listRetrievableSets(agentId: string, trainingSetIds: string[]): Promise<TRetrievableSet[]> {
-  return getDb().$queryRaw<TRetrievableSet[]>`
-    SELECT ts.id, ts.type::text AS type, ts.name FROM training_set ts
-    JOIN agent a ON a.id = ${agentId} AND a.owner_account_id = ts.owner_account_id
-    JOIN account o ON o.id = ts.owner_account_id
-    WHERE ts.id = ANY(${trainingSetIds}::text[]) AND ts.deleted_at IS NULL
-      AND ts.state IN ('done', 'training') AND o.knowledge_paused_at IS NULL`;
+  // On the read pool: every chat turn of an agent with training sets asks this.
+  return queryDirect<TRetrievableSet>({
+    name: "zl_retrievable_sets",
+    text: `SELECT ts.id, ts.type::text AS type, ts.name, ts.revision, ts.state::text AS state FROM training_set ts
+      JOIN agent a ON a.id = $1 AND a.owner_account_id = ts.owner_account_id
+      JOIN account o ON o.id = ts.owner_account_id
+      WHERE ts.id = ANY($2::text[]) AND ts.deleted_at IS NULL
+        AND ts.state IN ('done', 'training') AND o.knowledge_paused_at IS NULL`,
+    values: [agentId, trainingSetIds],
+  });
 }
 
 /** Characters the account keeps in its other sets (what the free allowance is checked against). */

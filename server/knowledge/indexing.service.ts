@@ -171,8 +171,13 @@ async function reviewAgents(agentIds: string[], reason: "training_set_failed" | 
 const ANALYZE_EVERY_MS = 60_000;
 let lastAnalyzeAt = 0;
 
-/** Word frequencies for ranking come from ANALYZE; the embedded database never runs it itself. */
+/**
+ * After a set's passages are written: their full-text entries merged into the index (searches
+ * read a pending list whole), and word frequencies for ranking, which come from ANALYZE (the
+ * embedded database never runs it itself), refreshed at most once a minute.
+ */
 async function refreshStatisticsSoon() {
+  await passages.mergePendingFullTextEntries().catch((err) => logger.warn({ err }, "could not merge the full-text index's pending entries"));
   if (Date.now() - lastAnalyzeAt < ANALYZE_EVERY_MS) return;
   lastAnalyzeAt = Date.now();
   await passages.analyzePassages().catch((err) => logger.warn({ err }, "could not analyze the passages"));

@@ -2,6 +2,7 @@
 // app builds (text-segmenter.ts) and Prisma cannot write, and search ranks inside Postgres.
 import crypto from "node:crypto";
 import { getDb, type TDbOrTx } from "../db/client";
+import { queryDirect } from "../db/direct-pool";
 import { logger } from "../lib/logger";
 import { toTsqueryLiteral } from "./text-segmenter";
 
@@ -112,15 +113,19 @@ export async function searchFullText(trainingSetIds: string[], words: string[], 
 }
 
 async function rankCandidates(trainingSetIds: string[], candidates: string, ranked: { words: string[]; idf: number[] }, cap: number, limit: number, opts: { qaOnly?: boolean }) {
-  return getDb().$queryRaw<TPassageHit[]>`
-    SELECT c.id, c.training_set_id AS "trainingSetId", c.qa_item_id AS "qaItemId", c.document_id AS "documentId", c.title, c.content,
-           (SELECT sum(w.idf * ts_rank('{0.1, 0.2, 0.4, 1.0}', c.lexemes, w.q)) FROM unnest(${ranked.words}::tsquery[], ${ranked.idf}::float8[]) AS w(q, idf))::float8 AS score
-    FROM (SELECT p.* FROM knowledge_passage p
-          WHERE p.training_set_id = ANY(${trainingSetIds}::text[]) AND p.lexemes @@ CAST(${candidates} AS tsquery)
-            AND (${opts.qaOnly ?? false}::boolean = false OR p.qa_item_id IS NOT NULL)
-          LIMIT ${cap}) c
-    ORDER BY score DESC, c.id
-    LIMIT ${limit}`;
+  // On the read pool: a query runs up to four of these, and Prisma's engine would add its CPU to each.
+  // Unnamed, so planned for its words each time: a generic plan cannot tell a rare word from a common one.
+  return queryDirect<TPassageHit>({
+    text: `SELECT c.id, c.training_set_id AS "trainingSetId", c.qa_item_id AS "qaItemId", c.document_id AS "documentId", c.title, c.content,
+             (SELECT sum(w.idf * ts_rank('{0.1, 0.2, 0.4, 1.0}', c.lexemes, w.q)) FROM unnest($3::tsquery[], $4::float8[]) AS w(q, idf))::float8 AS score
+      FROM (SELECT p.* FROM knowledge_passage p
+            WHERE p.training_set_id = ANY($1::text[]) AND p.lexemes @@ CAST($2 AS tsquery)
+              AND ($5::boolean = false OR p.qa_item_id IS NOT NULL)
+            LIMIT $6) c
+      ORDER BY score DESC, c.id
+      LIMIT $7`,
+    values: [trainingSetIds, candidates, ranked.words, ranked.idf, opts.qaOnly ?? false, cap, limit],
+  });
 }
 
 export type TLexemeStats = { shares: Map<string, number>; floor: number; passages: number };
@@ -275,16 +280,13 @@ export async function listSetEmbeddings(trainingSetId: string, model: string) {
     WHERE training_set_id = ${trainingSetId} AND embedding_model = ${model} AND cardinality(embedding) > 0`;
 }
 
-/** Which revision of each set is indexed: a set's vectors change only with a new revision. */
-export async function listSetRevisions(trainingSetIds: string[]) {
-  return getDb().$queryRaw<Array<{ id: string; revision: number; state: string }>>`
-    SELECT id, revision, state::text AS state FROM training_set WHERE id = ANY(${trainingSetIds}::text[])`;
-}
-
 export async function listPassagesByIds(ids: string[]): Promise<Array<Omit<TPassageHit, "score">>> {
-  return getDb().$queryRaw`
-    SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId", p.title, p.content
-    FROM knowledge_passage p WHERE p.id = ANY(${ids}::text[])`;
+  return queryDirect({
+    name: "zl_passages_by_ids",
+    text: `SELECT p.id, p.training_set_id AS "trainingSetId", p.qa_item_id AS "qaItemId", p.document_id AS "documentId", p.title, p.content
+      FROM knowledge_passage p WHERE p.id = ANY($1::text[])`,
+    values: [ids],
+  });
 }
 
 /** Without pgvector, for a set still training: at most `cap` of the sets' vectors. */
@@ -304,4 +306,14 @@ export async function listEmbeddings(trainingSetIds: string[], model: string, ca
 export async function analyzePassages() {
   await getDb().$executeRawUnsafe("ANALYZE knowledge_passage");
   forgetLexemeStats();
+}
+
+/**
+ * Moves the full-text index's pending entries into the index proper. GIN keeps new entries in
+ * an unsorted pending list (up to 4 MB) until a vacuum merges them, and every search reads that
+ * list whole: after a large set is trained, searches took several times longer until autovacuum
+ * came by (and the embedded database has none). Cheap when the list is short.
+ */
+export async function mergePendingFullTextEntries() {
+  await getDb().$queryRawUnsafe("SELECT gin_clean_pending_list('knowledge_passage_lexemes_idx'::regclass)::int AS merged");
 }

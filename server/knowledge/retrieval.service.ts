@@ -1,14 +1,16 @@
 // Hybrid retrieval over an agent's training sets (issue 5, DESIGN 7): full-text search over the
 // app-segmented words (GIN) and, when an embedding model is configured, vector search (pgvector
-// in SQL on a server that has it, else cosine in the app over cached vectors), fused by reciprocal rank. Q&A items are
+// in SQL on a server that has it, else in the app over cached vectors and their index), fused by reciprocal rank. Q&A items are
 // matched on their question first: a question close to the user's comes before any other passage.
 import type { TPassage } from "../runtime/prompt-assembly";
 import { registerRetriever, type TRetrievalQuery } from "../runtime/retrieval";
 import { logger } from "../lib/logger";
 import { getEmbedder } from "../models/embeddings.service";
 import * as repo from "./indexing.repository";
+import type { TRetrievableSet } from "./indexing.repository";
 import * as passages from "./passages.repository";
 import { queryWords, segmentWords } from "./text-segmenter";
+import { buildVectorIndex, searchVectorIndex, toUnit, type TUnitRows, type TVectorIndex } from "./vector-index";
 
 /** Candidates each search contributes before fusing. */
 const CANDIDATES = 20;
@@ -26,12 +28,11 @@ export type TRetrievedPassage = TPassage & { kind: "qa" | "text"; setId: string;
 export async function retrieve(query: TRetrievalQuery & { mode?: "hybrid" | "fulltext" }): Promise<TRetrievedPassage[]> {
   const sets = (await repo.listRetrievableSets(query.agentId, query.trainingSetIds)).filter((s) => s.type !== "database");
   if (!sets.length) return [];
-  const setIds = sets.map((s) => s.id);
   const names = new Map(sets.map((s) => [s.id, s.name]));
   const words = queryWords(query.query);
   const [fullText, vector] = await Promise.all([
-    passages.searchFullText(setIds, words, CANDIDATES),
-    query.mode === "fulltext" ? Promise.resolve([]) : searchVectors(setIds, query.query),
+    passages.searchFullText(sets.map((s) => s.id), words, CANDIDATES),
+    query.mode === "fulltext" ? Promise.resolve([]) : searchVectors(sets, query.query),
   ]);
   return fuse([fullText, vector], words, names).slice(0, query.limit);
 }
@@ -64,13 +65,13 @@ export function questionMatch(wanted: Set<string>, question: string) {
   return (2 * shared) / (wanted.size + have.size);
 }
 
-async function searchVectors(setIds: string[], text: string): Promise<passages.TPassageHit[]> {
+async function searchVectors(sets: TRetrievableSet[], text: string): Promise<passages.TPassageHit[]> {
   const embedder = await getEmbedder();
   if (!embedder) return [];
   try {
     const [vector] = await embedder.embed([text]);
-    if (await passages.searchesVectorsInSql()) return await passages.searchVectorSql(setIds, vector, embedder.modelKey, CANDIDATES);
-    return await searchVectorsInApp(setIds, vector, embedder.modelKey);
+    if (await passages.searchesVectorsInSql()) return await passages.searchVectorSql(sets.map((s) => s.id), vector, embedder.modelKey, CANDIDATES);
+    return await searchVectorsInApp(sets, vector, embedder.modelKey);
   } catch (err) {
     // Keyword search still answers: a failing embedding channel must not fail the chat.
     logger.warn({ err }, "vector search failed; using full-text search only");
@@ -78,17 +79,21 @@ async function searchVectors(setIds: string[], text: string): Promise<passages.T
   }
 }
 
-type TSetVectors = { ids: string[]; dims: number; unit: Float32Array; bytes: number };
-/** Per set: its vectors as unit-length rows of one array, for one revision and model (the key). */
+/** A trained set's vectors: unit rows at once, then (built in the background) their index. */
+type TSetVectors = { rows: TUnitRows | null; index: TVectorIndex | null; bytes: number };
+/** Per set: its vectors for one revision and model (the key). */
 const setVectors = new Map<string, { key: string; bytes: number; value: Promise<TSetVectors> }>();
 let cachedBytes = 0;
 
 /**
- * Without pgvector (or on the embedded database): cosine in the app. A trained set's vectors are read once per revision and kept
- * (normalised, 32-bit) so a query only multiplies; a set still training is read afresh, capped.
+ * Without pgvector (or on the embedded database): cosine in the app. A trained set's vectors are
+ * read once per revision and kept (normalised, 32-bit) with an inverted-file index over them
+ * (vector-index.ts), so a query reads a tenth of them; until the index is built the set is
+ * scanned whole. A set still training is read afresh, capped. `exact` scans everything (the
+ * bench's measure of what the index misses).
  */
-async function searchVectorsInApp(setIds: string[], vector: number[], model: string): Promise<passages.TPassageHit[]> {
-  const query = unit(vector);
+export async function searchVectorsInApp(sets: Array<Pick<TRetrievableSet, "id" | "revision" | "state">>, vector: number[], model: string, opts: { exact?: boolean } = {}): Promise<passages.TPassageHit[]> {
+  const query = toUnit(vector);
   const best: Array<{ id: string; score: number }> = [];
   // The CANDIDATES best so far, best first.
   const consider = (id: string, score: number) => {
@@ -97,16 +102,11 @@ async function searchVectorsInApp(setIds: string[], vector: number[], model: str
     best.splice(at < 0 ? best.length : at, 0, { id, score });
     if (best.length > CANDIDATES) best.pop();
   };
-  const revisions = await passages.listSetRevisions(setIds);
-  const training = revisions.filter((r) => r.state !== "done").map((r) => r.id);
-  for (const r of revisions.filter((r) => r.state === "done")) {
-    const set = await vectorsOfSet(r.id, `${r.revision}:${model}`, model);
-    if (set.dims !== query.length) continue;
-    for (let row = 0; row < set.ids.length; row++) {
-      let dot = 0;
-      for (let i = 0, at = row * set.dims; i < set.dims; i++) dot += set.unit[at + i] * query[i];
-      consider(set.ids[row], dot);
-    }
+  const training = sets.filter((s) => s.state !== "done").map((s) => s.id);
+  const trained = await Promise.all(sets.filter((s) => s.state === "done").map((s) => vectorsOfSet(s.id, `${s.revision}:${model}`, model)));
+  for (const set of trained) {
+    const index = set.index ?? (set.rows && singleList(set.rows));
+    if (index) for (const hit of searchVectorIndex(index, query, CANDIDATES, opts.exact ? Infinity : undefined)) consider(hit.id, hit.score);
   }
   if (training.length) {
     for (const row of await passages.listEmbeddings(training, model, APP_VECTOR_CAP)) if (row.embedding.length === query.length) consider(row.id, cosine(vector, row.embedding));
@@ -114,6 +114,10 @@ async function searchVectorsInApp(setIds: string[], vector: number[], model: str
   if (!best.length) return [];
   const rows = new Map((await passages.listPassagesByIds(best.map((b) => b.id))).map((row) => [row.id, row]));
   return best.flatMap((b) => (rows.has(b.id) ? [{ ...rows.get(b.id)!, score: b.score }] : []));
+}
+
+function singleList(rows: TUnitRows): TVectorIndex {
+  return { ...rows, centroids: new Float32Array(rows.dims), offsets: Int32Array.from([0, rows.ids.length]) };
 }
 
 function vectorsOfSet(setId: string, key: string, model: string): Promise<TSetVectors> {
@@ -135,6 +139,18 @@ function vectorsOfSet(setId: string, key: string, model: string): Promise<TSetVe
         if (cachedBytes <= APP_VECTOR_CACHE_BYTES || id === setId) break;
         dropSetVectors(id);
       }
+      // The index replaces the rows once built; a failure leaves the whole scan, which is still right.
+      buildVectorIndex(set.rows!).then(
+        (index) => {
+          set.index = index;
+          set.rows = null;
+        },
+        (err) => {
+          logger.warn({ err, setId }, "could not index a set's vectors; scanning them whole");
+          set.index = singleList(set.rows!);
+          set.rows = null;
+        },
+      );
     },
     () => setVectors.get(setId) === entry && setVectors.delete(setId),
   );
@@ -153,15 +169,17 @@ async function loadSetVectors(setId: string, model: string): Promise<TSetVectors
   const dims = rows[0]?.embedding.length ?? 0;
   const same = rows.filter((r) => r.embedding.length === dims);
   const flat = new Float32Array(same.length * dims);
-  same.forEach((r, i) => flat.set(unit(r.embedding), i * dims));
-  return { ids: same.map((r) => r.id), dims, unit: flat, bytes: flat.byteLength };
+  same.forEach((r, i) => flat.set(toUnit(r.embedding), i * dims));
+  return { rows: { ids: same.map((r) => r.id), dims, unit: flat }, index: null, bytes: flat.byteLength };
 }
 
-function unit(v: number[]): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  return Float32Array.from(v, (x) => x / norm);
+/** Waits until every cached set's index is built (the bench measures queries on built indexes). */
+export async function settleVectorIndexes() {
+  for (;;) {
+    const sets = await Promise.all([...setVectors.values()].map((e) => e.value));
+    if (sets.every((s) => s.index)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 function cosine(a: number[], b: number[]) {

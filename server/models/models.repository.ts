@@ -1,4 +1,5 @@
 // The only queries of the model gateway: models, channels, channel failures and request logs.
+import { executeDirect } from "../db/direct-pool";
 import { getDb, type TDbOrTx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import type { TChannelState, TChannelType } from "./models.schema";
@@ -191,9 +192,18 @@ export async function insertModelRequestLog(
     firstChunkMs?: number | null;
     totalMs?: number | null;
   },
-  tx: TDbOrTx = getDb(),
+  tx?: TDbOrTx,
 ) {
-  await tx.modelRequestLog.create({ data });
+  // Once per model call, chats' included: straight through node-postgres (direct-pool.ts).
+  await executeDirect(
+    {
+      name: "zl_insert_model_request_log",
+      text: `INSERT INTO model_request_log (request_id, model_key, account_id, attempts, final_channel_id, ok, prompt_tokens, completion_tokens, first_chunk_ms, total_ms, created_at)
+        VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::timestamptz AT TIME ZONE 'UTC')`,
+      values: [data.requestId, data.modelKey, data.accountId, JSON.stringify(data.attempts), data.finalChannelId, data.ok, data.promptTokens ?? null, data.completionTokens ?? null, data.firstChunkMs ?? null, data.totalMs ?? null, new Date().toISOString()],
+    },
+    tx,
+  );
 }
 
 export async function findModelRequestLogs(requestId: string, tx: TDbOrTx = getDb()) {

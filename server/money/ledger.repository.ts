@@ -1,7 +1,7 @@
 // The ledger's SQL (Prisma's raw queries only: the posting is one statement, so a standalone
 // posting is its own transaction and holds a wallet's row lock only while that statement runs).
-import type { TDbOrTx } from "../db/client";
-import { getDb } from "../db/client";
+import { getDb, type TDbOrTx } from "../db/client";
+import { queryDirect } from "../db/direct-pool";
 
 export type TPostRow = { id: string | null; balances: { id: string; balance: string | null }[] | null };
 
@@ -14,10 +14,12 @@ export type TPostRow = { id: string | null; balances: { id: string; balance: str
  */
 export async function insertPosting(
   p: { id: string; key: string; hash: string; kind: string; accountId: string | null; memo: string; accounts: string[]; amounts: string[] },
-  db: TDbOrTx = getDb(),
+  db?: TDbOrTx,
 ): Promise<TPostRow> {
-  const rows = await db.$queryRawUnsafe<TPostRow[]>(
-    `WITH legs(account_id, amount) AS (SELECT * FROM unnest($1::text[], $2::bigint[])),
+  // Outside a transaction, straight through node-postgres (direct-pool.ts): every chat turn posts its charge here.
+  const rows = await queryDirect<TPostRow>({
+    name: "zl_insert_posting",
+    text: `WITH legs(account_id, amount) AS (SELECT * FROM unnest($1::text[], $2::bigint[])),
       t AS (
         INSERT INTO ledger_transaction (id, idempotency_key, request_hash, kind, account_id, memo)
         VALUES ($3, $4, $5, $6, $7, $8::jsonb)
@@ -38,15 +40,8 @@ export async function insertPosting(
         RETURNING ledger_account_id, balance_after_micro)
     SELECT (SELECT id FROM t) AS id,
       (SELECT json_agg(json_build_object('id', ledger_account_id, 'balance', balance_after_micro::text)) FROM e) AS balances`,
-    p.accounts,
-    p.amounts,
-    p.id,
-    p.key,
-    p.hash,
-    p.kind,
-    p.accountId,
-    p.memo,
-  );
+    values: [p.accounts, p.amounts, p.id, p.key, p.hash, p.kind, p.accountId, p.memo],
+  }, db);
   return rows[0];
 }
 

@@ -263,7 +263,7 @@ async function finishTurn(
   r: { outcome: TOutcome; content: string; reasoning: string; functions: TFunctionStep[]; usage: { prompt_tokens: number; completion_tokens: number }; failure: unknown; requestId: string },
 ) {
   try {
-    await repo.updateMessageById(assistantId, {
+    await repo.finishReply(assistantId, {
       content: r.content,
       reasoning: r.reasoning,
       functions: r.functions as object[],

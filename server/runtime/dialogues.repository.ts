@@ -1,5 +1,6 @@
 // Dialogues, their messages and read documents (Prisma only here).
 import { Prisma } from "../db/generated/client";
+import { executeDirect } from "../db/direct-pool";
 import { getDb, type TDbOrTx } from "../db/client";
 import { AppError } from "../errors/app-error";
 
@@ -80,8 +81,28 @@ export async function countStreamingSince(dialogueId: string, since: Date, tx: T
   return tx.chatMessage.count({ where: { dialogueId, status: "streaming", createdAt: { gte: since } } });
 }
 
-export async function updateMessageById(id: string, data: Prisma.ChatMessageUncheckedUpdateInput, tx: TDbOrTx = getDb()) {
-  await tx.chatMessage.update({ where: { id }, data });
+export type TFinishedReply = {
+  content: string;
+  reasoning: string;
+  functions: object[];
+  retrieve: object[];
+  status: "done" | "stopped" | "censored" | "failed";
+  promptTokens: number;
+  completionTokens: number;
+  error: string | null;
+};
+
+/** A reply's end, once per chat turn: straight through node-postgres (direct-pool.ts). */
+export async function finishReply(id: string, r: TFinishedReply, tx?: TDbOrTx) {
+  await executeDirect(
+    {
+      name: "zl_finish_reply",
+      text: `UPDATE chat_message SET content = $2, reasoning = $3, functions = $4::jsonb, retrieve = $5::jsonb, status = $6::"MessageStatus",
+          prompt_tokens = $7, completion_tokens = $8, error = $9 WHERE id = $1`,
+      values: [id, r.content, r.reasoning, JSON.stringify(r.functions), JSON.stringify(r.retrieve), r.status, r.promptTokens, r.completionTokens, r.error],
+    },
+    tx,
+  );
 }
 
 /** Moves a streaming reply to stopped; false when it was not streaming (already finished). */
@@ -142,13 +163,15 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
       (r) =>
         Prisma.sql`(${r.id}, ${d.id}, ${r.role}::"MessageRole", ${r.content ?? ""}, ${JSON.stringify(r.images ?? [])}::jsonb, ${r.status ?? "done"}::"MessageStatus", ${r.replacesId ?? null}::text, ${r.requestId ?? null}::text, ${r.modelKey ?? null}::text, ${utc(r.createdAt as Date)})`,
     );
-    await db.$executeRaw`
+    // Straight through node-postgres when not in a transaction (direct-pool.ts): every new chat writes this.
+    const statement = Prisma.sql`
       WITH d AS (
         INSERT INTO dialogue (id, account_id, app_id, visitor_id, source, agent_id, agent_version_id, title, variables, document_id, last_message_at)
         VALUES (${d.id}, ${d.accountId}::text, ${d.appId ?? null}::text, ${d.visitorId ?? null}::text, ${d.source ?? null}::text, ${d.agentId}, ${d.agentVersionId}, ${d.title}, ${JSON.stringify(d.variables)}::jsonb, ${d.documentId}::text, ${utc(d.lastMessageAt)})
       )
       INSERT INTO chat_message (id, dialogue_id, role, content, images, status, replaces_id, request_id, model_key, created_at)
       VALUES ${Prisma.join(rows)}`;
+    await executeDirect({ text: statement.text, values: statement.values }, db === getDb() ? undefined : db);
     return;
   }
   await db.$transaction(async (tx) => {

@@ -1,6 +1,6 @@
 // The stream protocol of SPEC 3/4 and DESIGN 7 as server-sent events: `message` (choices[0].message
 // with content or reasoning_content), `function` (name, type, params), `censor`, `error` and `close`
-// (retrieve list, audio). Each event is written, and so flushed, the moment it is made; proxies are
+// (retrieve list, audio). Each event is flushed in the turn of the event loop it is made in; proxies are
 // told not to buffer and the compression middleware skips text/event-stream.
 import type { Response } from "express";
 
@@ -53,8 +53,20 @@ export function startSse(res: Response): TSseWriter {
   });
 
   let meta: Record<string, unknown> = {};
+  // Events made in the same turn of the event loop (the upstream's chunks that came in one read)
+  // leave in one write: under many streams a system call per event is the relay's largest cost.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const send = (event: string, data: unknown) => {
     if (finished || res.writableEnded) return;
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const end = (event: string, data: unknown) => {

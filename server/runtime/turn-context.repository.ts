@@ -3,11 +3,9 @@
 // decision on them (access, not found, not logged in) is the services'; this only reads. The money a
 // turn needs to decide on (issue 7) comes in the same statement: the account's wallet balances, its
 // console replies today (China time), and its standing with another's agent in live chats.
-import pg from "pg";
 import type { Prisma } from "../db/generated/client";
-import { getDb, type TDbOrTx } from "../db/client";
-import { logger } from "../lib/logger";
-import { singleton } from "../lib/singleton";
+import type { TDbOrTx } from "../db/client";
+import { queryDirect } from "../db/direct-pool";
 import type { TSessionAccountRow } from "../accounts/accounts.schema";
 import type { TDialogueRow } from "./dialogues.repository";
 
@@ -128,36 +126,10 @@ export function turnContextQuery(q: TQuery) {
   return { ...statement, values };
 }
 
-/**
- * The hot path's own pool on PostgreSQL: node-postgres straight, without Prisma's query engine,
- * which costs this one read a few milliseconds of CPU each time (a burst of chats queued behind
- * it). Read-only and never inside a transaction, so a connection of its own is safe. On the
- * embedded database (one session shared through a queue) the read stays on Prisma's connections.
- */
-function turnPool(): pg.Pool | null {
-  const url = process.env.DATABASE_URL;
-  if (!url || process.env.ZELIN_EMBEDDED_DB === "1") return null;
-  return singleton(`turn-context-pool:${url}`, () => {
-    const pool = new pg.Pool({ connectionString: url, max: 8, idleTimeoutMillis: 30_000, allowExitOnIdle: true, types: { getTypeParser } });
-    // An idle connection the server closed (restart, dropped test database) must not crash the process.
-    pool.on("error", (err) => logger.warn({ err }, "turn-context pool: idle connection lost"));
-    return pool;
-  });
-}
-
-/** Prisma keeps timestamps as UTC wall time in `timestamp` columns: read them back as UTC. */
-const TIMESTAMP_OID = 1114;
-function getTypeParser(oid: number, format?: "text" | "binary") {
-  if (oid === TIMESTAMP_OID && format !== "binary") return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
-  return pg.types.getTypeParser(oid, format as "text");
-}
-
 /** Null when the token has no live session of an active account. */
 export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnReading | null> {
-  const query = turnContextQuery(q);
-  const pool = tx ? null : turnPool();
-  const rows = pool ? (await pool.query<TRow>(query)).rows : await (tx ?? getDb()).$queryRawUnsafe<TRow[]>(query.text, ...query.values);
-  const r = rows[0];
+  // On the read pool: Prisma's engine would cost this one read a few milliseconds of CPU.
+  const [r] = await queryDirect<TRow>(turnContextQuery(q), tx);
   if (!r) return null;
   return {
     session: { id: r.session_id, lastSeenAt: r.last_seen_at },

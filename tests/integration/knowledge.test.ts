@@ -79,6 +79,9 @@ describe("indexing", () => {
     const set = await db().trainingSet.findUniqueOrThrow({ where: { id: setId } });
     expect(set).toMatchObject({ state: "done", progress: 100, charCount: QA.reduce((n, [q, a]) => n + [...q].length + [...a].length, 0) });
     expect(set.indexedAt).not.toBeNull();
+    // The job merged the set's full-text entries into the index: nothing is left in GIN's pending list for searches to read.
+    const [{ merged }] = await db().$queryRawUnsafe<{ merged: number }[]>("SELECT gin_clean_pending_list('knowledge_passage_lexemes_idx'::regclass)::int AS merged");
+    expect(merged).toBe(0);
 
     const old = await bumpRevision(setId);
     const current = await bumpRevision(setId);

@@ -1,0 +1,49 @@
+// Statements on the hot paths (a chat turn's context and its stored reply, retrieval) straight
+// through node-postgres, without Prisma's query engine, which costs each statement a millisecond or
+// more of CPU: under a burst of chats that CPU, not PostgreSQL, is the queue. Only reads and
+// single-statement writes, never a transaction, so a pool of its own is safe. On the embedded
+// database (one session shared through a queue) and inside a caller's transaction they go through
+// Prisma: the same text and values either way, so a repository writes its statement once.
+import pg from "pg";
+import { getDb, type TDbOrTx } from "./client";
+import { logger } from "../lib/logger";
+import { singleton } from "../lib/singleton";
+
+/** A statement with $1.. placeholders; a name makes it a prepared statement on each connection. */
+export type TStatement = { text: string; values: unknown[]; name?: string };
+
+function directPool(): pg.Pool | null {
+  const url = process.env.DATABASE_URL;
+  if (!url || process.env.ZELIN_EMBEDDED_DB === "1") return null;
+  return singleton(`direct-pool:${url}`, () => {
+    const pool = new pg.Pool({ connectionString: url, max: 8, idleTimeoutMillis: 30_000, allowExitOnIdle: true, types: { getTypeParser } });
+    // An idle connection the server closed (restart, dropped test database) must not crash the process.
+    pool.on("error", (err) => logger.warn({ err }, "direct pool: idle connection lost"));
+    return pool;
+  });
+}
+
+/** Prisma keeps timestamps as UTC wall time in `timestamp` columns: read them back as UTC, as Prisma does. */
+const TIMESTAMP_OID = 1114;
+function getTypeParser(oid: number, format?: "text" | "binary") {
+  if (oid === TIMESTAMP_OID && format !== "binary") return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
+  return pg.types.getTypeParser(oid, format as "text");
+}
+
+/**
+ * The rows of a read: on the read pool on a server, else (embedded database, or inside the
+ * caller's transaction `tx`) through Prisma. Select bigint columns as text or float8: the two
+ * drivers read int8 differently.
+ */
+export async function queryDirect<T>(statement: TStatement, tx?: TDbOrTx): Promise<T[]> {
+  const pool = tx ? null : directPool();
+  if (pool) return (await pool.query({ text: statement.text, values: statement.values, ...(statement.name ? { name: statement.name } : {}) })).rows as T[];
+  return (tx ?? getDb()).$queryRawUnsafe<T[]>(statement.text, ...statement.values);
+}
+
+/** A single-statement write (autocommit) the same way: returns the rows it changed. */
+export async function executeDirect(statement: TStatement, tx?: TDbOrTx): Promise<number> {
+  const pool = tx ? null : directPool();
+  if (pool) return (await pool.query({ text: statement.text, values: statement.values, ...(statement.name ? { name: statement.name } : {}) })).rowCount ?? 0;
+  return (tx ?? getDb()).$executeRawUnsafe(statement.text, ...statement.values);
+}

@@ -1,0 +1,196 @@
+// Nearest vectors in the app, for servers without pgvector and the embedded database (issue 5).
+// Comparing a query with every vector of 100,000 passages is ~6 M multiply-adds per set of 64
+// dimensions, more with real embeddings, and eight such queries at once queue on one event loop.
+// So a trained set's vectors get an inverted-file index, as FAISS's IndexIVFFlat: spherical k-means
+// splits them into about sqrt(n) lists around centroids, and a query compares itself with the
+// centroids, then only with the vectors of the closest lists. Small sets stay one list (an exact
+// scan). The index is built in slices that yield to the event loop, so building never stalls chats.
+
+/** Unit-length rows of one array, for one set: the input of an index. */
+export type TUnitRows = { ids: string[]; dims: number; unit: Float32Array };
+
+export type TVectorIndex = {
+  dims: number;
+  /** Row ids, grouped by list: list l holds rows offsets[l] .. offsets[l + 1] - 1. */
+  ids: string[];
+  unit: Float32Array;
+  centroids: Float32Array;
+  offsets: Int32Array;
+};
+
+/** Below this many vectors a set is one list: scanning it all is as cheap as choosing lists. */
+export const SINGLE_LIST_BELOW = 2_000;
+/** Lists a query reads: the closest ones, at least this many... */
+const MIN_PROBES = 8;
+/** ...and at least this share of them. */
+const PROBE_SHARE = 0.1;
+const KMEANS_ROUNDS = 5;
+/** k-means trains on this many rows per list at most (FAISS's default is 256; fewer is as good for choosing lists). */
+const TRAIN_ROWS_PER_LIST = 32;
+/** Multiply-adds between yields to the event loop while building (a few milliseconds). */
+const SLICE_WORK = 2_000_000;
+
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Scales a vector to unit length (a zero vector stays zero). */
+export function toUnit(v: ArrayLike<number>): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
+  norm = Math.sqrt(norm) || 1;
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i] / norm;
+  return out;
+}
+
+function dot(a: Float32Array, aAt: number, b: Float32Array, bAt: number, dims: number) {
+  let s = 0;
+  for (let i = 0; i < dims; i++) s += a[aAt + i] * b[bAt + i];
+  return s;
+}
+
+/** The list (centroid) closest to row r of `rows`. */
+function nearestList(rows: Float32Array, r: number, centroids: Float32Array, lists: number, dims: number) {
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let c = 0; c < lists; c++) {
+    const s = dot(rows, r * dims, centroids, c * dims, dims);
+    if (s > bestScore) {
+      bestScore = s;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** A deterministic generator (mulberry32): the same set gets the same index. */
+function seeded(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Builds the index of a set's unit rows (yielding between slices of work). */
+export async function buildVectorIndex(rows: TUnitRows): Promise<TVectorIndex> {
+  const { dims } = rows;
+  const n = rows.ids.length;
+  const lists = n < SINGLE_LIST_BELOW ? 1 : Math.round(Math.sqrt(n));
+  if (lists === 1) return { dims, ids: rows.ids, unit: rows.unit, centroids: new Float32Array(dims), offsets: Int32Array.from([0, n]) };
+
+  // Train on a sample: k-means over every row would cost rounds x n x lists x dims.
+  const random = seeded(n * 31 + dims);
+  const sampleSize = Math.min(n, lists * TRAIN_ROWS_PER_LIST);
+  const sample = new Float32Array(sampleSize * dims);
+  const picked = pickDistinct(n, sampleSize, random);
+  picked.forEach((r, i) => sample.set(rows.unit.subarray(r * dims, (r + 1) * dims), i * dims));
+  const centroids = new Float32Array(lists * dims);
+  for (let c = 0; c < lists; c++) centroids.set(sample.subarray(c * dims, (c + 1) * dims), c * dims);
+
+  const assigned = new Int32Array(sampleSize);
+  let work = 0;
+  for (let round = 0; round < KMEANS_ROUNDS; round++) {
+    for (let r = 0; r < sampleSize; r++) {
+      assigned[r] = nearestList(sample, r, centroids, lists, dims);
+      work += lists * dims;
+      if (work >= SLICE_WORK) {
+        work = 0;
+        await yieldNow();
+      }
+    }
+    // Spherical k-means: each centroid is the normalised sum of its rows; an empty list takes a random row.
+    const sums = new Float32Array(lists * dims);
+    const sizes = new Int32Array(lists);
+    for (let r = 0; r < sampleSize; r++) {
+      const c = assigned[r];
+      sizes[c]++;
+      for (let i = 0; i < dims; i++) sums[c * dims + i] += sample[r * dims + i];
+    }
+    for (let c = 0; c < lists; c++) {
+      const r = Math.floor(random() * sampleSize);
+      centroids.set(toUnit(sizes[c] ? sums.subarray(c * dims, (c + 1) * dims) : sample.subarray(r * dims, (r + 1) * dims)), c * dims);
+    }
+  }
+
+  // Every row to its closest list, then the rows regrouped list by list.
+  const listOf = new Int32Array(n);
+  const sizes = new Int32Array(lists);
+  for (let r = 0; r < n; r++) {
+    listOf[r] = nearestList(rows.unit, r, centroids, lists, dims);
+    sizes[listOf[r]]++;
+    work += lists * dims;
+    if (work >= SLICE_WORK) {
+      work = 0;
+      await yieldNow();
+    }
+  }
+  const offsets = new Int32Array(lists + 1);
+  for (let c = 0; c < lists; c++) offsets[c + 1] = offsets[c] + sizes[c];
+  const next = offsets.slice(0, lists);
+  const ids = new Array<string>(n);
+  const unit = new Float32Array(n * dims);
+  for (let r = 0; r < n; r++) {
+    const at = next[listOf[r]]++;
+    ids[at] = rows.ids[r];
+    unit.set(rows.unit.subarray(r * dims, (r + 1) * dims), at * dims);
+  }
+  return { dims, ids, unit, centroids, offsets };
+}
+
+function pickDistinct(n: number, count: number, random: () => number): number[] {
+  if (count >= n) return Array.from({ length: n }, (_, i) => i);
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(random() * (n - i));
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return Array.from(all.subarray(0, count));
+}
+
+/** How many of an index's lists a query reads. */
+export function probesOf(index: TVectorIndex) {
+  const lists = index.offsets.length - 1;
+  return Math.min(lists, Math.max(MIN_PROBES, Math.ceil(lists * PROBE_SHARE)));
+}
+
+/**
+ * The `k` rows most similar to `query` (unit length) among the lists closest to it, best first,
+ * with their cosine similarity. `probes` lists are read (all of them gives the exact answer).
+ */
+export function searchVectorIndex(index: TVectorIndex, query: Float32Array, k: number, probes = probesOf(index)): Array<{ id: string; score: number }> {
+  const { dims, unit } = index;
+  if (query.length !== dims || k < 1) return [];
+  const lists = index.offsets.length - 1;
+  let chosen: number[];
+  if (probes >= lists) chosen = Array.from({ length: lists }, (_, i) => i);
+  else {
+    const scores = Array.from({ length: lists }, (_, c) => ({ c, s: dot(index.centroids, c * dims, query, 0, dims) }));
+    chosen = scores.sort((a, b) => b.s - a.s).slice(0, probes).map((x) => x.c);
+  }
+  // The best k so far, best first, in two plain arrays: this loop runs for every row read, so it
+  // makes no call and no object per row.
+  const rows = new Int32Array(k);
+  const best = new Float64Array(k).fill(-Infinity);
+  let floor = -Infinity;
+  for (const c of chosen) {
+    const end = index.offsets[c + 1];
+    for (let r = index.offsets[c], at = r * dims; r < end; r++, at += dims) {
+      let s = 0;
+      for (let i = 0; i < dims; i++) s += unit[at + i] * query[i];
+      if (s <= floor) continue;
+      let j = k - 1;
+      while (j > 0 && best[j - 1] < s) {
+        best[j] = best[j - 1];
+        rows[j] = rows[j - 1];
+        j--;
+      }
+      best[j] = s;
+      rows[j] = r;
+      floor = best[k - 1];
+    }
+  }
+  const out: Array<{ id: string; score: number }> = [];
+  for (let j = 0; j < k && best[j] > -Infinity; j++) out.push({ id: index.ids[rows[j]], score: best[j] });
+  return out;
+}
