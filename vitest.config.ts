@@ -32,6 +32,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/helpers/e2e-global-setup.ts"],
+          setupFiles: ["tests/helpers/e2e-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -62,7 +62,6 @@ async function submitWechatBot(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = inject("databaseUrl");
   ledger = await import("../../server/money/ledger.service");
   browser = await launchBrowser();
 });

@@ -35,7 +35,6 @@ async function lastAnswerStatus(page: Page) {
 }
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = inject("databaseUrl");
   apps = await import("../helpers/apps");
   browser = await launchBrowser();
 });

@@ -90,7 +90,6 @@ async function makeMediaApp(input: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = inject("databaseUrl");
   apps = await import("../helpers/apps");
   fake = await startFakeOpenai();
   fake.setTranscript(TRANSCRIPT);

@@ -60,7 +60,6 @@ const shot = screenshotsTo("MONEY_SHOTS");
 const balance = ledgerBalance;
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = inject("databaseUrl");
   apps = await import("../helpers/apps");
   ledger = await import("../../server/money/ledger.service");
   reconcile = await import("../../server/money/reconciliation.service");

@@ -54,7 +54,6 @@ async function ask(page: Page, text: string) {
 const shot = screenshotsTo("PURCHASE_SHOTS", { fullPage: false });
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = inject("databaseUrl");
   apps = await import("../helpers/apps");
   ledger = await import("../../server/money/ledger.service");
   browser = await launchBrowser();

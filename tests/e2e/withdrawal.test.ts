@@ -38,7 +38,6 @@ const shot = screenshotsTo("WITHDRAWAL_SHOTS");
 const balance = ledgerBalance;
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = inject("databaseUrl");
   ledger = await import("../../server/money/ledger.service");
   browser = await launchBrowser();
 });

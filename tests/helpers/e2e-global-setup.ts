@@ -45,8 +45,8 @@ async function configureChatModel(webUrl: string, upstreamBase: string) {
 }
 
 /** The offline channel, as `npm start` seeds it on a fresh install (the demo account is left out). */
-async function seedOfflineChannelInto(databaseUrl: string, appSecret: string) {
-  Object.assign(process.env, { DATABASE_URL: databaseUrl, APP_SECRET: appSecret });
+async function seedOfflineChannelInto(databaseUrl: string, appSecret: string, embedded: boolean) {
+  Object.assign(process.env, { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ...(embedded ? { ZELIN_EMBEDDED_DB: "1" } : {}) });
   const { getDb } = await import("../../server/db/client");
   const { seedOfflineChannel } = await import("../../prisma/seed/demo-knowledge");
   await seedOfflineChannel(getDb());
@@ -94,7 +94,7 @@ export default async function setup(project: TestProject) {
   };
   try {
     await configureChatModel(web.url, upstream.base);
-    await seedOfflineChannelInto(db.url, base.APP_SECRET);
+    await seedOfflineChannelInto(db.url, base.APP_SECRET, db.embedded);
   } catch (err) {
     // A setup that fails here (e.g. a database an earlier run already configured) must not leave
     // the platform's processes running against it.
@@ -109,6 +109,7 @@ export default async function setup(project: TestProject) {
   project.provide("expiredUrl", expired.url);
   project.provide("adminToken", ADMIN_TOKEN);
   project.provide("databaseUrl", db.url);
+  project.provide("embeddedDb", db.embedded);
   project.provide("chromiumPath", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
   return stopAll;
 }
