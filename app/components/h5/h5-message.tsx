@@ -1,7 +1,7 @@
 // One message of the H5 chat. Replies render as markdown, loaded lazily: the phone gets the chat
 // first and the markdown code only when the first answer arrives (plain text until then).
 import { CopyOutlined, DislikeFilled, DislikeOutlined, LikeFilled, LikeOutlined, RedoOutlined, SoundOutlined } from "@ant-design/icons";
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazy, memo, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TChatMessage, TFeedback } from "../chat/chat-state";
 
@@ -10,13 +10,15 @@ const MarkdownView = lazy(() => import("./h5-markdown").then((m) => ({ default: 
 /** SPEC 8 entitlement refusals: balance_insufficient, trial_exhausted, times_exhausted, days_exhausted, trial_count_zero. */
 const ENTITLEMENT_STATUSES = new Set([420001, 420002, 420003, 420004, 420702]);
 
-export function MarkdownText({ text }: { text: string }) {
+// Memoized: a server-rendered boundary waits for the markdown chunk before it hydrates, and a
+// re-render reaching it before then (typing in the input re-renders the list) is React's error 421.
+export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
   return (
     <Suspense fallback={<div className="h5-plain">{text}</div>}>
       <MarkdownView text={text} />
     </Suspense>
   );
-}
+});
 
 type TActions = {
   onFeedback: (m: TChatMessage, f: TFeedback) => void;

@@ -13,6 +13,10 @@ const LazyErrorScreen = lazy(() => import("./antd-overlays").then((m) => ({ defa
 export function RootOverlays() {
   const { licenceNotice } = useShell();
   const lock = useScreenLock();
+  // No boundary at all while there is nothing to show: a server-rendered Suspense boundary hydrates
+  // after the root, and an update reaching it before then (the lock poll answering on a busy
+  // machine) makes React throw error 421 and re-render it on the client.
+  if (!licenceNotice && lock?.screen_control !== 1) return null;
   return (
     <Suspense fallback={null}>
       {licenceNotice && <LazyLicence />}
