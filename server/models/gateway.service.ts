@@ -158,30 +158,62 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
   throw new AppError(allBanned ? "key_banned" : "system_busy", { cause: lastError, data: { request_id: requestId } });
 }
 
-/** Hands the chunks on; a failure mid-stream surfaces to the caller and is never retried. */
-async function* relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator<TChatChunk>, channelId: string, meter: TUsageMeter, finish: (ok: boolean, channelId: string | null) => Promise<void>) {
-  let ok = false;
-  try {
-    if (!first.done) {
-      meter.add(first.value);
-      yield first.value;
-      for await (const chunk of iterator) {
-        meter.add(chunk);
-        yield chunk;
-      }
-    }
-    ok = true;
-  } catch (err) {
-    if (err instanceof UpstreamError && err.kind !== "aborted") {
-      await recordFailure(channelId, err);
-      throw new AppError("system_busy", { cause: err });
-    }
-    throw err;
-  } finally {
-    // Also reached when the consumer stops early: closing the upstream iterator cancels the request.
+/**
+ * Hands the chunks on; a failure mid-stream surfaces to the caller and is never retried. A plain
+ * iterator rather than an async generator: one await per chunk instead of a generator's queue.
+ */
+function relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator<TChatChunk>, channelId: string, meter: TUsageMeter, finish: (ok: boolean, channelId: string | null) => Promise<void>): AsyncIterableIterator<TChatChunk> {
+  let head: TChatChunk | null = first.done ? null : first.value;
+  let over = false;
+  const done = { done: true, value: undefined } as IteratorReturnResult<undefined>;
+  // Once: a stream that ended (ok), failed, or was left by its consumer (closing the upstream
+  // iterator cancels the request).
+  const end = async (ok: boolean) => {
+    if (over) return;
+    over = true;
     if (!ok) await iterator.return(undefined).catch(() => undefined);
     await finish(ok, channelId);
-  }
+  };
+  const relay: AsyncIterableIterator<TChatChunk> = {
+    [Symbol.asyncIterator]: () => relay,
+    async next() {
+      if (over) return done;
+      if (head) {
+        const chunk = head;
+        head = null;
+        meter.add(chunk);
+        return { done: false, value: chunk };
+      }
+      if (first.done) {
+        await end(true);
+        return done;
+      }
+      let read: IteratorResult<TChatChunk>;
+      try {
+        read = await iterator.next();
+      } catch (err) {
+        const failure = err instanceof UpstreamError && err.kind !== "aborted" ? err : null;
+        if (failure) await recordFailure(channelId, failure);
+        await end(false);
+        throw failure ? new AppError("system_busy", { cause: failure }) : err;
+      }
+      if (read.done) {
+        await end(true);
+        return done;
+      }
+      meter.add(read.value);
+      return read;
+    },
+    async return() {
+      await end(false);
+      return done;
+    },
+    async throw(err: unknown) {
+      await end(false);
+      throw err;
+    },
+  };
+  return relay;
 }
 
 type TUsageMeter = ReturnType<typeof createUsageMeter>;

@@ -112,21 +112,67 @@ export async function streamChatCompletion(upstream: TUpstream, body: Record<str
   return readEvents(res.body, call);
 }
 
+/**
+ * The reads of a body, one at a time: the 'data' events queued (the body paused while the reader
+ * is behind), lighter per read than a Readable's async iterator, which is most of a relay's work
+ * per chunk. Null once the body ended; throws when it failed or closed before its end.
+ */
+export function pullReads(body: Readable): () => Promise<Buffer | null> {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  body.on("data", (b: Buffer) => {
+    queue.push(b);
+    if (queue.length >= 16) body.pause();
+    notify();
+  });
+  body.on("end", () => {
+    ended = true;
+    notify();
+  });
+  body.on("error", (err) => {
+    failure ??= err;
+    notify();
+  });
+  body.on("close", () => {
+    if (!ended) failure ??= Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
+    notify();
+  });
+  return async () => {
+    for (;;) {
+      const next = queue.shift();
+      if (next) {
+        if (queue.length < 4 && body.isPaused()) body.resume();
+        return next;
+      }
+      if (failure) throw failure;
+      if (ended) return null;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+}
+
 async function* readEvents(body: Readable, call: TCall): AsyncGenerator<TChatChunk> {
-  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const nextRead = pullReads(body);
   const decoder = new TextDecoder();
   let buffer = "";
   let done = false;
   try {
     while (!done) {
-      let read: IteratorResult<Buffer>;
+      let read: Buffer | null;
       try {
-        read = await chunks.next();
+        read = await nextRead();
       } catch (err) {
         throw call.classify(err);
       }
-      if (read.done) break;
-      buffer += decoder.decode(read.value, { stream: true });
+      if (!read) break;
+      buffer += decoder.decode(read, { stream: true });
       let newline: number;
       while ((newline = buffer.indexOf("\n")) >= 0) {
         const line = buffer.slice(0, newline).replace(/\r$/, "");

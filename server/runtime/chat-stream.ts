@@ -51,6 +51,10 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   if (turn.offlineReply === "") turn = { ...turn, offlineReply: getT(lng, "chat")("offline.no_answer") };
   const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
   first.catch(() => undefined);
+  // The upstream request leaves first (with a cached routing it is written within this turn of the
+  // event loop); the charge, the rows and the first event wait one turn for it. Nothing below is on
+  // the way to the first token: an upstream takes longer to answer than all of it together.
+  await new Promise((resolve) => setImmediate(resolve));
   const assistantId = newId();
   // The charge goes out with the upstream request (the balance was checked with the turn's reading).
   let charges: TTurnCharges = { chat: null, use: null };

@@ -55,24 +55,25 @@ export function startSse(res: Response): TSseWriter {
   let meta: Record<string, unknown> = {};
   // Events made in the same turn of the event loop (the upstream's chunks that came in one read)
   // leave in one write: under many streams a system call per event is the relay's largest cost.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
+  // Kept as one string and written on the next tick (cheaper than corking the socket).
+  let pending = "";
+  const flush = () => {
+    if (!pending) return;
+    const text = pending;
+    pending = "";
+    if (!finished && !res.writableEnded) res.write(text);
   };
   const send = (event: string, data: unknown) => {
     if (finished || res.writableEnded) return;
-    if (!corked) {
-      corked = true;
-      res.cork();
-      process.nextTick(uncork);
-    }
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (!pending) process.nextTick(flush);
+    pending += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
   };
   const end = (event: string, data: unknown) => {
-    send(event, data);
+    if (finished || res.writableEnded) return;
+    const text = pending + `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    pending = "";
     finish();
-    res.end();
+    res.end(text);
   };
 
   return {

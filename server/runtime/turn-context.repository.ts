@@ -73,13 +73,13 @@ const VERSION_FILTER = {
 
 type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null };
 
-/** The start of the China day (UTC+8) that contains $2, as the UTC wall time our timestamp columns keep. */
-const CHINA_DAY_START = `(date_trunc('day', ($2::timestamptz AT TIME ZONE 'UTC') + interval '8 hours') - interval '8 hours')`;
+/** The China day (UTC+8) of $2, as account_chat_day keeps it. */
+const CHINA_DAY = `(($2::timestamptz AT TIME ZONE 'UTC') + interval '8 hours')::date`;
 
 /**
  * Money (subqueries on primary keys and indexes): wallet balances; the console replies of the day
- * (a stopped reply without text and failed or censored ones were not replies); in live chats the
- * account's standing with the agent (buyout, first use, trial uses).
+ * (account_chat_day, kept by a trigger on chat_message: one row, however many the account had); in
+ * live chats the account's standing with the agent (buyout, first use, trial uses).
  */
 function moneyColumns(mode: TQuery["mode"]) {
   const standing =
@@ -91,9 +91,7 @@ function moneyColumns(mode: TQuery["mode"]) {
   return `
       (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'gift:' || a.id) AS w_gift,
       (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'spendable:' || a.id) AS w_spendable,
-      (SELECT count(*)::int FROM dialogue cd JOIN chat_message cm ON cm.dialogue_id = cd.id AND cm.created_at >= ${CHINA_DAY_START}
-        WHERE cd.account_id = a.id AND cd.app_id IS NULL AND cd.last_message_at >= ${CHINA_DAY_START}
-          AND cm.role = 'assistant' AND (cm.status = 'streaming' OR (cm.status IN ('done', 'stopped') AND cm.content <> ''))) AS chats_today,
+      coalesce((SELECT c.replies FROM account_chat_day c WHERE c.account_id = a.id AND c.day = ${CHINA_DAY}), 0) AS chats_today,
       ${standing}`;
 }
 

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { sha256 } from "../../server/lib/secret-box";
 import { getDb } from "../../server/db/client";
 import { readTurnContext } from "../../server/runtime/turn-context.repository";
+import { chinaDayStart } from "../../server/money/metering/china-day";
+import { createTestApp } from "../helpers/apps";
 import { contentOf, dataOf, makeAgent, makeUser, sendSse, useChatHarness } from "../helpers/chat-runtime";
 
 const h = useChatHarness();
@@ -53,5 +55,51 @@ describe("turn context", () => {
     expect(await readTurnContext({ ...q, now: new Date(session.expiresAt.getTime() - 1) })).not.toBeNull();
     await getDb().session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
     expect(await readTurnContext(q)).toBeNull();
+  });
+
+  it("counts the day's console replies as the edition's limit does, kept by the trigger whatever writes the rows", async () => {
+    const carol = await makeUser(h.api.base);
+    const { agentId } = await makeAgent(h, carol, { behaviour: { stream: { chunks: 1 } } });
+    const sessionId = sha256(carol.browser.cookies.get("zl_session")!);
+    const now = new Date();
+    const today = chinaDayStart(now);
+    const count = async () => (await readTurnContext({ sessionId, now, agentId, mode: "debug", dialogueId: null }))!.chatsToday;
+    expect(await count()).toBe(0);
+
+    // A reply over the endpoint counts once, the user's message not at all.
+    expect(contentOf(await sendSse(h.api.base, carol, { agent_id: agentId, content: "hello" }))).toBe("word0 ");
+    expect(await count()).toBe(1);
+
+    const db = getDb();
+    const d = await db.dialogue.create({ data: { accountId: carol.id, agentId, title: "t", lastMessageAt: now } });
+    const at = (ms: number) => new Date(today.getTime() + ms);
+    // Streaming counts; stopped before any text stops counting; done with text counts.
+    const streaming = await db.chatMessage.create({ data: { dialogueId: d.id, role: "assistant", status: "streaming", createdAt: at(1000) } });
+    expect(await count()).toBe(2);
+    await db.chatMessage.update({ where: { id: streaming.id }, data: { status: "stopped" } });
+    expect(await count()).toBe(1);
+    const regenerated = await db.chatMessage.create({ data: { dialogueId: d.id, role: "assistant", status: "streaming", createdAt: at(2000) } });
+    await db.chatMessage.update({ where: { id: regenerated.id }, data: { status: "done", content: "an answer" } });
+    expect(await count()).toBe(2);
+    // Failed and censored replies, user messages and yesterday's (China time) replies do not count.
+    await db.chatMessage.createMany({
+      data: [
+        { dialogueId: d.id, role: "assistant", status: "failed", createdAt: at(3000) },
+        { dialogueId: d.id, role: "assistant", status: "censored", content: "x", createdAt: at(3001) },
+        { dialogueId: d.id, role: "user", status: "done", content: "question", createdAt: at(3002) },
+        { dialogueId: d.id, role: "assistant", status: "done", content: "old", createdAt: at(-1000) },
+      ],
+    });
+    expect(await count()).toBe(2);
+    // A reply in an app's dialogue is the app's, not the console's.
+    const published = await makeAgent(h, carol, { publish: true });
+    const { appId } = await createTestApp({ owner: { id: carol.id, roles: [], enterpriseId: null }, agentId: published.agentId, input: { type: "h5" } as never });
+    const ad = await db.dialogue.create({ data: { accountId: carol.id, agentId: published.agentId, appId, title: "app", lastMessageAt: now } });
+    await db.chatMessage.create({ data: { dialogueId: ad.id, role: "assistant", status: "done", content: "app reply", createdAt: at(4000) } });
+    expect(await count()).toBe(2);
+    // A deleted reply no longer counts.
+    await db.chatMessage.delete({ where: { id: regenerated.id } });
+    expect(await count()).toBe(1);
+    expect(await db.accountChatDay.findMany({ where: { accountId: carol.id }, orderBy: { day: "asc" }, select: { replies: true } })).toEqual([{ replies: 1 }, { replies: 1 }]);
   });
 });
