@@ -19,7 +19,7 @@ import { createModel } from "../../server/models/models.service";
 import type { TGateway } from "../../bot-gateway/core/gateway";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { startFakeWecom, type TFakeWecom } from "../fakes/fake-wecom";
-import { botOwnersOfThisFile, botRow, botUses, makeBotOwner, makeTestBot, startTestGateway, waitFor } from "../helpers/bots";
+import { botRow, botUses, makeBotOwner, makeTestBot, startTestGateway, waitFor } from "../helpers/bots";
 
 let wecom: TFakeWecom;
 let upstream: Awaited<ReturnType<typeof startFakeOpenai>>;
@@ -190,10 +190,10 @@ describe("two gateway processes", () => {
   const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/bot-gateway-process.ts");
   const LEASE_MS = 3000;
 
-  function startChild(instanceId: string): Promise<ChildProcess> {
+  function startChild(instanceId: string, scope: string[], maxBots?: number): Promise<ChildProcess> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, instanceId], {
-        env: { ...process.env, BOT_LEASE_MS: String(LEASE_MS), BOT_SCAN_MS: "300", BOT_TICK_MS: "200", BOT_CLAIM_PER_SCAN: "1", BOT_OWNER_SCOPE: botOwnersOfThisFile().join(","), LOG_LEVEL: "warn" },
+        env: { ...process.env, BOT_LEASE_MS: String(LEASE_MS), BOT_SCAN_MS: "300", BOT_TICK_MS: "200", BOT_CLAIM_PER_SCAN: "1", BOT_OWNER_SCOPE: scope.join(","), LOG_LEVEL: "warn", ...(maxBots ? { TEST_GATEWAY_MAX_BOTS: String(maxBots) } : {}) },
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);
@@ -210,7 +210,10 @@ describe("two gateway processes", () => {
     for (let i = 0; i < 4; i++) bots.push(await wecomBot({ owner }));
     const [a, b] = [`gw-a-${uid()}`, `gw-b-${uid()}`];
     const t0 = Date.now();
-    const [childA] = await Promise.all([startChild(a), startChild(b)]);
+    // Only this test's four bots, and A holds two at most: B takes the rest however their first
+    // scans fall (on a busy machine one process can start seconds after the other, and would
+    // otherwise claim all four first).
+    const [childA] = await Promise.all([startChild(a, [owner.id], 2), startChild(b, [owner.id])]);
     console.log(`two gateway processes up in ${Date.now() - t0} ms`);
     const ids = bots.map((x) => x.botId);
     const owners = async () => (await getDb().bot.findMany({ where: { id: { in: ids } }, select: { id: true, leaseOwner: true } })).map((r) => r.leaseOwner);
