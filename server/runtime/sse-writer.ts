@@ -57,6 +57,7 @@ export function startSse(res: Response): TSseWriter {
   // leave in one write: under many streams a system call per event is the relay's largest cost.
   // Kept as one string and written on the next tick (cheaper than corking the socket).
   let pending = "";
+  const format = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
   const flush = () => {
     if (!pending) return;
     const text = pending;
@@ -66,11 +67,11 @@ export function startSse(res: Response): TSseWriter {
   const send = (event: string, data: unknown) => {
     if (finished || res.writableEnded) return;
     if (!pending) process.nextTick(flush);
-    pending += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    pending += format(event, data);
   };
   const end = (event: string, data: unknown) => {
     if (finished || res.writableEnded) return;
-    const text = pending + `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    const text = pending + format(event, data);
     pending = "";
     finish();
     res.end(text);
