@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { launchBrowser, newContext, toast } from "../helpers/browser";
 import { makePng } from "../helpers/png";
 
 let browser: Browser;
@@ -35,8 +35,6 @@ async function open(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated]");
 }
 
-/** The antd message toast with this text. */
-const toast = (page: Page, text: string) => page.locator(".ant-message-notice", { hasText: text }).waitFor();
 const fieldError = (page: Page, text: string) => page.locator(".ant-form-item-explain-error", { hasText: text });
 const plugin = (page: Page, name: string) => page.locator("[data-testid=agent-plugins] .ant-checkbox-wrapper", { hasText: name });
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { launchBrowser, newContext, toast } from "../helpers/browser";
 import { makePng } from "../helpers/png";
 
 let browser: Browser;
@@ -49,7 +49,6 @@ async function open(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated]");
 }
 
-const toast = (page: Page, text: string) => page.locator(".ant-message-notice", { hasText: text }).first().waitFor();
 const fieldError = (page: Page, text: string) => page.locator(".ant-form-item-explain-error", { hasText: text });
 async function shot(page: Page, name: string) {
   if (!shotsDir) return;

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE } from "../helpers/browser";
+import { launchBrowser, newContext, PHONE, toast } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
 
 type TLedger = typeof import("../../server/money/ledger.service");
@@ -50,7 +50,6 @@ async function open(page: Page, url: string) {
 }
 
 const spendable = async (id: string) => Number((await sql("SELECT balance_micro::text AS b FROM ledger_account WHERE id = $1", [`spendable:${id}`]))[0]?.b ?? 0);
-const toast = (page: Page, text: string) => page.locator(".ant-message-notice", { hasText: text }).first().waitFor();
 const botsOf = async (id: string) => (await sql("SELECT b.id, b.channel::text AS channel, b.greeting, b.paid_until, b.login_qr, a.type::text AS app_type FROM bot b JOIN app a ON a.id = b.app_id WHERE b.owner_account_id = $1", [id])) as Array<{ id: string; channel: string; greeting: string; paid_until: Date; login_qr: string | null; app_type: string }>;
 
 /** Fills the create form for a personal-WeChat bot and submits it. */

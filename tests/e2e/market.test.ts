@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { launchBrowser, newContext, toast } from "../helpers/browser";
 import { toTsvectorLiteral } from "../../server/knowledge/text-segmenter";
 
 let browser: Browser;
@@ -57,10 +57,6 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
-/** The toast antd shows for a refusal (or a success). */
-async function toast(page: Page, text: string) {
-  await page.locator(".ant-message-notice", { hasText: text }).first().waitFor();
-}
 
 let developerId: string;
 let lanternId: string;

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { launchBrowser, newContext, toast } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
 import { makePng } from "../helpers/png";
 
@@ -96,7 +96,7 @@ describe("multimedia library", () => {
     await page.getByText("This field is required").waitFor();
     await nameInput.fill("Spring banner.png");
     await page.getByTestId("media-rename-save").click();
-    await page.getByText("Renamed").waitFor();
+    await toast(page, "Renamed");
     await page.locator("[data-testid=media-name]", { hasText: "Spring banner.png" }).waitFor();
     await page.reload();
     await page.locator("[data-testid=media-name]", { hasText: "Spring banner.png" }).waitFor();
@@ -127,7 +127,7 @@ describe("multimedia library", () => {
     await hydrated(page, "[data-testid=media-delete]");
     await page.getByTestId("media-delete").first().click();
     await page.getByTestId("media-delete-confirm").click();
-    await page.getByText("Deleted").waitFor();
+    await toast(page, "Deleted");
     await page.getByText("No pictures or videos yet").waitFor();
     expect((await page.request.get(src!)).status()).toBe(404);
     expect(errors).toEqual([]);

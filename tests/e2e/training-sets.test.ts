@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { launchBrowser, newContext, toast } from "../helpers/browser";
 import { makeDocx } from "../helpers/sample-files";
 
 let browser: Browser;
@@ -36,7 +36,6 @@ async function open(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated]");
 }
 
-const toast = (page: Page, text: string) => page.locator(".ant-message-notice", { hasText: text }).first().waitFor();
 
 async function shoot(page: Page, name: string) {
   if (!shotsDir) return;
