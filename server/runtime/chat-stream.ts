@@ -15,7 +15,10 @@ import { logger } from "../lib/logger";
 import { completeChat, type TChatStream } from "../models/gateway.service";
 import type { TChatMessage as TGatewayMessage } from "../models/models.schema";
 import type { TFunctionStep } from "./chat.schema";
-import { newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.service";
+import { buildTurn, newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.service";
+import type { TSendMessageInput } from "./chat.schema";
+import { sha256 } from "../lib/secret-box";
+import { recallTurn } from "./warm-turns";
 import * as repo from "./dialogues.repository";
 import type { TSseWriter } from "./sse-writer";
 import { forgetStoppable, registerStoppable } from "./stop-registry";
@@ -44,13 +47,53 @@ function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor" |
   });
 }
 
-export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined) {
+/** The first round of a turn, opened before the turn's own reading came back (warm-turns.ts). */
+export type TEarlyTurn = { signature: string; requestId: string; controller: AbortController; first: ReturnType<typeof openRound>; cancel: () => void };
+
+/** What the upstream is asked: two turns with the same signature send the same request. */
+function signatureOf(turn: TTurn) {
+  return JSON.stringify([turn.actor.id, turn.modelKey, turn.messages, turn.params, turn.tools, turn.offlineReply]);
+}
+
+function openFirstRound(turn: TTurn) {
   const requestId = crypto.randomUUID();
   const controller = new AbortController();
-  // An offline agent with no out-of-scope reply of its own still says something, in the reader's language.
-  if (turn.offlineReply === "") turn = { ...turn, offlineReply: getT(lng, "chat")("offline.no_answer") };
   const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
   first.catch(() => undefined);
+  return { requestId, controller, first };
+}
+
+/**
+ * Opens the first round from the session's warm reading, if it has one that qualifies, while the
+ * turn's own reading runs. Null when there is none, or when the warm reading would refuse (the
+ * fresh one says why). Whoever gets one passes it to runTurn, or cancels it.
+ */
+export async function openEarlyTurn(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live"): Promise<TEarlyTurn | null> {
+  const warm = token ? recallTurn(sha256(token), mode, input) : null;
+  if (!warm) return null;
+  let turn: TTurn;
+  try {
+    turn = await buildTurn(warm.account, input, warm.ctx);
+  } catch {
+    return null;
+  }
+  // The offline channel answers in-process: nothing to gain.
+  if (turn.offlineReply !== null) return null;
+  const { requestId, controller, first } = openFirstRound(turn);
+  const cancel = () => {
+    controller.abort(new Error("turn not taken"));
+    first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
+  };
+  return { signature: signatureOf(turn), requestId, controller, first, cancel };
+}
+
+/** `early`: a first round opened from a warm reading; used when the turn asks the same, else cancelled. */
+export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined, early: TEarlyTurn | null = null) {
+  // An offline agent with no out-of-scope reply of its own still says something, in the reader's language.
+  if (turn.offlineReply === "") turn = { ...turn, offlineReply: getT(lng, "chat")("offline.no_answer") };
+  const taken = early && early.signature === signatureOf(turn) ? early : null;
+  if (early && !taken) early.cancel();
+  const { requestId, controller, first } = taken ?? openFirstRound(turn);
   // The upstream request leaves first (with a cached routing it is written within this turn of the
   // event loop); the charge, the rows and the first event wait one turn for it. Nothing below is on
   // the way to the first token: an upstream takes longer to answer than all of it together.

@@ -10,25 +10,33 @@ import { readMultipart } from "../uploads/multipart";
 import { SESSION_COOKIE } from "../auth/session.service";
 import { DOCUMENT_MAX_BYTES, ZSendMessageInput } from "./chat.schema";
 import { buildTurn, loadTurnContext, type TTurn } from "./chat.service";
-import { runTurn } from "./chat-stream";
+import { openEarlyTurn, runTurn, type TEarlyTurn } from "./chat-stream";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
 
-/** Nothing goes upstream before the session, the agent and every refusal are settled. */
+/**
+ * Nothing goes upstream before the session, the agent and every refusal are settled, except the
+ * warm session's early request, which is cancelled unless the settled turn asks exactly the same.
+ */
 async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   const sse = startSse(res);
   const lng = getRequestLanguage(req);
   let turn: TTurn;
+  let early: TEarlyTurn | null = null;
   try {
     const input = ZSendMessageInput.parse(req.body ?? {});
-    const { account, ctx } = await loadTurnContext(readCookie(req.headers.cookie, SESSION_COOKIE), input, mode);
+    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    // A warm session's request leaves first; the turn's own reading decides whether it is kept.
+    early = await openEarlyTurn(token, input, mode);
+    const { account, ctx } = await loadTurnContext(token, input, mode);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {
+    early?.cancel();
     sse.error(mapError(err, lng).envelope);
     return;
   }
-  await runTurn(turn, sse, lng);
+  await runTurn(turn, sse, lng, early);
 }
 
 /** The two event streams, paths relative to /api. The web app also serves them ahead of its other middleware. */

@@ -10,6 +10,7 @@ import { sha256 } from "../lib/secret-box";
 import { logger } from "../lib/logger";
 import { getCachedRouting } from "../models/gateway.service";
 import { readTurnContext } from "./turn-context.repository";
+import { forgetTurn, rememberTurn } from "./warm-turns";
 import type { TAgentInput } from "../agents/agents.schema";
 import { assertNoSensitiveInput } from "../content/content.service";
 import { AppError } from "../errors/app-error";
@@ -89,13 +90,28 @@ export type TTurnContext = {
  * The signed-in account and the turn's reads: one round trip for the session, agent, version and
  * dialogue (the messages of a continued dialogue beside it), the model from the gateway's reading.
  * No live session answers not_logged_in; an agent or dialogue that is not the account's, not_found.
+ * A reading that qualifies is kept warm for the session's next turn (warm-turns.ts).
  */
 export async function loadTurnContext(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live", now = new Date()): Promise<{ account: TSessionAccount; ctx: TTurnContext }> {
   if (!token || token.length > 100) throw new AppError("not_logged_in");
+  const sessionId = sha256(token);
+  const agentId = input.app_id ? "" : (input.agent_id ?? "");
+  try {
+    const loaded = await readTurn(sessionId, agentId, input, mode, now);
+    rememberTurn(sessionId, mode, agentId, loaded, loaded.quota);
+    return loaded;
+  } catch (err) {
+    // A refused reading leaves nothing warm: the next turn waits for its own.
+    forgetTurn(sessionId, mode, agentId);
+    throw err;
+  }
+}
+
+async function readTurn(sessionId: string, agentId: string, input: TSendMessageInput, mode: "debug" | "live", now: Date) {
   const dialogueId = input.dialogue_id ?? null;
   const [reading, rows] = await Promise.all([
     // Apps (the apps issue) are not served yet: no agent is found for them.
-    readTurnContext({ sessionId: sha256(token), now, agentId: input.app_id ? "" : (input.agent_id ?? ""), mode, dialogueId }),
+    readTurnContext({ sessionId, now, agentId, mode, dialogueId }),
     dialogueId ? repo.listMessagesOf(dialogueId) : [],
   ]);
   if (!reading) throw new AppError("not_logged_in");
@@ -108,10 +124,11 @@ export async function loadTurnContext(token: string | undefined, input: TSendMes
     if (existing!.agentId !== agent.agentId) throw new AppError("not_found");
   }
   // Money from the same reading (no round trip of its own): the day's replies, the agent's terms, the balance.
+  const quota = { chatsToday: reading.chatsToday, chatsPerDay: EDITIONS[effectiveEdition(reading.account, now)].limits.chatsPerDay };
   const bill = billConsoleTurn({
     accountId: account.id,
-    chatsPerDay: EDITIONS[effectiveEdition(reading.account, now)].limits.chatsPerDay,
-    chatsToday: reading.chatsToday,
+    chatsPerDay: quota.chatsPerDay,
+    chatsToday: quota.chatsToday,
     wallet: reading.wallet,
     mode,
     agent: { agentId: agent.agentId, name: agent.name, ownerAccountId: reading.agent!.ownerAccountId, config: agent.config },
@@ -121,7 +138,7 @@ export async function loadTurnContext(token: string | undefined, input: TSendMes
   const [routing, document] = await Promise.all([getCachedRouting(agent.config.model_key, account.id), pickDocument(account, agent.config, input.ufids[0], existing)]);
   const m = routing.model;
   const model = m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
-  return { account, ctx: { agent, existing, rows: dialogueId ? rows : [], model, document, bill } };
+  return { account, ctx: { agent, existing, rows: dialogueId ? rows : [], model, document, bill } as TTurnContext, quota };
 }
 
 /** The turn from what was read: every refusal that needs no further reads, then the prompt. */
