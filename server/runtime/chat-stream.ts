@@ -6,103 +6,47 @@
 // or the client going away cancels the upstream request; what was delivered is kept.
 // Money (issue 7): the turn's charge is posted alongside the upstream request and the rows, and no
 // text is relayed before it is in; when no reply came, what was charged goes back.
-import crypto from "node:crypto";
 import { createOutputCensor } from "../content/content.service";
 import { AppError, isAppError } from "../errors/app-error";
 import { mapError } from "../errors/map-error";
 import { getT } from "../i18n/translate";
 import { logger } from "../lib/logger";
-import { completeChat, type TChatStream } from "../models/gateway.service";
+import type { TChatStream } from "../models/gateway.service";
 import type { TChatMessage as TGatewayMessage } from "../models/models.schema";
 import type { TFunctionStep } from "./chat.schema";
-import { buildTurn, newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.service";
-import type { TSendMessageInput } from "./chat.schema";
-import { sha256 } from "../lib/secret-box";
-import { recallTurn } from "./warm-turns";
+import { newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.service";
+import { takeEarlyTurn, type TEarlyTurn } from "./early-turn";
+import { MAX_TOOL_ROUNDS, openFirstRound, openRound } from "./turn-round";
 import * as repo from "./dialogues.repository";
 import type { TSseWriter } from "./sse-writer";
 import { forgetStoppable, registerStoppable } from "./stop-registry";
 import { chargeTurn, settleTurn, type TTurnCharges } from "../money/metering/chat-charges.service";
 import { runTool } from "./tools";
 
-export const MAX_TOOL_ROUNDS = 3;
+export { MAX_TOOL_ROUNDS };
 
 type TToolCall = { id: string; name: string; arguments: string };
 type TOutcome = "done" | "stopped" | "censored" | "failed";
 
-/** Opens one round of the turn with the upstream (round 0 is the user's message). */
-function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor" | "offlineReply">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
-  return completeChat({
-    modelKey: turn.modelKey,
-    messages,
-    params: turn.params,
-    // Usage as the upstream counts it (billing); the gateway estimates when none comes.
-    extra: { stream_options: { include_usage: true }, ...(turn.tools.length ? { tools: turn.tools, ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: "none" } : {}) } : {}) },
-    accountId: turn.actor.id,
-    signal,
-    requestId,
-    stream: true,
-    cachedRouting: true,
-    offlineReply: turn.offlineReply,
-  });
-}
-
-/** The first round of a turn, opened before the turn's own reading came back (warm-turns.ts). */
-export type TEarlyTurn = { signature: string; requestId: string; controller: AbortController; first: ReturnType<typeof openRound>; cancel: () => void };
-
-/** What the upstream is asked: two turns with the same signature send the same request. */
-function signatureOf(turn: TTurn) {
-  return JSON.stringify([turn.actor.id, turn.modelKey, turn.messages, turn.params, turn.tools, turn.offlineReply]);
-}
-
-function openFirstRound(turn: TTurn) {
-  const requestId = crypto.randomUUID();
-  const controller = new AbortController();
-  const first = openRound(turn, turn.messages, 0, requestId, controller.signal);
-  first.catch(() => undefined);
-  return { requestId, controller, first };
-}
-
-/**
- * Opens the first round from the session's warm reading, if it has one that qualifies, while the
- * turn's own reading runs. Null when there is none, or when the warm reading would refuse (the
- * fresh one says why). Whoever gets one passes it to runTurn, or cancels it.
- */
-export async function openEarlyTurn(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live"): Promise<TEarlyTurn | null> {
-  const warm = token ? recallTurn(sha256(token), mode, input) : null;
-  if (!warm) return null;
-  let turn: TTurn;
-  try {
-    turn = await buildTurn(warm.account, input, warm.ctx);
-  } catch {
-    return null;
-  }
-  // The offline channel answers in-process: nothing to gain.
-  if (turn.offlineReply !== null) return null;
-  const { requestId, controller, first } = openFirstRound(turn);
-  const cancel = () => {
-    controller.abort(new Error("turn not taken"));
-    first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
-  };
-  return { signature: signatureOf(turn), requestId, controller, first, cancel };
-}
-
-/** `early`: a first round opened from a warm reading; used when the turn asks the same, else cancelled. */
+/** `early`: the warm start of this turn (early-turn.ts): its request and charge are taken when they fit, else cancelled. */
 export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefined, early: TEarlyTurn | null = null) {
   // An offline agent with no out-of-scope reply of its own still says something, in the reader's language.
   if (turn.offlineReply === "") turn = { ...turn, offlineReply: getT(lng, "chat")("offline.no_answer") };
-  const taken = early && early.signature === signatureOf(turn) ? early : null;
-  if (early && !taken) early.cancel();
-  const { requestId, controller, first } = taken ?? openFirstRound(turn);
+  const taken = takeEarlyTurn(early, turn);
+  const { requestId, controller, first } = taken.round ?? openFirstRound(turn);
+  // A charge taken early names the dialogue it was posted for.
+  if (taken.charge) turn = { ...turn, dialogueId: taken.charge.dialogueId };
   // The upstream request leaves first (with a cached routing it is written within this turn of the
   // event loop); the charge, the rows and the first event wait one turn for it. Nothing below is on
   // the way to the first token: an upstream takes longer to answer than all of it together.
   await new Promise((resolve) => setImmediate(resolve));
-  const assistantId = newId();
-  // The charge goes out with the upstream request (the balance was checked with the turn's reading).
+  const assistantId = taken.charge?.assistantId ?? newId();
+  // The charge goes out with the upstream request (the balance was checked with the turn's reading),
+  // or went out early; one refused early is posted again (same key) on the fresh reading.
   let charges: TTurnCharges = { chat: null, use: null };
   let refused: unknown = null;
-  const charging = chargeTurn(turn.bill, assistantId, turn.dialogueId).then(
+  const posting = taken.charge ? taken.charge.charging.then((c) => c ?? chargeTurn(turn.bill, assistantId, turn.dialogueId)) : chargeTurn(turn.bill, assistantId, turn.dialogueId);
+  const charging = posting.then(
     (c) => void (charges = c),
     (err) => {
       refused = err;

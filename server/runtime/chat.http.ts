@@ -10,7 +10,8 @@ import { readMultipart } from "../uploads/multipart";
 import { SESSION_COOKIE } from "../auth/session.service";
 import { DOCUMENT_MAX_BYTES, ZSendMessageInput } from "./chat.schema";
 import { buildTurn, loadTurnContext, type TTurn } from "./chat.service";
-import { openEarlyTurn, runTurn, type TEarlyTurn } from "./chat-stream";
+import { runTurn } from "./chat-stream";
+import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
@@ -32,7 +33,7 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
     const { account, ctx } = await loadTurnContext(token, input, mode);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {
-    early?.cancel();
+    await cancelEarlyTurn(early);
     sse.error(mapError(err, lng).envelope);
     return;
   }

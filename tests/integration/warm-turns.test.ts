@@ -1,7 +1,8 @@
 // Warm turns (issue 4's time to first token): a session's next turn with an agent sends its
 // upstream request from the last turn's reading while its own reading runs, and keeps it only when
 // the fresh reading asks exactly the same. What the fake upstream received and the gateway's
-// request log show which requests went out; the refusals change nothing, as without a warm reading.
+// request log show which requests went out; the ledger, that the charge posted early is the turn's
+// own or goes back; the refusals change nothing, as without a warm reading.
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { sha256 } from "../../server/lib/secret-box";
@@ -19,6 +20,7 @@ const FEE = PRICES.chatMessageMicro;
 const warmFor = (user: TUser, agentId: string, now?: number) => recallTurn(sha256(user.browser.cookies.get("zl_session")!), "debug", ZSendMessageInput.parse({ agent_id: agentId, content: "x" }), now);
 const logsOf = (accountId: string) => getDb().modelRequestLog.findMany({ where: { accountId }, orderBy: { id: "asc" } });
 const available = async (id: string) => (await getWallet(id)).available;
+const tx = (key: string) => getDb().ledgerTransaction.findUnique({ where: { idempotencyKey: key } });
 const setPrompt = (agentId: string, prompt: string) => getDb().$executeRaw`UPDATE agent_version SET config = jsonb_set(config::jsonb, '{prompt}', to_jsonb(${prompt}::text)), updated_at = now() WHERE agent_id = ${agentId}`;
 
 describe("warm turns", () => {
@@ -51,6 +53,7 @@ describe("warm turns", () => {
     const user = await makeUser(base());
     // Chunks 50 ms apart: the early request is still streaming when it is cancelled.
     const { agentId, key } = await makeAgent(h, user, { config: { prompt: "You help with tea." }, behaviour: { stream: { chunks: 2, delayMs: 50 } } });
+    const before = await available(user.id);
     await sendSse(base(), user, { agent_id: agentId, content: "first" });
     await setPrompt(agentId, "You help with coffee.");
     const r = await sendSse(base(), user, { agent_id: agentId, content: "second" });
@@ -62,6 +65,10 @@ describe("warm turns", () => {
     expect(logs.map((l) => l.ok)).toEqual([true, false, true]);
     const stored = await getDb().chatMessage.findUniqueOrThrow({ where: { id: dataOf(r, "close")[0].id } });
     expect(stored.requestId).toBe(logs[2].requestId);
+    // The charge posted early was the turn's own (the same payer and price): one fee per reply.
+    expect(await available(user.id)).toBe(before - 2 * FEE);
+    expect(await tx(`chat:${stored.id}`)).toMatchObject({ kind: "chat_charge" });
+    expect(await getDb().ledgerTransaction.count({ where: { accountId: user.id, kind: "chat_refund" } })).toBe(0);
     // The early one, if it reached the upstream at all, is cut off there.
     const received = await waitFor(async () => h.fake.receivedFor(key), (rs) => rs.filter((x) => !x.aborted).length === 2);
     expect(received.filter((x) => !x.aborted).map((x) => x.body.messages[0].content)).toEqual(["You help with tea.", "You help with coffee."]);
@@ -87,6 +94,27 @@ describe("warm turns", () => {
     expect(warmFor(user, agentId)).toBeNull();
     await sendSse(base(), user, { agent_id: agentId, content: "third" });
     expect((await logsOf(user.id)).map((l) => l.ok)).toEqual([true, false]);
+  });
+
+  it("a turn refused by its fresh reading (the agent deleted since): the early charge goes back before the refusal", async () => {
+    const user = await makeUser(base());
+    const { agentId } = await makeAgent(h, user, { behaviour: { stream: { chunks: 2, delayMs: 50 } } });
+    await sendSse(base(), user, { agent_id: agentId, content: "first" });
+    const after = await available(user.id);
+    const charges = await getDb().ledgerTransaction.count({ where: { accountId: user.id, kind: "chat_charge" } });
+    await getDb().agent.update({ where: { id: agentId }, data: { deletedAt: new Date() } });
+
+    const r = await sendSse(base(), user, { agent_id: agentId, content: "second" });
+    expect(names(r)).toEqual(["error"]);
+    expect(dataOf(r, "error")[0]).toMatchObject({ status: 404001 });
+    // Charged early and returned, all before the error event left.
+    expect(await available(user.id)).toBe(after);
+    const early = await getDb().ledgerTransaction.findMany({ where: { accountId: user.id, kind: { in: ["chat_charge", "chat_refund"] } }, orderBy: { createdAt: "asc" }, include: { entries: true } });
+    expect(early).toHaveLength(charges + 2);
+    const [charge, refund] = early.slice(-2);
+    expect(refund.idempotencyKey).toBe(charge.idempotencyKey.replace(/^chat:/, "chat-refund:"));
+    expect(await getDb().dialogue.count({ where: { accountId: user.id } })).toBe(1);
+    expect((await waitFor(() => logsOf(user.id), (l) => l.length === 2)).map((l) => l.ok)).toEqual([true, false]);
   });
 
   it("an account with money for fewer than two turns is never asked for early", async () => {
