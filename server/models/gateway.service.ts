@@ -55,9 +55,17 @@ const routingCache = createRefreshingCache<TRouting>({
   },
 });
 
-/** The model and the channels serving it for an account, as the chat's hot path reads them. */
-export function getCachedRouting(modelKey: string, accountId: string | null) {
-  return routingCache.get(`${modelKey}\u0000${accountId ?? ""}`);
+/** Who has channels of their own: every other account shares its model's one reading. */
+const ownersCache = createRefreshingCache<Set<string>>({ maxAgeMs: ROUTING_CACHE_MS, load: async () => new Set(await repo.listChannelOwnerIds()) });
+
+/**
+ * The model and the channels serving it for an account, as the chat's hot path reads them. Keyed by
+ * the model alone unless the account has channels of its own, so an account's turn minutes after
+ * its last finds the reading warm (kept warm by everyone's turns), not read afresh.
+ */
+export async function getCachedRouting(modelKey: string, accountId: string | null) {
+  const own = accountId && (await ownersCache.get("")).has(accountId) ? accountId : "";
+  return routingCache.get(`${modelKey}\u0000${own}`);
 }
 
 /** Tokens as the upstream reported them, or as estimated when it did not (estimated: true). */

@@ -145,6 +145,12 @@ export async function listEnabledChannelsForModel(modelKey: string, accountId: s
   });
 }
 
+/** Accounts with an enabled channel of their own (private key service): few, and read as one list. */
+export async function listChannelOwnerIds(tx: TDbOrTx = getDb()): Promise<string[]> {
+  const rows = await tx.channel.findMany({ where: { state: "enabled", ownerAccountId: { not: null } }, distinct: ["ownerAccountId"], select: { ownerAccountId: true } });
+  return rows.map((r) => r.ownerAccountId!);
+}
+
 /**
  * Moves a channel to a state. Automatic disabling only applies to a channel still enabled, so it
  * never overwrites an administrator's decision or a reason recorded a moment earlier.

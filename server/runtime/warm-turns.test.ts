@@ -32,7 +32,7 @@ const session = () => `s${++n}`;
 const quota = { chatsToday: 0, chatsPerDay: 200 };
 
 describe("warm turns", () => {
-  it("keeps a reading without its dialogue, messages and document, for a few seconds", () => {
+  it("keeps a reading without its dialogue, messages and document, for a conversation's pauses", () => {
     const s = session();
     const now = Date.now();
     rememberTurn(s, "debug", "agent1", reading(), quota, now);

@@ -1,5 +1,5 @@
-// Warm turns (issue 4's time to first token): a session's last reading for an agent, kept a few
-// seconds in this process, lets its next turn's upstream request leave while that turn's own
+// Warm turns (issue 4's time to first token): a session's last reading for an agent, kept for a
+// conversation's pauses (minutes) in this process, lets its next turn's upstream request leave while that turn's own
 // reading is still on its way. The fresh reading still decides everything: the turn is built again
 // from it, and the early request is kept only when it builds exactly the same request; when it
 // refuses, or builds another request, the early one is cancelled before any of it was relayed or
@@ -15,8 +15,11 @@ import { turnPriceMicro } from "../money/metering/chat-charges.service";
 import type { TTurnContext } from "./chat.service";
 import type { TSendMessageInput } from "./chat.schema";
 
-/** Older readings are read again before anything goes upstream. */
-export const WARM_TTL_MS = 15_000;
+/**
+ * Older readings are read again before anything goes upstream. People pause for minutes between
+ * messages; a stale reading costs at most a cancelled request or a returned charge.
+ */
+export const WARM_TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 10_000;
 
 export type TWarmTurn = { account: TSessionAccount; ctx: TTurnContext };

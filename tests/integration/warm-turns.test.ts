@@ -45,7 +45,7 @@ describe("warm turns", () => {
     expect(received.every((x) => x.body.messages[0].content === "You help with tea.")).toBe(true);
     expect((await logsOf(user.id)).map((l) => l.ok)).toEqual([true, true, true]);
     expect(await available(user.id)).toBe(before - 3 * FEE);
-    // A warm reading is used for a few seconds only.
+    // A warm reading is used for WARM_TTL_MS only.
     expect(warmFor(user, agentId, Date.now() + WARM_TTL_MS + 1)).toBeNull();
   });
 
