@@ -1,9 +1,8 @@
-// Warm turns (issue 4's time to first token): a session's last reading for an agent, kept for a
-// conversation's pauses (minutes) in this process, lets its next turn's upstream request leave while that turn's own
-// reading is still on its way. The fresh reading still decides everything: the turn is built again
-// from it, and the early request is kept only when it builds exactly the same request; when it
-// refuses, or builds another request, the early one is cancelled before any of it was relayed or
-// charged (chat-stream.ts, openEarlyTurn).
+// Warm turns (issue 4's time to first token): a session's last reading for an agent, kept in this
+// process through a conversation's pauses (minutes), lets its next turn's upstream request and
+// charge leave while that turn's own reading is still on its way (early-turn.ts). The fresh reading
+// still decides everything: the turn is built again from it, the early request is kept only when it
+// is exactly the same, and a refused turn has its early request cancelled and its charge returned.
 //
 // Only readings whose request needs nothing else read qualify: no training sets (retrieval reads),
 // the account's own terms (no agent-use decision, which counts trials), and money and replies left
@@ -44,7 +43,7 @@ export function rememberTurn(sessionHash: string, mode: TMode, agentId: string, 
     bill.known.gift + bill.known.spendable >= twoTurns &&
     quota.chatsToday + 2 <= quota.chatsPerDay;
   if (!qualifies) return;
-  // Oldest first in a Map's order: past the cap, the least recently read goes.
+  // Oldest first in a Map's order: past the cap, the longest silent session goes.
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   entries.set(key, { at: now, account: reading.account, ctx: { ...ctx, existing: null, rows: [], document: null } });
 }
