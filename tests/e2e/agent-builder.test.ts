@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
-import { launchBrowser, newContext, toast } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext, toast } from "../helpers/browser";
 import { makePng } from "../helpers/png";
 
 let browser: Browser;
@@ -131,7 +131,7 @@ describe("agent builder", () => {
 
     // Publish saves the change first, then asks.
     await page.locator("[data-testid=agent-publish]").click();
-    await page.locator("[data-testid=publish-ok]").click();
+    await clickWhenSettled(page, "[data-testid=publish-ok]");
     await toast(page, "v1.0.0 is published");
     await page.locator("[data-testid=version-item][data-version='1.0.0'][data-state=published]").waitFor();
     // A published version is immutable: the editor says so and offers the next version number.
@@ -176,7 +176,7 @@ describe("agent builder", () => {
     expect(await item.getAttribute("data-version")).toBe("1.0.1");
     await item.getByText("Helps write short essays, with an outline first.").waitFor();
     await item.locator("[data-testid=review-approve]").click();
-    await adminPage.locator("[data-testid=review-approve-ok]").click();
+    await clickWhenSettled(adminPage, "[data-testid=review-approve-ok]");
     await toast(adminPage, "Approved");
     await item.waitFor({ state: "detached" });
     await adminPage.locator("[data-testid=review-shelf-tab]").click();
@@ -220,10 +220,10 @@ describe("agent builder", () => {
     await page.locator("[data-testid=review-shelf-tab]").click();
     await page.locator("[data-testid=shelf-item][data-name='测试助手'] [data-testid=shelf-take-down]").click();
     // A reason is required.
-    await page.locator("[data-testid=review-reason-ok]").click();
+    await clickWhenSettled(page, "[data-testid=review-reason-ok]");
     await fieldError(page, "A reason has 1 to 200 characters").waitFor();
     await page.locator("[data-testid=review-reason]").fill("Essays copied from a textbook");
-    await page.locator("[data-testid=review-reason-ok]").click();
+    await clickWhenSettled(page, "[data-testid=review-reason-ok]");
     await toast(page, "Agent taken down");
     await page.locator("[data-testid=shelf-item][data-name='测试助手']").waitFor({ state: "detached" });
     await admin.context.close();

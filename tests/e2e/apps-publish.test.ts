@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sql } from "../helpers/e2e-db";
-import { launchBrowser, newContext, toast } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext, toast } from "../helpers/browser";
 import { makePng } from "../helpers/png";
 
 let browser: Browser;
@@ -120,7 +120,7 @@ describe("publishing an H5 app", () => {
     await item.waitFor();
     await shot(adminPage, "app-review-desktop");
     await item.locator("[data-testid=app-review-approve]").click();
-    await adminPage.locator("[data-testid=app-confirm-ok]").click();
+    await clickWhenSettled(adminPage, "[data-testid=app-confirm-ok]");
     await toast(adminPage, "Approved: the app is on the shelf");
     await item.waitFor({ state: "detached" });
 

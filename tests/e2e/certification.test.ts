@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { sql } from "../helpers/e2e-db";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext, toast } from "../helpers/browser";
 import { makePdf, makePng } from "../helpers/png";
 
 let browser: Browser;
@@ -102,7 +102,10 @@ describe("avatar and developer certification", () => {
     await imageLoaded(adminPage, `[data-testid=certification-application][data-account=${applicant}] img`);
     await hydrated(adminPage, `[data-testid=certification-application][data-account=${applicant}] [data-testid=certification-approve]`);
     await application.locator("[data-testid=certification-approve]").click();
-    await adminPage.locator("[data-testid=certification-approve-ok]").click();
+    const approved = adminPage.waitForResponse((r) => r.url().endsWith("/approve") && r.request().method() === "POST");
+    await clickWhenSettled(adminPage, "[data-testid=certification-approve-ok]");
+    expect((await approved).status()).toBe(200);
+    await toast(adminPage, "Approved");
     await application.waitFor({ state: "detached" });
     expect((await sql("SELECT roles::text[] AS roles FROM account WHERE account = $1", [applicant]))[0].roles).toContain("enterprise_developer");
 

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
 import { fundE2eAccount } from "../helpers/money";
 
@@ -241,10 +241,10 @@ describe("debug chat and history", () => {
     const row = page.locator(`[data-testid=dialogue-row][data-dialogue-id="${id}"]`);
     await row.locator("[data-testid=dialogue-rename]").click();
     await page.locator("[data-testid=rename-input]").fill("Launch notes");
-    await page.locator("[data-testid=rename-ok]").click();
+    await clickWhenSettled(page, "[data-testid=rename-ok]");
     await row.locator("[data-testid=dialogue-title]").getByText("Launch notes").waitFor();
     await row.locator("[data-testid=dialogue-delete]").click();
-    await page.locator("[data-testid=dialogue-delete-ok]").click();
+    await clickWhenSettled(page, "[data-testid=dialogue-delete-ok]");
     await row.waitFor({ state: "detached" });
     await page.reload();
     await page.locator("[data-testid=history-empty]").waitFor();

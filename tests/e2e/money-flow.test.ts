@@ -7,7 +7,7 @@
 import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PHONE, launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext, PHONE, screenshotsTo } from "../helpers/browser";
 import { sql, ledgerBalance } from "../helpers/e2e-db";
 
 let browser: Browser;
@@ -144,7 +144,7 @@ describe("the money flow", () => {
     expect(await confirm.locator("[data-testid=withdrawal-confirm-tax]").textContent()).toBe("40.00");
     expect(await confirm.locator("[data-testid=withdrawal-confirm-received]").textContent()).toBe("960.00");
     await shot(sp, "5-withdrawal-confirm");
-    await sp.locator("[data-testid=withdrawal-confirm-ok]").click();
+    await clickWhenSettled(sp, "[data-testid=withdrawal-confirm-ok]");
     await sp.waitForURL(/\/my_withdrawal/);
     const item = sp.locator("[data-testid=withdrawal-item]");
     await item.first().waitFor();

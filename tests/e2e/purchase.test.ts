@@ -7,7 +7,7 @@
 import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PHONE, launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext, PHONE, screenshotsTo } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
 
 let browser: Browser;
@@ -140,7 +140,7 @@ describe("buying a plan in the H5 chat", () => {
     await page.locator("[data-testid=buy-agent]").click();
     await expect.poll(() => page.locator("[data-testid=buy-confirm]").textContent()).toMatch(/Pay 12\.50 Z/);
     await shot(page, "detail-buyout-confirm");
-    await page.locator("[data-testid=buy-confirm-ok]").click();
+    await clickWhenSettled(page, "[data-testid=buy-confirm-ok]");
     await expect.poll(() => page.locator("[data-testid=bought-out]").count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.locator("[data-testid=buy-balance]").textContent()).toContain("7.50 Z");
     await page.locator("[data-testid=buy-recharge]").click();

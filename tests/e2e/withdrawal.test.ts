@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
 import { sql, ledgerBalance } from "../helpers/e2e-db";
 
 type TLedger = typeof import("../../server/money/ledger.service");
@@ -84,7 +84,7 @@ describe("withdrawing", () => {
     await shot(page, "withdrawal-confirm");
     // Coins are not frozen until it is confirmed.
     expect(await balance(`frozen:${user.id}`)).toBe(0);
-    await page.locator("[data-testid=withdrawal-confirm-ok]").click();
+    await clickWhenSettled(page, "[data-testid=withdrawal-confirm-ok]");
 
     await page.waitForURL(/\/my_withdrawal/);
     const item = page.locator("[data-testid=withdrawal-item]");
@@ -108,7 +108,7 @@ describe("withdrawing", () => {
     expect(await queued.getByText("11010519491231002X").count()).toBe(1);
     await hydrated(adminPage, `[data-id="${withdrawalId}"] [data-testid=withdrawal-arrive]`);
     await queued.locator("[data-testid=withdrawal-arrive]").click();
-    await adminPage.locator("[data-testid=withdrawal-arrive-ok]").click();
+    await clickWhenSettled(adminPage, "[data-testid=withdrawal-arrive-ok]");
     await adminPage.getByText("Marked arrived").waitFor();
     await queued.waitFor({ state: "detached" });
     expect(await balance(`frozen:${user.id}`)).toBe(0);

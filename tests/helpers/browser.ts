@@ -61,3 +61,18 @@ export async function toast(page: Page, text: string) {
     return i >= 0;
   }, text);
 }
+
+/**
+ * Clicks a button of a modal or popover once its opening animation has finished: a click while
+ * the dialog still zooms in can land beside the moving button and be lost (an approval that never
+ * happened failed a CI run).
+ */
+export async function clickWhenSettled(page: Page, selector: string) {
+  const button = page.locator(selector);
+  await button.waitFor();
+  await button.evaluate(async (el) => {
+    const root = el.closest(".ant-modal-root, .ant-modal-wrap, .ant-popover") ?? el;
+    await Promise.all(root.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => null)));
+  });
+  await button.click();
+}
