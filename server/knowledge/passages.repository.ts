@@ -2,7 +2,7 @@
 // app builds (text-segmenter.ts) and Prisma cannot write, and search ranks inside Postgres.
 import crypto from "node:crypto";
 import { getDb, type TDbOrTx } from "../db/client";
-import { queryDirect } from "../db/direct-pool";
+import { queryDirect, type TStatement } from "../db/direct-pool";
 import { logger } from "../lib/logger";
 import { toTsqueryLiteral } from "./text-segmenter";
 
@@ -65,19 +65,22 @@ const COMMON_PASSAGES = 300;
 const RARE_BUDGET = 250;
 /** Fewer hits than this (or the limit) from one stage of candidates: the next stage adds more. */
 const ENOUGH_HITS = 5;
+/** Sets holding at least this share of all passages are searched without the set index (fullTextStatement). */
+const SET_INDEX_SHARE = 0.3;
 
 /**
  * Full-text search over the sets, ranked like BM25 without the length part: each query word's
  * ts_rank (a question's words, weight A, count ten times an answer's, D) times the word's inverse
  * passage frequency, so a rare word decides more than "订单" or "account". Ranking every passage
  * that shares a common word is what makes search slow on a large table (each is read from the
- * heap), so candidates are picked in stages, each capped, the next only when the hits are still
- * too few (ENOUGH_HITS): passages with one of the rarest words; with another rare word; with two
- * of the common words; with any common word. Word frequencies come from the planner's statistics (getLexemeStats); without
- * statistics every word counts as rare, and the first stage is the plain "any word" search.
+ * heap), so candidates are picked in stages, each capped, the next only when the candidates are
+ * still too few (ENOUGH_HITS): passages with one of the rarest words; with another rare word; with
+ * two of the common words; with any common word. Word frequencies come from the planner's
+ * statistics (getLexemeStats); without statistics every word counts as rare, and the first stage
+ * is the plain "any word" search.
  */
 export async function searchFullText(trainingSetIds: string[], words: string[], limit: number, opts: { qaOnly?: boolean } = {}): Promise<TPassageHit[]> {
-  if (!words.length) return [];
+  if (!words.length || limit < 1) return [];
   const stats = await getLexemeStats();
   const terms = words.map((word) => {
     // A word outside the most common ones is rarer than the least common of them.
@@ -96,39 +99,62 @@ export async function searchFullText(trainingSetIds: string[], words: string[], 
     (budget >= 0 || !rarest.length ? rarest : rare).push(toTsqueryLiteral([t.word]));
   }
   const pairs = common.flatMap((a, i) => common.slice(i + 1).map((b) => `(${a} & ${b})`));
-  const ranked = { words: terms.map((t) => toTsqueryLiteral([t.word])), idf: terms.map((t) => t.idf) };
-  const stages: Array<{ query: string; cap: number }> = [
+  const stages: TFullTextStage[] = [
     { query: rarest.join(" | "), cap: 300 },
     { query: rare.join(" | "), cap: 200 },
     { query: pairs.join(" | "), cap: 100 },
     { query: common.join(" | "), cap: 100 },
   ].filter((stage) => stage.query);
-  const hits: TPassageHit[] = [];
-  for (const stage of stages) {
-    const seen = new Set(hits.map((h) => h.id));
-    hits.push(...(await rankCandidates(trainingSetIds, stage.query, ranked, stage.cap, limit, opts)).filter((h) => !seen.has(h.id)));
-    if (hits.length >= Math.min(limit, ENOUGH_HITS)) break;
-  }
-  return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
+  const ranked = { words: terms.map((t) => toTsqueryLiteral([t.word])), idf: terms.map((t) => t.idf) };
+  const setShare = stats ? trainingSetIds.reduce((sum, id) => sum + (stats.setShares.get(id) ?? 0), 0) : 0;
+  return queryDirect<TPassageHit>(fullTextStatement(trainingSetIds, stages, ranked, limit, { qaOnly: opts.qaOnly ?? false, bySetIndex: setShare < SET_INDEX_SHARE }));
 }
 
-async function rankCandidates(trainingSetIds: string[], candidates: string, ranked: { words: string[]; idf: number[] }, cap: number, limit: number, opts: { qaOnly?: boolean }) {
-  // On the read pool: a query runs up to four of these, and Prisma's engine would add its CPU to each.
-  // Unnamed, so planned for its words each time: a generic plan cannot tell a rare word from a common one.
-  return queryDirect<TPassageHit>({
-    text: `SELECT c.id, c.training_set_id AS "trainingSetId", c.qa_item_id AS "qaItemId", c.document_id AS "documentId", c.title, c.content,
-             (SELECT sum(w.idf * ts_rank('{0.1, 0.2, 0.4, 1.0}', c.lexemes, w.q)) FROM unnest($3::tsquery[], $4::float8[]) AS w(q, idf))::float8 AS score
-      FROM (SELECT p.* FROM knowledge_passage p
-            WHERE p.training_set_id = ANY($1::text[]) AND p.lexemes @@ CAST($2 AS tsquery)
-              AND ($5::boolean = false OR p.qa_item_id IS NOT NULL)
-            LIMIT $6) c
-      ORDER BY score DESC, c.id
-      LIMIT $7`,
-    values: [trainingSetIds, candidates, ranked.words, ranked.idf, opts.qaOnly ?? false, cap, limit],
+type TFullTextStage = { query: string; cap: number };
+
+/**
+ * All the stages in one statement, so a search is one round trip and one plan however many
+ * stages it needs. A stage's scan sits under a condition on the earlier stages' counts that uses
+ * none of its rows, which PostgreSQL checks once before the scan (a one-time filter): a stage
+ * not needed is never read. Unnamed, so planned for its words each time: a generic plan cannot
+ * tell a rare word from a common one. On the read pool: Prisma's engine would add its CPU.
+ */
+function fullTextStatement(
+  trainingSetIds: string[],
+  stages: TFullTextStage[],
+  ranked: { words: string[]; idf: number[] },
+  limit: number,
+  opts: { qaOnly: boolean; bySetIndex: boolean },
+): TStatement {
+  const values: unknown[] = [trainingSetIds, opts.qaOnly, ranked.words, ranked.idf, limit];
+  // The planner takes a list of sets as independent picks (ten sets of a tenth each: 65 % of the
+  // table) and may intersect the word's rows with the set index's, reading every row id of the
+  // sets to drop none. When the sets hold much of the table, the set is a filter it cannot index.
+  const inSets = opts.bySetIndex ? "p.training_set_id = ANY($1::text[])" : "(p.training_set_id || '') = ANY($1::text[])";
+  const param = (value: unknown) => `$${values.push(value)}`;
+  // Only a statement of several stages names it: a parameter no statement uses has no type.
+  const enough = stages.length > 1 ? `${param(Math.min(limit, ENOUGH_HITS))}::bigint` : "";
+  const ctes = stages.map((stage, i) => {
+    const earlier = stages.slice(0, i).map((_, j) => `s${j}`);
+    const gate = earlier.length ? `(${earlier.map((e) => `(SELECT count(*) FROM ${e})`).join(" + ")}) < ${enough} AND ` : "";
+    const unseen = earlier.map((e) => `AND p.id NOT IN (SELECT id FROM ${e}) `).join("");
+    return `s${i} AS (SELECT p.id, p.training_set_id, p.qa_item_id, p.document_id, p.title, p.content, p.lexemes FROM knowledge_passage p
+        WHERE ${gate}${inSets} AND p.lexemes @@ CAST(${param(stage.query)} AS tsquery)
+          AND ($2::boolean = false OR p.qa_item_id IS NOT NULL) ${unseen}LIMIT ${param(stage.cap)})`;
   });
+  return {
+    text: `WITH ${ctes.join(",\n      ")}
+      SELECT c.id, c.training_set_id AS "trainingSetId", c.qa_item_id AS "qaItemId", c.document_id AS "documentId", c.title, c.content,
+             (SELECT sum(w.idf * ts_rank('{0.1, 0.2, 0.4, 1.0}', c.lexemes, w.q)) FROM unnest($3::tsquery[], $4::float8[]) AS w(q, idf))::float8 AS score
+      FROM (${stages.map((_, i) => `SELECT * FROM s${i}`).join(" UNION ALL ")}) c
+      ORDER BY score DESC, c.id
+      LIMIT $5`,
+    values,
+  };
 }
 
-export type TLexemeStats = { shares: Map<string, number>; floor: number; passages: number };
+/** Shares of the passages: per common word (of those holding it), per large set (of the table's). */
+export type TLexemeStats = { shares: Map<string, number>; floor: number; passages: number; setShares: Map<string, number> };
 let lexemeStats: { at: number; value: Promise<TLexemeStats | null> } | null = null;
 
 /** Read the statistics afresh on the next search (after an ANALYZE). */
@@ -138,22 +164,26 @@ export function forgetLexemeStats() {
 
 /**
  * How common words are: the share of passages holding each of the most common lexemes, as
- * ANALYZE samples them (pg_stats.most_common_elems), and the table's passage count. Read at most
+ * ANALYZE samples them (pg_stats.most_common_elems), the table's passage count, and the share of
+ * the table each of the largest sets holds (most_common_vals of training_set_id). Read at most
  * once a minute; null before the table was first analysed.
  */
 export function getLexemeStats(): Promise<TLexemeStats | null> {
   if (!lexemeStats || Date.now() - lexemeStats.at > 60_000) {
     const value = getDb()
-      .$queryRaw<{ elems: string[] | null; freqs: number[] | null; passages: number }[]>`
-        SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs, c.reltuples::float8 AS passages
+      .$queryRaw<{ elems: string[] | null; freqs: number[] | null; passages: number; sets: string[] | null; setFreqs: number[] | null }[]>`
+        SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs, c.reltuples::float8 AS passages,
+               t.most_common_vals::text::text[] AS sets, t.most_common_freqs::float8[] AS "setFreqs"
         FROM pg_class c
         LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'knowledge_passage' AND s.attname = 'lexemes'
+        LEFT JOIN pg_stats t ON t.schemaname = current_schema() AND t.tablename = 'knowledge_passage' AND t.attname = 'training_set_id'
         WHERE c.oid = 'knowledge_passage'::regclass`
       .then(([row]) => {
         if (!row?.elems?.length || !row.freqs || row.passages <= 0) return null;
         // The frequencies list one per element, then the lowest and highest of them and the null share.
         const shares = new Map(row.elems.map((e, i) => [e, row.freqs![i]]));
-        return { shares, floor: row.freqs[row.elems.length], passages: row.passages };
+        const setShares = new Map((row.sets ?? []).map((id, i) => [id, row.setFreqs?.[i] ?? 0]));
+        return { shares, floor: row.freqs[row.elems.length], passages: row.passages, setShares };
       })
       .catch(() => null);
     lexemeStats = { at: Date.now(), value };

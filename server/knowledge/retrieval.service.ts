@@ -26,14 +26,24 @@ const APP_VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
 export type TRetrievedPassage = TPassage & { kind: "qa" | "text"; setId: string; score: number; match: number | null };
 
 export async function retrieve(query: TRetrievalQuery & { mode?: "hybrid" | "fulltext" }): Promise<TRetrievedPassage[]> {
-  const sets = (await repo.listRetrievableSets(query.agentId, query.trainingSetIds)).filter((s) => s.type !== "database");
-  if (!sets.length) return [];
-  const names = new Map(sets.map((s) => [s.id, s.name]));
+  const requested = [...new Set(query.trainingSetIds)];
+  if (!requested.length) return [];
   const words = queryWords(query.query);
-  const [fullText, vector] = await Promise.all([
-    passages.searchFullText(sets.map((s) => s.id), words, CANDIDATES),
-    query.mode === "fulltext" ? Promise.resolve([]) : searchVectors(sets, query.query),
+  // Which sets the agent may search, the full-text search and the question's vector, at once: a
+  // question pays for the slowest of the three, not their sum. The search is over the requested
+  // sets and is redone only when some of them turn out unusable.
+  const [found, firstFullText, embedded] = await Promise.all([
+    repo.listRetrievableSets(query.agentId, requested),
+    passages.searchFullText(requested, words, CANDIDATES),
+    query.mode === "fulltext" ? null : embedQuery(query.query),
   ]);
+  // Database sets hold no passages: they are answered by SQL, never searched here.
+  const sets = found.filter((s) => s.type !== "database");
+  if (!sets.length) return [];
+  const usable = new Set(found.map((s) => s.id));
+  const fullText = requested.every((id) => usable.has(id)) ? firstFullText : await passages.searchFullText(sets.map((s) => s.id), words, CANDIDATES);
+  const vector = embedded ? await searchVectors(sets, embedded) : [];
+  const names = new Map(sets.map((s) => [s.id, s.name]));
   return fuse([fullText, vector], words, names).slice(0, query.limit);
 }
 
@@ -65,15 +75,25 @@ export function questionMatch(wanted: Set<string>, question: string) {
   return (2 * shared) / (wanted.size + have.size);
 }
 
-async function searchVectors(sets: TRetrievableSet[], text: string): Promise<passages.TPassageHit[]> {
-  const embedder = await getEmbedder();
-  if (!embedder) return [];
+/** The question's vector from the embedding channel; null without one, or when it fails. */
+async function embedQuery(text: string): Promise<{ vector: number[]; model: string } | null> {
   try {
+    const embedder = await getEmbedder();
+    if (!embedder) return null;
     const [vector] = await embedder.embed([text]);
-    if (await passages.searchesVectorsInSql()) return await passages.searchVectorSql(sets.map((s) => s.id), vector, embedder.modelKey, CANDIDATES);
-    return await searchVectorsInApp(sets, vector, embedder.modelKey);
+    return { vector, model: embedder.modelKey };
   } catch (err) {
     // Keyword search still answers: a failing embedding channel must not fail the chat.
+    logger.warn({ err }, "could not embed the question; using full-text search only");
+    return null;
+  }
+}
+
+async function searchVectors(sets: TRetrievableSet[], { vector, model }: { vector: number[]; model: string }): Promise<passages.TPassageHit[]> {
+  try {
+    if (await passages.searchesVectorsInSql()) return await passages.searchVectorSql(sets.map((s) => s.id), vector, model, CANDIDATES);
+    return await searchVectorsInApp(sets, vector, model);
+  } catch (err) {
     logger.warn({ err }, "vector search failed; using full-text search only");
     return [];
   }
@@ -117,7 +137,7 @@ export async function searchVectorsInApp(sets: Array<Pick<TRetrievableSet, "id" 
 }
 
 function singleList(rows: TUnitRows): TVectorIndex {
-  return { ...rows, centroids: new Float32Array(rows.dims), offsets: Int32Array.from([0, rows.ids.length]) };
+  return { ...rows, stride: rows.dims, kernel: null, centroids: new Float32Array(rows.dims), centroidKernel: null, offsets: Int32Array.from([0, rows.ids.length]) };
 }
 
 function vectorsOfSet(setId: string, key: string, model: string): Promise<TSetVectors> {

@@ -199,6 +199,20 @@ describe("retrieval", () => {
     expect((await ask(agentId, [setId], "退货政策是什么")).length).toBeGreaterThan(0);
   });
 
+  it("of several sets, leaves out only the unavailable one, and still fills the answer from the others", async () => {
+    const otherId = await makeQaSet(alice, [["退货要多久到账？", "退货签收后 3 个工作日内退款到账。"]], "退款问答");
+    const both = await makeAgentUsing(alice, [setId, otherId]);
+    const sources = async () => (await ask(both, [setId, otherId], "退货政策和退款到账")).map((p) => p.source);
+    expect(new Set(await sources())).toEqual(new Set(["售后问答", "退款问答"]));
+    await db().trainingSet.update({ where: { id: otherId }, data: { state: "stopped" } });
+    const left = await sources();
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((s) => s === "售后问答")).toBe(true);
+    await db().trainingSet.update({ where: { id: setId }, data: { deletedAt: new Date() } });
+    expect(await ask(both, [setId, otherId], "退货政策和退款到账")).toEqual([]);
+    await db().trainingSet.update({ where: { id: setId }, data: { deletedAt: null } });
+  });
+
   it("adds vector search when an embedding model is configured, fused by rank", async () => {
     const modelKey = `emb-${uid()}`;
     await createModel({ key: modelKey, display_name: "向量", kind: "embedding" });
