@@ -5,6 +5,9 @@
 // splits them into about sqrt(n) lists around centroids, and a query compares itself with the
 // centroids, then only with the vectors of the closest lists. Small sets stay one list (an exact
 // scan). The index is built in slices that yield to the event loop, so building never stalls chats.
+// The rows live in a WebAssembly kernel's memory (vector-kernel.ts), which scores a list of them
+// with SIMD; without one, the same loop runs in JavaScript.
+import { createVectorKernel, type TVectorKernel } from "./vector-kernel";
 
 /** Unit-length rows of one array, for one set: the input of an index. */
 export type TUnitRows = { ids: string[]; dims: number; unit: Float32Array };
@@ -13,8 +16,14 @@ export type TVectorIndex = {
   dims: number;
   /** Row ids, grouped by list: list l holds rows offsets[l] .. offsets[l + 1] - 1. */
   ids: string[];
+  /** Row r's vector starts at r * stride (stride >= dims; the floats after dims are zeros). */
   unit: Float32Array;
+  stride: number;
+  /** Scores rows in WebAssembly when present (unit is then its memory). */
+  kernel: TVectorKernel | null;
   centroids: Float32Array;
+  /** The centroids again, in a kernel of their own (null without WebAssembly SIMD, or for one list). */
+  centroidKernel: TVectorKernel | null;
   offsets: Int32Array;
 };
 
@@ -77,7 +86,11 @@ export async function buildVectorIndex(rows: TUnitRows): Promise<TVectorIndex> {
   const { dims } = rows;
   const n = rows.ids.length;
   const lists = n < SINGLE_LIST_BELOW ? 1 : Math.round(Math.sqrt(n));
-  if (lists === 1) return { dims, ids: rows.ids, unit: rows.unit, centroids: new Float32Array(dims), offsets: Int32Array.from([0, n]) };
+  if (lists === 1) {
+    const store = storeRows(n, dims);
+    for (let r = 0; r < n; r++) store.unit.set(rows.unit.subarray(r * dims, (r + 1) * dims), r * store.stride);
+    return { dims, ids: rows.ids, ...store, centroids: new Float32Array(dims), centroidKernel: null, offsets: Int32Array.from([0, n]) };
+  }
 
   // Train on a sample: k-means over every row would cost rounds x n x lists x dims.
   const random = seeded(n * 31 + dims);
@@ -114,10 +127,12 @@ export async function buildVectorIndex(rows: TUnitRows): Promise<TVectorIndex> {
   }
 
   // Every row to its closest list, then the rows regrouped list by list.
+  const centroidKernel = createVectorKernel(lists, dims);
+  if (centroidKernel) for (let c = 0; c < lists; c++) centroidKernel.rows.set(centroids.subarray(c * dims, (c + 1) * dims), c * centroidKernel.stride);
   const listOf = new Int32Array(n);
   const sizes = new Int32Array(lists);
   for (let r = 0; r < n; r++) {
-    listOf[r] = nearestList(rows.unit, r, centroids, lists, dims);
+    listOf[r] = centroidKernel ? nearestByKernel(centroidKernel, rows.unit.subarray(r * dims, (r + 1) * dims), lists) : nearestList(rows.unit, r, centroids, lists, dims);
     sizes[listOf[r]]++;
     work += lists * dims;
     if (work >= SLICE_WORK) {
@@ -129,13 +144,27 @@ export async function buildVectorIndex(rows: TUnitRows): Promise<TVectorIndex> {
   for (let c = 0; c < lists; c++) offsets[c + 1] = offsets[c] + sizes[c];
   const next = offsets.slice(0, lists);
   const ids = new Array<string>(n);
-  const unit = new Float32Array(n * dims);
+  const store = storeRows(n, dims);
   for (let r = 0; r < n; r++) {
     const at = next[listOf[r]]++;
     ids[at] = rows.ids[r];
-    unit.set(rows.unit.subarray(r * dims, (r + 1) * dims), at * dims);
+    store.unit.set(rows.unit.subarray(r * dims, (r + 1) * dims), at * store.stride);
   }
-  return { dims, ids, unit, centroids, offsets };
+  return { dims, ids, ...store, centroids, centroidKernel, offsets };
+}
+
+function nearestByKernel(kernel: TVectorKernel, row: Float32Array, lists: number) {
+  kernel.setQuery(row);
+  const scores = kernel.scores(0, lists);
+  let best = 0;
+  for (let c = 1; c < lists; c++) if (scores[c] > scores[best]) best = c;
+  return best;
+}
+
+/** Room for n rows: in a kernel's memory where WebAssembly SIMD runs, else a plain array. */
+function storeRows(n: number, dims: number): Pick<TVectorIndex, "unit" | "stride" | "kernel"> {
+  const kernel = createVectorKernel(n, dims);
+  return kernel ? { unit: kernel.rows, stride: kernel.stride, kernel } : { unit: new Float32Array(n * dims), stride: dims, kernel: null };
 }
 
 function pickDistinct(n: number, count: number, random: () => number): number[] {
@@ -154,6 +183,36 @@ export function probesOf(index: TVectorIndex) {
   return Math.min(lists, Math.max(MIN_PROBES, Math.ceil(lists * PROBE_SHARE)));
 }
 
+/** The `probes` lists whose centroids are closest to the query, closest first. */
+function closestLists(index: TVectorIndex, query: Float32Array, probes: number): Int32Array {
+  const { dims, centroidKernel } = index;
+  const lists = index.offsets.length - 1;
+  let scores: ArrayLike<number>;
+  if (centroidKernel) {
+    centroidKernel.setQuery(query);
+    scores = centroidKernel.scores(0, lists);
+  } else {
+    const own = new Float64Array(lists);
+    for (let c = 0; c < lists; c++) own[c] = dot(index.centroids, c * dims, query, 0, dims);
+    scores = own;
+  }
+  const chosen = new Int32Array(probes).fill(-1);
+  const best = new Float64Array(probes).fill(-Infinity);
+  for (let c = 0; c < lists; c++) {
+    const s = scores[c];
+    if (s <= best[probes - 1]) continue;
+    let j = probes - 1;
+    while (j > 0 && best[j - 1] < s) {
+      best[j] = best[j - 1];
+      chosen[j] = chosen[j - 1];
+      j--;
+    }
+    best[j] = s;
+    chosen[j] = c;
+  }
+  return chosen;
+}
+
 /**
  * The `k` rows most similar to `query` (unit length) among the lists closest to it, best first,
  * with their cosine similarity. `probes` lists are read (all of them gives the exact answer).
@@ -162,21 +221,35 @@ export function searchVectorIndex(index: TVectorIndex, query: Float32Array, k: n
   const { dims, unit } = index;
   if (query.length !== dims || k < 1) return [];
   const lists = index.offsets.length - 1;
-  let chosen: number[];
-  if (probes >= lists) chosen = Array.from({ length: lists }, (_, i) => i);
-  else {
-    const scores = Array.from({ length: lists }, (_, c) => ({ c, s: dot(index.centroids, c * dims, query, 0, dims) }));
-    chosen = scores.sort((a, b) => b.s - a.s).slice(0, probes).map((x) => x.c);
-  }
-  // The best k so far, best first, in two plain arrays: this loop runs for every row read, so it
-  // makes no call and no object per row.
+  const chosen = probes >= lists ? Int32Array.from({ length: lists }, (_, i) => i) : closestLists(index, query, probes);
+  // The best k so far, best first, in two plain arrays; a row is kept (a call) only when it beats
+  // the k-th best, so the loops over rows make no call and no object per row.
+  const quads = dims - (dims % 4);
   const rows = new Int32Array(k);
   const best = new Float64Array(k).fill(-Infinity);
   let floor = -Infinity;
-  const quads = dims - (dims % 4);
+  const keep = (r: number, s: number) => {
+    let j = k - 1;
+    while (j > 0 && best[j - 1] < s) {
+      best[j] = best[j - 1];
+      rows[j] = rows[j - 1];
+      j--;
+    }
+    best[j] = s;
+    rows[j] = r;
+    floor = best[k - 1];
+  };
+  const { kernel, stride } = index;
+  kernel?.setQuery(query);
   for (const c of chosen) {
+    const start = index.offsets[c];
     const end = index.offsets[c + 1];
-    for (let r = index.offsets[c], at = r * dims; r < end; r++, at += dims) {
+    if (kernel) {
+      const scores = kernel.scores(start, end - start);
+      for (let i = 0; i < scores.length; i++) if (scores[i] > floor) keep(start + i, scores[i]);
+      continue;
+    }
+    for (let r = start, at = r * stride; r < end; r++, at += stride) {
       // Four sums side by side (a fifth faster than one); the last dims % 4 after them.
       let s0 = 0;
       let s1 = 0;
@@ -191,16 +264,7 @@ export function searchVectorIndex(index: TVectorIndex, query: Float32Array, k: n
       }
       for (; i < dims; i++) s0 += unit[at + i] * query[i];
       const s = s0 + s1 + s2 + s3;
-      if (s <= floor) continue;
-      let j = k - 1;
-      while (j > 0 && best[j - 1] < s) {
-        best[j] = best[j - 1];
-        rows[j] = rows[j - 1];
-        j--;
-      }
-      best[j] = s;
-      rows[j] = r;
-      floor = best[k - 1];
+      if (s > floor) keep(r, s);
     }
   }
   const out: Array<{ id: string; score: number }> = [];
