@@ -5,6 +5,7 @@
 import type { Readable } from "node:stream";
 import { request, type Dispatcher } from "undici";
 import { getGuardedDispatcher } from "./guarded-dispatcher";
+import { getUpstreamDispatcher } from "./upstream-dispatcher";
 
 /** guarded: connect only to public addresses (an account's own channel, DESIGN 7's SSRF guard). */
 export type TUpstream = { baseUrl: string; apiKey: string; guarded?: boolean };
@@ -250,7 +251,7 @@ async function send(upstream: TUpstream, body: Record<string, unknown>, call: TC
       headers: { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json", authorization: `Bearer ${upstream.apiKey}` },
       body: JSON.stringify(body),
       signal: call.signal,
-      ...(upstream.guarded ? { dispatcher: getGuardedDispatcher(upstream.baseUrl) } : {}),
+      dispatcher: upstream.guarded ? getGuardedDispatcher(upstream.baseUrl) : getUpstreamDispatcher(),
     });
   } catch (err) {
     throw call.classify(err);

@@ -7,6 +7,7 @@ import type { LookupFunction } from "node:net";
 import { Agent, fetch as undiciFetch, type RequestInit, type Response } from "undici";
 import { AppError } from "../errors/app-error";
 import { isPublicAddress } from "./address-policy";
+import { createWarmConnector } from "./warm-connector";
 
 export class BlockedAddressError extends Error {
   constructor(readonly host: string, readonly address: string) {
@@ -96,7 +97,9 @@ export async function guardedFetch(input: string, init: RequestInit = {}, opts: 
 export function createGuardedAgent(input: string, opts: TGuardOptions = {}) {
   const allowed = allowList(opts);
   const port = assertUrlAllowed(new URL(input), allowed);
-  return new Agent({ connect: { lookup: guardedLookup(allowed, port, opts.lookup) } });
+  // With a spare connection kept while the origin is in use (warm-connector.ts); a spare is
+  // connected through the same lookup, so it is checked like any other connection.
+  return new Agent({ connect: createWarmConnector({ lookup: guardedLookup(allowed, port, opts.lookup) }) });
 }
 
 function unwrapBlocked(err: unknown): unknown {

@@ -19,11 +19,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** ZELIN_CPU_PROF_DIR=/tmp/prof profiles the spawned processes (--cpu-prof is refused in NODE_OPTIONS). */
+/**
+ * ZELIN_CPU_PROF_DIR=/tmp/prof profiles the spawned processes (--cpu-prof is refused in NODE_OPTIONS);
+ * ZELIN_EXTRA_EXEC_ARGV adds flags of any kind to them (a tracing --import, V8 flags).
+ */
 function spawnProcess(file: string, env: Record<string, string | undefined>) {
   return fork(path.join(ROOT, file), [], {
     cwd: ROOT,
-    execArgv: ["--import", "tsx", ...(process.env.ZELIN_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.ZELIN_CPU_PROF_DIR}`] : [])],
+    execArgv: ["--import", "tsx", ...(process.env.ZELIN_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.ZELIN_CPU_PROF_DIR}`] : []), ...(process.env.ZELIN_EXTRA_EXEC_ARGV?.split(" ").filter(Boolean) ?? [])],
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
