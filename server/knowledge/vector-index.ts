@@ -196,21 +196,26 @@ function closestLists(index: TVectorIndex, query: Float32Array, probes: number):
     for (let c = 0; c < lists; c++) own[c] = dot(index.centroids, c * dims, query, 0, dims);
     scores = own;
   }
-  const chosen = new Int32Array(probes).fill(-1);
-  const best = new Float64Array(probes).fill(-Infinity);
-  for (let c = 0; c < lists; c++) {
-    const s = scores[c];
-    if (s <= best[probes - 1]) continue;
-    let j = probes - 1;
-    while (j > 0 && best[j - 1] < s) {
+  const top = topOf(probes);
+  for (let c = 0; c < lists; c++) if (scores[c] > top.best[probes - 1]) top.keep(c, scores[c]);
+  return top.items;
+}
+
+/** The best `k` items seen, best first, in two plain arrays (no object per item). */
+function topOf(k: number) {
+  const items = new Int32Array(k).fill(-1);
+  const best = new Float64Array(k).fill(-Infinity);
+  const keep = (item: number, score: number) => {
+    let j = k - 1;
+    while (j > 0 && best[j - 1] < score) {
       best[j] = best[j - 1];
-      chosen[j] = chosen[j - 1];
+      items[j] = items[j - 1];
       j--;
     }
-    best[j] = s;
-    chosen[j] = c;
-  }
-  return chosen;
+    best[j] = score;
+    items[j] = item;
+  };
+  return { items, best, keep };
 }
 
 /**
@@ -222,21 +227,13 @@ export function searchVectorIndex(index: TVectorIndex, query: Float32Array, k: n
   if (query.length !== dims || k < 1) return [];
   const lists = index.offsets.length - 1;
   const chosen = probes >= lists ? Int32Array.from({ length: lists }, (_, i) => i) : closestLists(index, query, probes);
-  // The best k so far, best first, in two plain arrays; a row is kept (a call) only when it beats
-  // the k-th best, so the loops over rows make no call and no object per row.
+  // A row is kept (a call) only when it beats the k-th best so far, so the loops over rows make no
+  // call and no object per row.
   const quads = dims - (dims % 4);
-  const rows = new Int32Array(k);
-  const best = new Float64Array(k).fill(-Infinity);
+  const { items: rows, best, keep: keepTop } = topOf(k);
   let floor = -Infinity;
   const keep = (r: number, s: number) => {
-    let j = k - 1;
-    while (j > 0 && best[j - 1] < s) {
-      best[j] = best[j - 1];
-      rows[j] = rows[j - 1];
-      j--;
-    }
-    best[j] = s;
-    rows[j] = r;
+    keepTop(r, s);
     floor = best[k - 1];
   };
   const { kernel, stride } = index;
