@@ -146,7 +146,11 @@ describe("scheduled messages", () => {
     const second = await startTestGateway({ instanceId: `gw-b-${uid()}` });
     gateways.push(second);
     const sent = await waitFor(() => (sentTo(app).length >= 2 ? sentTo(app) : null), 15_000, "the scheduled sends");
-    const deliveries = await getDb().botDelivery.findMany({ where: { botId }, orderBy: { createdAt: "asc" } });
+    // The platform has the message before the gateway records the answer: wait for the record.
+    const deliveries = await waitFor(async () => {
+      const rows = await getDb().botDelivery.findMany({ where: { botId }, orderBy: { createdAt: "asc" } });
+      return rows.length >= 2 && rows.every((d) => d.state !== "sending") ? rows : null;
+    }, 5_000, "the deliveries recorded");
     expect(deliveries.map((d) => d.state)).toEqual(["sent", "sent"]);
     expect(deliveries.every((d) => d.sentBy === second.instanceId)).toBe(true);
     // On time: not before its time, and within a couple of ticks after it.
