@@ -5,6 +5,7 @@
 // streams of each kind held open together (the issue's "at 200 concurrent streams"); 200 of each
 // sent in the same instant.
 import crypto from "node:crypto";
+import os from "node:os";
 import { percentile } from "./lib";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
 import { startWeb } from "../tests/helpers/platform";
@@ -24,14 +25,18 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
   const fake = await startFakeOpenaiProcess();
   const key = `sk-bench-${crypto.randomBytes(3).toString("hex")}`;
   await fake.setBehaviour(key, { stream: { chunks: CHUNKS, delayMs: DELAY_MS, noUsage: false } });
-  const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB });
+  // The web process as production runs it on this machine: a worker per CPU unless WEB_CONCURRENCY says otherwise.
+  const webWorkers = process.env.WEB_CONCURRENCY ?? "auto";
+  const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB, WEB_CONCURRENCY: webWorkers });
+  await web.ready;
   try {
     const { users, csrf, modelName } = await setUp(web.url, fake.base, key, 5 + sequential + 5 * concurrent + heldCount(concurrent));
     const upstreamBody = JSON.stringify({ model: modelName, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
     const streamMs = CHUNKS * DELAY_MS;
     const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs });
 
-    console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"})`);
+    const workers = webWorkers === "auto" ? os.availableParallelism() : Number(webWorkers);
+    console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`);
     report(`sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
     // Pairs alternate d,o then o,d: half of our requests follow one of ours (the web process and its
     // database connection busy a moment ago), half follow a direct stream, when they sat idle for a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env";
+import os from "node:os";
+import { parseEnv, webWorkerCount } from "./env";
 
 describe("settings", () => {
   it("has embedded defaults", () => {
@@ -18,5 +19,12 @@ describe("settings", () => {
 
   it("reads booleans and lists", () => {
     expect(parseEnv({ PAY_ENABLE: "0", OWN_HOSTS: "A.com, b.com" })).toMatchObject({ PAY_ENABLE: false, OWN_HOSTS: ["a.com", "b.com"] });
+  });
+
+  it("runs one web process unless told how many workers, a number or one per CPU", () => {
+    expect(webWorkerCount(parseEnv({}))).toBe(1);
+    expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "3" }))).toBe(3);
+    expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "auto" }))).toBe(os.availableParallelism());
+    for (const bad of ["0", "65", "2.5", "many"]) expect(() => parseEnv({ WEB_CONCURRENCY: bad })).toThrowError(/WEB_CONCURRENCY: must be a whole number from 1 to 64, or "auto"/);
   });
 });

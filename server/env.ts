@@ -1,5 +1,6 @@
 // Settings come from the environment, parsed once per process at boot. A bad value stops the
 // process with a sentence naming the setting, instead of failing later in some request.
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -7,12 +8,16 @@ const ZBool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
 
+const WEB_CONCURRENCY_RULE = 'must be a whole number from 1 to 64, or "auto"';
+
 export const MARKETS = ["zelinai", "zelinai_hk", "zelinai_global"] as const;
 
 export const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
+  // Web worker processes sharing PORT (server/web-cluster.ts): a number, or "auto" for one per CPU.
+  WEB_CONCURRENCY: z.union([z.literal("auto"), z.coerce.number().int().min(1, WEB_CONCURRENCY_RULE).max(64, WEB_CONCURRENCY_RULE)], { message: WEB_CONCURRENCY_RULE }).default(1),
   DATA_DIR: z.string().default(".data"),
   DATABASE_URL: z
     .string()
@@ -103,6 +108,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   const env = result.data;
   return { ...env, DATA_DIR: path.resolve(env.DATA_DIR) };
+}
+
+/** How many web workers to run: WEB_CONCURRENCY, with "auto" meaning one per CPU. */
+export function webWorkerCount(env: Pick<TEnv, "WEB_CONCURRENCY">) {
+  return env.WEB_CONCURRENCY === "auto" ? os.availableParallelism() : env.WEB_CONCURRENCY;
 }
 
 let cached: TEnv | undefined;

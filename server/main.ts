@@ -1,17 +1,31 @@
 // The web process entry. `npm start` runs it under the supervisor; production may run it alone.
-import { parseEnv } from "./env";
+// With WEB_CONCURRENCY above 1 this process only keeps that many workers on the port (web-cluster.ts).
+import cluster from "node:cluster";
+import { parseEnv, webWorkerCount } from "./env";
 import { logger } from "./lib/logger";
-import { createWebApp } from "./http/app";
 
 process.env.ZELIN_PROCESS ??= "web";
+const dev = process.argv.includes("--dev");
 // React and Remix pick their production builds from this; set before the server build loads.
-process.env.NODE_ENV ??= process.argv.includes("--dev") ? "development" : "production";
+process.env.NODE_ENV ??= dev ? "development" : "production";
 const env = parseEnv();
-const app = await createWebApp({ dev: process.argv.includes("--dev") });
-const server = app.listen(env.PORT, env.HOST, () => {
-  logger.info({ port: env.PORT }, `web ready on http://localhost:${env.PORT}`);
-  process.send?.({ type: "ready", port: env.PORT });
-});
-const stop = () => server.close(() => process.exit(0));
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+// The dev server (Vite, hot reload) is one process.
+const workers = dev ? 1 : webWorkerCount(env);
+
+if (workers > 1 && cluster.isPrimary) {
+  const { runWebCluster } = await import("./web-cluster");
+  runWebCluster(workers, () => {
+    logger.info({ port: env.PORT, workers }, `web ready on http://localhost:${env.PORT} (${workers} workers)`);
+    process.send?.({ type: "ready", port: env.PORT });
+  });
+} else {
+  const { createWebApp } = await import("./http/app");
+  const app = await createWebApp({ dev });
+  const server = app.listen(env.PORT, env.HOST, () => {
+    if (cluster.isPrimary) logger.info({ port: env.PORT }, `web ready on http://localhost:${env.PORT}`);
+    process.send?.({ type: "ready", port: env.PORT });
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}

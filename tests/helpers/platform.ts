@@ -7,6 +7,8 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export type TProcess = { url: string; port: number; child: ChildProcess; stop: () => Promise<void> };
+/** A web process also says when it listens: with WEB_CONCURRENCY, once every worker does. */
+export type TWebProcess = TProcess & { ready: Promise<void> };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,16 +47,17 @@ function stopper(child: ChildProcess) {
     });
 }
 
-export async function startWeb(env: Record<string, string | undefined>): Promise<TProcess> {
+export async function startWeb(env: Record<string, string | undefined>): Promise<TWebProcess> {
   // A caller may fix the port (its own URL must be known before it starts, e.g. for payment notify URLs).
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawnProcess("server/main.ts", { ...env, PORT: String(port), HOST: "127.0.0.1" });
+  const ready = new Promise<void>((resolve) => child.on("message", (m: { type?: string }) => m?.type === "ready" && resolve()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`web process exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) return { url, port, child, stop: stopper(child) };
+    if (ok) return { url, port, child, stop: stopper(child), ready };
     await new Promise((r) => setTimeout(r, 250));
   }
   child.kill("SIGKILL");
