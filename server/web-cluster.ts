@@ -9,7 +9,8 @@ import { logger } from "./lib/logger";
 /** A worker that dies within this long of its start counts towards giving up. */
 const EARLY_DEATH_MS = 10_000;
 const MAX_EARLY_DEATHS = 5;
-const STOP_GRACE_MS = 5_000;
+// Under the 5 s the supervisor gives the web process before its own SIGKILL, which would orphan them.
+const STOP_GRACE_MS = 4_000;
 
 /**
  * Forks `count` workers and keeps them running. `onListening` runs once every worker listens;
