@@ -5,11 +5,14 @@
 // streams of each kind held open together (the issue's "at 200 concurrent streams"); 200 of each
 // sent in the same instant.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { percentile } from "./lib";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
 import { startWeb } from "../tests/helpers/platform";
 import { runTtftClient, type TRun } from "./ttft-client";
+import { reportTrace } from "./ttft-trace-report";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 200);
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
@@ -27,7 +30,10 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
   await fake.setBehaviour(key, { stream: { chunks: CHUNKS, delayMs: DELAY_MS, noUsage: false } });
   // The web process as production runs it on this machine: a worker per CPU unless WEB_CONCURRENCY says otherwise.
   const webWorkers = process.env.WEB_CONCURRENCY ?? "auto";
-  const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB, WEB_CONCURRENCY: webWorkers });
+  // BENCH_TRACE=1: stage stamps of every turn inside the web (bench/ttft-trace.ts), summarised at the end.
+  const traceDir = process.env.BENCH_TRACE === "1" ? fs.mkdtempSync(path.join(os.tmpdir(), "zelin-ttft-trace-")) : null;
+  if (traceDir) process.env.ZELIN_EXTRA_EXEC_ARGV = `${process.env.ZELIN_EXTRA_EXEC_ARGV ?? ""} --import ./bench/ttft-trace.ts`;
+  const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB, WEB_CONCURRENCY: webWorkers, BENCH_TRACE_DIR: traceDir ?? undefined });
   await web.ready;
   try {
     const { users, csrf, modelName } = await setUp(web.url, fake.base, key, 5 + sequential + 5 * concurrent + heldCount(concurrent));
@@ -53,6 +59,10 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     // waits for the ones ahead of it in the one event loop, so this measures the queue of the
     // burst, about (requests ahead) x (CPU per request), more than what one stream adds.
     report(`burst: ${concurrent} sent at once (+${concurrent} direct)`, r.burst.direct, r.burst.ours, null);
+    if (traceDir) {
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // the processes write what they have every 2 s
+      reportTrace(traceDir, { sequential, burst: 2 * concurrent });
+    }
   } finally {
     await web.stop();
     await fake.close();
