@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { percentile } from "./lib";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
+import { parseEnv, webWorkerCount } from "../server/env";
 import { startWeb } from "../tests/helpers/platform";
 import { runTtftClient, type TRun } from "./ttft-client";
 import { reportTrace } from "./ttft-trace-report";
@@ -41,7 +42,7 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     const streamMs = CHUNKS * DELAY_MS;
     const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs });
 
-    const workers = webWorkers === "auto" ? os.availableParallelism() : Number(webWorkers);
+    const workers = webWorkerCount(parseEnv({ WEB_CONCURRENCY: webWorkers }));
     console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`);
     report(`sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
     // Pairs alternate d,o then o,d: half of our requests follow one of ours (the web process and its

@@ -22,7 +22,9 @@ if (workers > 1 && cluster.isPrimary) {
   const { createWebApp } = await import("./http/app");
   const app = await createWebApp({ dev });
   const server = app.listen(env.PORT, env.HOST, () => {
-    if (cluster.isPrimary) logger.info({ port: env.PORT }, `web ready on http://localhost:${env.PORT}`);
+    // A worker's readiness is the primary's to report, once every worker listens.
+    if (cluster.isWorker) return;
+    logger.info({ port: env.PORT }, `web ready on http://localhost:${env.PORT}`);
     process.send?.({ type: "ready", port: env.PORT });
   });
   const stop = () => server.close(() => process.exit(0));
