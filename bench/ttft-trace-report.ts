@@ -1,12 +1,12 @@
 // The summary of BENCH_TRACE=1 (bench/ttft-trace.ts): where a turn's time to first text goes inside
-// the web, at the held level of streams. The client sends, in order: 5 warm-up turns, the sequential
+// the web, one at a time and at the held level of streams. The client sends, in order: 5 warm-up turns, the sequential
 // ones, the held ones, then two bursts; the held ones are told apart by that order.
 import fs from "node:fs";
 import path from "node:path";
 import { percentile } from "./lib";
 import type { TTraceFile, TTurnTrace } from "./ttft-trace";
 
-const STAGES = ["upstream_request", "upstream_sent", "upstream_headers", "ids", "first_text"];
+const STAGES = ["upstream_request", "connect_begin", "connected", "upstream_sent", "upstream_headers", "ids", "first_text"];
 
 export function reportTrace(dir: string, counts: { sequential: number; burst: number }) {
   // A cluster's primary writes a file too, with no turns.
@@ -16,16 +16,20 @@ export function reportTrace(dir: string, counts: { sequential: number; burst: nu
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as TTraceFile)
     .filter((f) => f.turns.length > 0);
   const turns = files.flatMap((f) => f.turns).sort((a, b) => a.at - b.at);
-  const held = turns.slice(5 + counts.sequential, turns.length - counts.burst);
-  if (!held.length) return console.log("  trace: no held turns recorded");
-  const [from, to] = [held[0].at, held[held.length - 1].at];
+  const phases = { sequential: turns.slice(5, 5 + counts.sequential), held: turns.slice(5 + counts.sequential, turns.length - counts.burst) };
+  for (const [phase, traced] of Object.entries(phases)) summarise(phase, traced, files);
+}
+
+function summarise(phase: string, traced: TTurnTrace[], files: TTraceFile[]) {
+  if (!traced.length) return console.log(`  trace: no ${phase} turns recorded`);
+  const [from, to] = [traced[0].at, traced[traced.length - 1].at];
   const row = (label: string, xs: number[], unit = " ms") => {
     const s = [...xs].sort((a, b) => a - b);
     console.log(`    ${label.padEnd(18)} p50 ${percentile(s, 50).toFixed(2)}  p90 ${percentile(s, 90).toFixed(2)}  p99 ${percentile(s, 99).toFixed(2)}${unit}`);
   };
-  console.log(`  trace of the ${held.length} turns of the held phase (${files.length} web process${files.length === 1 ? "" : "es"}), ms after the request reached the route:`);
-  for (const stage of STAGES) row(stage, held.flatMap((t: TTurnTrace) => (stage in t.marks ? [t.marks[stage]] : [])));
-  row("database trips", held.map((t) => t.queries), "");
+  console.log(`  trace of the ${traced.length} turns of the ${phase} phase (${files.length} web process${files.length === 1 ? "" : "es"}), ms after the request reached the route:`);
+  for (const stage of STAGES) row(stage, traced.flatMap((t) => (stage in t.marks ? [t.marks[stage]] : [])));
+  row("database trips", traced.map((t) => t.queries), "");
   const delay = files.flatMap((f) => f.loopDelay.filter((d) => d.at >= from && d.at <= to));
   row("loop delay p99/s", delay.map((d) => d.p99));
 }

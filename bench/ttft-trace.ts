@@ -57,6 +57,8 @@ function install(outDir: string) {
     requests.set((m as { request: object }).request, trace);
     mark(trace, "upstream_request");
   });
+  dc.subscribe("undici:client:beforeConnect", () => mark(als.getStore(), "connect_begin"));
+  dc.subscribe("undici:client:connected", () => mark(als.getStore(), "connected"));
   dc.subscribe("undici:client:sendHeaders", (m) => mark(requests.get((m as { request: object }).request), "upstream_sent"));
   dc.subscribe("undici:request:headers", (m) => mark(requests.get((m as { request: object }).request), "upstream_headers"));
 

@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   no_permission: { status: 403001, http: 403 },
   rate_limited: { status: 429001, http: 429 },
   internal_error: { status: 500001, http: 500 },
+  malformed_body: { status: 400002, http: 400 },
+  body_too_large: { status: 413001, http: 413 },
   // SPEC 8 user messages.
   balance_insufficient: { status: 420001, http: 402 },
   trial_exhausted: { status: 420002, http: 402 },

@@ -1,6 +1,7 @@
 // REST under /api/v1 and /api/v2: the {status, description, data} envelope of SPEC 7.
 import express from "express";
 import { AppError } from "../errors/app-error";
+import { bodyErrors, JSON_BODY_LIMIT, jsonBody } from "./json-body";
 import { getT } from "../i18n/translate";
 import { getLicenceStatus } from "../platform/licence.service";
 import { ZSetScreenLockInput } from "../platform/platform.schema";
@@ -41,8 +42,9 @@ export function createApiRouter() {
   // Chat platforms' callbacks to bots: signed by the platform, no CSRF, their own body parsing.
   router.use(createWecomCallbackRouter());
   router.use(createFeishuWebhookRouter());
-  router.use(express.json({ limit: "1mb" }));
-  router.use(express.urlencoded({ extended: true, limit: "1mb" }));
+  router.use(jsonBody());
+  router.use(express.urlencoded({ extended: true, limit: JSON_BODY_LIMIT }));
+  router.use(bodyErrors);
   router.use(verifyCsrf);
   router.use(createAuthRouter());
   router.use(createWechatRouter());

@@ -16,6 +16,7 @@ import { createFilesRouter } from "../uploads/files.http";
 import { healthz } from "./health";
 import { licenceWriteGuard } from "./licence-guard";
 import { issueCsrfCookie, verifyCsrf } from "./csrf";
+import { bodyErrors, JSON_BODY_LIMIT, jsonBody } from "./json-body";
 import { pageCache, servePageCache } from "./page-cache";
 import { serveAntdStylesheet } from "./antd-stylesheet.http";
 
@@ -30,7 +31,7 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   // The chat's event streams first, with exactly what they need of the middleware below and of
   // /api's (licence, CSRF cookie, body, CSRF check) and nothing else: no compression wrapped
   // around every write, no walk through the other routers. Keep this list in step with /api's.
-  const streamMiddleware = [licenceWriteGuard, issueCsrfCookie, express.json({ limit: "1mb" }), express.urlencoded({ extended: true, limit: "1mb" }), verifyCsrf];
+  const streamMiddleware = [licenceWriteGuard, issueCsrfCookie, jsonBody(), express.urlencoded({ extended: true, limit: JSON_BODY_LIMIT }), bodyErrors, verifyCsrf];
   app.post(`/api${CHAT_STREAM_PATHS.debug}`, ...streamMiddleware, chatStreamHandler("debug"));
   // An app's stream (a session, a visitor or an API key); with no app it is an agent's live chat.
   app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, appStreamHandler());

@@ -103,7 +103,9 @@ export function createWarmConnector(build: buildConnector.BuildOptions = {}, tim
     const known = origin;
     if (socket) {
       callback(null, socket);
-      refill(key, known);
+      // The replacement is opened once this request is written: opening a socket is work the
+      // request would otherwise wait for.
+      setImmediate(() => refill(key, known));
       return;
     }
     connect(options, (err, fresh) => {

@@ -79,4 +79,12 @@ describe("dates as YYYYMMDD", () => {
     expect(todayYmd(instant, "Asia/Shanghai")).toBe(20261121);
     expect(todayYmd(instant, "UTC")).toBe(20261120);
   });
+  it("turns the day at midnight to the millisecond, though it keeps an answer for the rest of its minute", () => {
+    // Shanghai's midnight is 16:00 UTC; Kathmandu's (UTC+5:45) falls at 18:15 UTC.
+    expect(todayYmd(new Date("2026-11-20T15:59:59.999Z"), "Asia/Shanghai")).toBe(20261120);
+    expect(todayYmd(new Date("2026-11-20T16:00:00.000Z"), "Asia/Shanghai")).toBe(20261121);
+    expect(todayYmd(new Date("2026-11-20T15:59:30.000Z"), "Asia/Shanghai")).toBe(20261120);
+    expect(todayYmd(new Date("2026-11-20T18:14:59.999Z"), "Asia/Kathmandu")).toBe(20261120);
+    expect(todayYmd(new Date("2026-11-20T18:15:00.000Z"), "Asia/Kathmandu")).toBe(20261121);
+  });
 });

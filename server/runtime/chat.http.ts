@@ -30,6 +30,9 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     // A warm session's request leaves first; the turn's own reading decides whether it is kept.
     early = await openEarlyTurn(token, input, mode);
+    // Its request is written before the turn's own reading goes to the database: the reading's
+    // query would otherwise take the event loop first, in the request's way.
+    if (early) await new Promise((resolve) => setImmediate(resolve));
     const { account, ctx } = await loadTurnContext(token, input, mode);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {
