@@ -16,7 +16,7 @@ import type { TChatMessage as TGatewayMessage } from "../models/models.schema";
 import type { TFunctionStep } from "./chat.schema";
 import { newId, STALE_STREAMING_MS, type TTurn, type TTurnEnd } from "./chat.service";
 import { takeEarlyTurn, type TEarlyTurn } from "./early-turn";
-import { MAX_TOOL_ROUNDS, openFirstRound, openRound } from "./turn-round";
+import { afterUpstreamWrite, MAX_TOOL_ROUNDS, openFirstRound, openRound } from "./turn-round";
 import * as repo from "./dialogues.repository";
 import type { TSseWriter } from "./sse-writer";
 import { forgetStoppable, registerStoppable } from "./stop-registry";
@@ -36,10 +36,10 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   const { requestId, controller, first } = taken.round ?? openFirstRound(turn);
   // A charge taken early names the dialogue it was posted for.
   if (taken.charge) turn = { ...turn, dialogueId: taken.charge.dialogueId };
-  // The upstream request leaves first (with a cached routing it is written within this turn of the
-  // event loop); the charge, the rows and the first event wait one turn for it. Nothing below is on
+  // The upstream request leaves first; the charge, the rows and the first event wait until it is
+  // written (afterUpstreamWrite). Nothing below is on
   // the way to the first token: an upstream takes longer to answer than all of it together.
-  await new Promise((resolve) => setImmediate(resolve));
+  await afterUpstreamWrite();
   const assistantId = taken.charge?.assistantId ?? newId();
   // The charge goes out with the upstream request (the balance was checked with the turn's reading),
   // or went out early; one refused early is posted again (same key) on the fresh reading.

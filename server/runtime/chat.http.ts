@@ -15,6 +15,7 @@ import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
+import { afterUpstreamWrite } from "./turn-round";
 
 /**
  * Nothing goes upstream before the session, the agent and every refusal are settled, except the
@@ -32,7 +33,7 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
     early = await openEarlyTurn(token, input, mode);
     // Its request is written before the turn's own reading goes to the database: the reading's
     // query would otherwise take the event loop first, in the request's way.
-    if (early) await new Promise((resolve) => setImmediate(resolve));
+    if (early) await afterUpstreamWrite();
     const { account, ctx } = await loadTurnContext(token, input, mode);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {

@@ -8,7 +8,7 @@ import { sha256 } from "../lib/secret-box";
 import { chargeTurn, settleTurn, turnPriceMicro, type TTurnBill, type TTurnCharges } from "../money/metering/chat-charges.service";
 import { buildTurn, newId, type TTurn } from "./chat.service";
 import type { TSendMessageInput } from "./chat.schema";
-import { dropFirstRound, openFirstRound, type TFirstRound } from "./turn-round";
+import { afterUpstreamWrite, dropFirstRound, openFirstRound, type TFirstRound } from "./turn-round";
 import { recallTurn } from "./warm-turns";
 
 export type TEarlyCharge = { assistantId: string; dialogueId: string; bill: TTurnBill; charging: Promise<TTurnCharges | null> };
@@ -39,7 +39,7 @@ export async function openEarlyTurn(token: string | undefined, input: TSendMessa
   const assistantId = newId();
   // A charge refused here (the money went since) is left to the fresh turn, which charges again
   // under the same key and refuses with the fresh reading.
-  const charging = new Promise((resolve) => setImmediate(resolve))
+  const charging = afterUpstreamWrite()
     .then(() => chargeTurn(turn.bill, assistantId, turn.dialogueId))
     .catch(() => null);
   return { signature: signatureOf(turn), round, charge: { assistantId, dialogueId: turn.dialogueId, bill: turn.bill, charging } };

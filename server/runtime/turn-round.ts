@@ -35,6 +35,16 @@ export function openFirstRound(turn: TTurn): TFirstRound {
   return { requestId, controller, first };
 }
 
+/**
+ * Resolves once a request opened in this turn of the event loop has been written upstream, so the
+ * work that follows it (the charge, the rows, the turn's own reading) does not go first. A new
+ * connection is written to within the turn; a kept-alive one in the next check phase (undici
+ * first lets the poll phase show whether the server closed it), hence two immediates, not one.
+ */
+export function afterUpstreamWrite() {
+  return new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
 /** Cancels a round nobody will read: the request, or the stream it already opened. */
 export function dropFirstRound(round: TFirstRound, reason: string) {
   round.controller.abort(new Error(reason));
