@@ -13,6 +13,7 @@ import { runMarketRenderBench } from "./market-render";
 import { printMobiBundle } from "./mobi-bundle";
 import { runRetrievalBench } from "./retrieval";
 import { runTtftBench } from "./ttft";
+import { runTtftFloorBench } from "./ttft-floor";
 
 // `npm run bench -- ttft`: only the chat time-to-first-token figures (on DATABASE_URL when set).
 // The pages are not measured there, so any existing build will do for the web process.
@@ -24,6 +25,11 @@ if (process.argv.includes("ttft")) {
   await applyMigrations(url);
   await runTtftBench(url);
   await host?.close();
+  process.exit(0);
+}
+// `npm run bench -- ttft-floor`: what a bare relay adds on this machine, the floor under the figure above.
+if (process.argv.includes("ttft-floor")) {
+  await runTtftFloorBench();
   process.exit(0);
 }
 // `npm run bench -- mobi-bundle`: only the gzipped JavaScript of /mobi/dialogue (builds if needed).
@@ -112,6 +118,8 @@ if (process.env.DATABASE_URL) {
   process.env.ZELIN_EMBEDDED_DB = "1";
   await runTtftBench(host.url);
 }
+// What a bare relay adds on this machine: the floor under the sequential figure above.
+await runTtftFloorBench();
 
 // The market's pages over 10,000 apps and 1,000 agents, on the same database.
 await runMarketRenderBench(process.env.DATABASE_URL ?? host.url);

@@ -1,0 +1,25 @@
+// The bare relay of `npm run bench -- ttft-floor`: node:http in, undici out, each upstream read
+// written on as it comes. No session, database, prompt or censor: what any Node relay pays.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent, request } from "undici";
+
+const upstream = process.argv[2];
+const dispatcher = new Agent();
+
+const server = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", async () => {
+    try {
+      const answer = await request(`${upstream}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: String(req.headers.authorization) }, body: Buffer.concat(chunks), dispatcher });
+      res.writeHead(answer.statusCode, { "content-type": "text/event-stream" });
+      answer.body.on("data", (c: Buffer) => res.write(c));
+      answer.body.on("end", () => res.end());
+      answer.body.on("error", () => res.destroy());
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+});
+server.listen(0, "127.0.0.1", () => process.send?.((server.address() as AddressInfo).port));
