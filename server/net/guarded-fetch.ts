@@ -99,8 +99,11 @@ export function createGuardedAgent(input: string, opts: TGuardOptions = {}) {
   const port = assertUrlAllowed(new URL(input), allowed);
   // With a spare connection kept while the origin is in use (warm-connector.ts); a spare is
   // connected through the same lookup, so it is checked like any other connection.
-  return new Agent({ connect: createWarmConnector({ lookup: guardedLookup(allowed, port, opts.lookup) }) });
+  const connector = createWarmConnector({ lookup: guardedLookup(allowed, port, opts.lookup) });
+  return Object.assign(new Agent({ connect: connector }), { connector });
 }
+
+export type TGuardedAgent = ReturnType<typeof createGuardedAgent>;
 
 function unwrapBlocked(err: unknown): unknown {
   let e: unknown = err;
