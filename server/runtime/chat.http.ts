@@ -15,7 +15,6 @@ import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
-import { afterUpstreamWrite } from "./turn-round";
 
 /**
  * Nothing goes upstream before the session, the agent and every refusal are settled, except the
@@ -31,9 +30,8 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     // A warm session's request leaves first; the turn's own reading decides whether it is kept.
     early = await openEarlyTurn(token, input, mode);
-    // Its request is written before the turn's own reading goes to the database: the reading's
-    // query would otherwise take the event loop first, in the request's way.
-    if (early) await afterUpstreamWrite();
+    // The turn's own reading goes to the database now, before the early charge (which waits for the
+    // upstream write): a reading taken after that charge would count it against its own turn.
     const { account, ctx } = await loadTurnContext(token, input, mode);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {
