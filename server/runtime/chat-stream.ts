@@ -37,8 +37,8 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   // A charge taken early names the dialogue it was posted for.
   if (taken.charge) turn = { ...turn, dialogueId: taken.charge.dialogueId };
   // The upstream request leaves first; the charge, the rows and the first event wait until it is
-  // written (afterUpstreamWrite). Nothing below is on
-  // the way to the first token: an upstream takes longer to answer than all of it together.
+  // written. Nothing below is on the way to the first token: an upstream takes longer to answer
+  // than all of it together.
   await afterUpstreamWrite();
   const assistantId = taken.charge?.assistantId ?? newId();
   // The charge goes out with the upstream request (the balance was checked with the turn's reading),
