@@ -12,11 +12,14 @@ import { singleton } from "../lib/singleton";
 /** A statement with $1.. placeholders; a name makes it a prepared statement on each connection. */
 export type TStatement = { text: string; values: unknown[]; name?: string };
 
+/** Connections of the read pool per process. */
+export const DIRECT_POOL_MAX = 8;
+
 function directPool(): pg.Pool | null {
   const url = process.env.DATABASE_URL;
   if (!url || process.env.ZELIN_EMBEDDED_DB === "1") return null;
   return singleton(`direct-pool:${url}`, () => {
-    const pool = new pg.Pool({ connectionString: url, max: 8, idleTimeoutMillis: 30_000, allowExitOnIdle: true, types: { getTypeParser } });
+    const pool = new pg.Pool({ connectionString: url, max: DIRECT_POOL_MAX, idleTimeoutMillis: 30_000, allowExitOnIdle: true, types: { getTypeParser } });
     // An idle connection the server closed (restart, dropped test database) must not crash the process.
     pool.on("error", (err) => logger.warn({ err }, "direct pool: idle connection lost"));
     return pool;

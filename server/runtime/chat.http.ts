@@ -15,6 +15,8 @@ import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
+import { afterUpstreamWrite } from "./turn-round";
+import { chatChargeKey } from "../money/metering/chat-charges.service";
 
 /**
  * Nothing goes upstream before the session, the agent and every refusal are settled, except the
@@ -30,9 +32,11 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     // A warm session's request leaves first; the turn's own reading decides whether it is kept.
     early = await openEarlyTurn(token, input, mode);
-    // The turn's own reading goes to the database now, before the early charge (which waits for the
-    // upstream write): a reading taken after that charge would count it against its own turn.
-    const { account, ctx } = await loadTurnContext(token, input, mode);
+    // Its own reading waits until that request is written (undici writes to a kept-alive connection
+    // a check phase later, and the reading's work would go first). It may then meet the early charge
+    // already posted: it reads the balances from before it, so the turn still pays for itself once.
+    if (early) await afterUpstreamWrite();
+    const { account, ctx } = await loadTurnContext(token, input, mode, early ? chatChargeKey(early.charge.assistantId) : null);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {
     await cancelEarlyTurn(early);

@@ -96,12 +96,16 @@ export type TTurnContext = {
  * No live session answers not_logged_in; an agent or dialogue that is not the account's, not_found.
  * A reading that qualifies is kept warm for the session's next turn (warm-turns.ts).
  */
-export async function loadTurnContext(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live", now = new Date()): Promise<{ account: TSessionAccount; ctx: TTurnContext }> {
+/**
+ * `earlyChargeKey`: the key of the turn's early charge (early-turn.ts), when it may already be
+ * posted: the balances read are those from before it, so the turn is not refused for its own charge.
+ */
+export async function loadTurnContext(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live", earlyChargeKey: string | null = null, now = new Date()): Promise<{ account: TSessionAccount; ctx: TTurnContext }> {
   if (!token || token.length > 100) throw new AppError("not_logged_in");
   const sessionId = sha256(token);
   const agentId = input.app_id ? "" : (input.agent_id ?? "");
   try {
-    const loaded = await readTurn(sessionId, agentId, input, mode, now);
+    const loaded = await readTurn(sessionId, agentId, input, mode, earlyChargeKey, now);
     rememberTurn(sessionId, mode, agentId, loaded, loaded.quota);
     return loaded;
   } catch (err) {
@@ -111,11 +115,11 @@ export async function loadTurnContext(token: string | undefined, input: TSendMes
   }
 }
 
-async function readTurn(sessionId: string, agentId: string, input: TSendMessageInput, mode: "debug" | "live", now: Date) {
+async function readTurn(sessionId: string, agentId: string, input: TSendMessageInput, mode: "debug" | "live", earlyChargeKey: string | null, now: Date) {
   const dialogueId = input.dialogue_id ?? null;
   const [reading, rows] = await Promise.all([
     // Apps (the apps issue) are not served yet: no agent is found for them.
-    readTurnContext({ sessionId, now, agentId, mode, dialogueId }),
+    readTurnContext({ sessionId, now, agentId, mode, dialogueId, earlyChargeKey }),
     dialogueId ? repo.listMessagesOf(dialogueId) : [],
   ]);
   if (!reading) throw new AppError("not_logged_in");

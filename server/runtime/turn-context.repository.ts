@@ -15,7 +15,11 @@ export type TTurnReading = {
   agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null;
   version: { id: string; config: unknown; updatedAt: Date } | null;
   dialogue: TDialogueRow | null;
-  /** The account's gift credit and coins (micro-Z; 0 before its first posting). */
+  /**
+   * The account's gift credit and coins (micro-Z; 0 before its first posting), as they stood before
+   * the turn's early charge (`earlyChargeKey`) when that is already posted: both read in the same
+   * snapshot, so the turn is never refused for its own charge, whichever went to the database first.
+   */
   wallet: { gift: number; spendable: number };
   /** Replies the account was given today (China day) in its console chats, ones in progress included. */
   chatsToday: number;
@@ -56,6 +60,8 @@ type TRow = {
   d_created_at: Date;
   w_gift: string | null;
   w_spendable: string | null;
+  ec_gift: string;
+  ec_spendable: string;
   chats_today: number;
   u_buyout: boolean | null;
   u_first_use_at: Date | null;
@@ -71,7 +77,7 @@ const VERSION_FILTER = {
   live: `v.state IN ('published', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`,
 };
 
-type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null };
+type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null; earlyChargeKey?: string | null };
 
 /** The China day (UTC+8) of $2, as account_chat_day keeps it. */
 const CHINA_DAY = `(($2::timestamptz AT TIME ZONE 'UTC') + interval '8 hours')::date`;
@@ -81,7 +87,7 @@ const CHINA_DAY = `(($2::timestamptz AT TIME ZONE 'UTC') + interval '8 hours')::
  * (account_chat_day, kept by a trigger on chat_message: one row, however many the account had); in
  * live chats the account's standing with the agent (buyout, first use, trial uses).
  */
-function moneyColumns(mode: TQuery["mode"]) {
+function moneyColumns(mode: TQuery["mode"], earlyKeyParam: string) {
   const standing =
     mode === "live"
       ? `EXISTS (SELECT 1 FROM purchase p WHERE p.buyer_account_id = a.id AND p.agent_id = g.id AND p.target_type = 'agent_buyout' AND p.refunded_at IS NULL) AS u_buyout,
@@ -91,11 +97,19 @@ function moneyColumns(mode: TQuery["mode"]) {
   return `
       (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'gift:' || a.id) AS w_gift,
       (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'spendable:' || a.id) AS w_spendable,
+      ${earlyChargeTaken("gift", earlyKeyParam)} AS ec_gift,
+      ${earlyChargeTaken("spendable", earlyKeyParam)} AS ec_spendable,
       coalesce((SELECT c.replies FROM account_chat_day c WHERE c.account_id = a.id AND c.day = ${CHINA_DAY}), 0) AS chats_today,
       ${standing}`;
 }
 
-/** $1 session id, $2 now (ISO), $3 agent id, $4 dialogue id (when one is continued). */
+/** What the posting under the early charge's key took from one of the account's wallets (0 or negative). */
+function earlyChargeTaken(wallet: "gift" | "spendable", keyParam: string) {
+  return `(SELECT coalesce(sum(e.amount_micro), 0)::text FROM ledger_transaction t JOIN ledger_entry e ON e.transaction_id = t.id
+        WHERE t.idempotency_key = ${keyParam} AND e.ledger_account_id = '${wallet}:' || a.id)`;
+}
+
+/** $1 session id, $2 now (ISO), $3 agent id, then $4 dialogue id (when one is continued), then the early charge's key (or null). */
 function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
   return `
     SELECT s.id AS session_id, s.last_seen_at,
@@ -104,7 +118,7 @@ function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
       g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
       v.id AS version_id, v.config AS version_config, v.updated_at AS version_updated_at,
       d.id AS d_id, d.account_id AS d_account_id, d.agent_id AS d_agent_id, d.agent_version_id AS d_agent_version_id, d.app_id AS d_app_id,
-      d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at,${moneyColumns(mode)}
+      d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at,${moneyColumns(mode, withDialogue ? "$5" : "$4")}
     FROM session s
     JOIN account a ON a.id = s.account_id AND a.status = 'active'
     LEFT JOIN agent g ON g.id = $3 AND g.deleted_at IS NULL
@@ -120,7 +134,7 @@ const STATEMENTS = Object.fromEntries(
 
 export function turnContextQuery(q: TQuery) {
   const statement = STATEMENTS[`${q.mode}:${Boolean(q.dialogueId)}`];
-  const values = [q.sessionId, q.now.toISOString(), q.agentId, ...(q.dialogueId ? [q.dialogueId] : [])];
+  const values = [q.sessionId, q.now.toISOString(), q.agentId, ...(q.dialogueId ? [q.dialogueId] : []), q.earlyChargeKey ?? null];
   return { ...statement, values };
 }
 
@@ -148,7 +162,7 @@ export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnRea
           createdAt: r.d_created_at,
         }
       : null,
-    wallet: { gift: Number(r.w_gift ?? 0), spendable: Number(r.w_spendable ?? 0) },
+    wallet: { gift: Number(r.w_gift ?? 0) - Number(r.ec_gift), spendable: Number(r.w_spendable ?? 0) - Number(r.ec_spendable) },
     chatsToday: Number(r.chats_today ?? 0),
     standing: { buyout: Boolean(r.u_buyout), firstUseAt: r.u_first_use_at ?? null, trialUses: Number(r.u_trial_uses ?? 0) },
   };

@@ -6,6 +6,8 @@ import { sha256 } from "../../server/lib/secret-box";
 import { getDb } from "../../server/db/client";
 import { readTurnContext } from "../../server/runtime/turn-context.repository";
 import { chinaDayStart } from "../../server/money/metering/china-day";
+import { chatChargeKey } from "../../server/money/metering/chat-charges.service";
+import { platform, post, wallet } from "../../server/money/ledger.service";
 import { createTestApp } from "../helpers/apps";
 import { contentOf, dataOf, makeAgent, makeUser, sendSse, useChatHarness } from "../helpers/chat-runtime";
 
@@ -101,5 +103,41 @@ describe("turn context", () => {
     await db.chatMessage.delete({ where: { id: regenerated.id } });
     expect(await count()).toBe(1);
     expect(await db.accountChatDay.findMany({ where: { accountId: carol.id }, orderBy: { day: "asc" }, select: { replies: true } })).toEqual([{ replies: 1 }, { replies: 1 }]);
+  });
+
+  it("reads the balances from before the turn's own early charge, and only that one, whichever went first", async () => {
+    const dave = await makeUser(h.api.base);
+    const erin = await makeUser(h.api.base);
+    const sessionId = sha256(dave.browser.cookies.get("zl_session")!);
+    const read = async (earlyChargeKey: string | null) => {
+      const q = { sessionId, now: new Date(), agentId: "", mode: "debug" as const, dialogueId: null, earlyChargeKey };
+      const own = (await readTurnContext(q))!;
+      // Prisma's path reads the same statement.
+      expect((await getDb().$transaction((tx) => readTurnContext(q, tx)))!.wallet).toEqual(own.wallet);
+      return own.wallet;
+    };
+    // What registration gave, and 0.5 Z of coins.
+    await post({ key: `tc-fund:${dave.id}`, kind: "bonus", accountId: dave.id, legs: [{ account: platform("platform_promotion"), amount: -500_000 }, { account: wallet("spendable", dave.id), amount: 500_000 }] });
+    const before = await read(null);
+    expect(before.spendable).toBe(500_000);
+    const g = before.gift;
+    // Not posted yet: nothing to add back.
+    expect(await read(chatChargeKey("m-early"))).toEqual(before);
+    // Posted before the reading, taking from both wallets: the reading sees what the turn had.
+    const fee = (id: string, messageId: string, gift: number, spendable: number) =>
+      post({
+        key: chatChargeKey(messageId),
+        kind: "chat_charge",
+        accountId: id,
+        legs: [{ account: wallet("gift", id), amount: -gift }, { account: wallet("spendable", id), amount: -spendable }, { account: platform("platform_revenue"), amount: gift + spendable }],
+      });
+    await fee(dave.id, "m-early", 30_000, 20_000);
+    expect(await read(null)).toEqual({ gift: g - 30_000, spendable: 480_000 });
+    expect(await read(chatChargeKey("m-early"))).toEqual(before);
+    // Another charge of the account, or another account's under the key given, is not the turn's own.
+    await fee(dave.id, "m-other", 0, 50_000);
+    await fee(erin.id, "m-erin", 30_000, 0);
+    expect(await read(chatChargeKey("m-early"))).toEqual({ gift: g, spendable: 450_000 });
+    expect(await read(chatChargeKey("m-erin"))).toEqual({ gift: g - 30_000, spendable: 430_000 });
   });
 });

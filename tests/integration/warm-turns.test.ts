@@ -5,6 +5,7 @@
 // own or goes back; the refusals change nothing, as without a warm reading.
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
+import { DIRECT_POOL_MAX, queryDirect } from "../../server/db/direct-pool";
 import { sha256 } from "../../server/lib/secret-box";
 import { getWallet } from "../../server/money/ledger.service";
 import { PRICES } from "../../server/money/money.constants";
@@ -115,6 +116,30 @@ describe("warm turns", () => {
     expect(refund.idempotencyKey).toBe(charge.idempotencyKey.replace(/^chat:/, "chat-refund:"));
     expect(await getDb().dialogue.count({ where: { accountId: user.id } })).toBe(1);
     expect((await waitFor(() => logsOf(user.id), (l) => l.length === 2)).map((l) => l.ok)).toEqual([true, false]);
+  });
+
+  it("money for exactly this turn: answered even when its early charge is posted before its own reading", async () => {
+    const user = await makeUser(base(), { funded: false });
+    await fundAccount(user.id, 2 * FEE, "spendable");
+    const { agentId } = await makeAgent(h, user, { behaviour: { stream: { chunks: 2 } } });
+    expect(contentOf(await sendSse(base(), user, { agent_id: agentId, content: "first" }))).toBe("word0 word1 ");
+    expect(warmFor(user, agentId)).not.toBeNull();
+    // Every connection of the reads' pool busy for a moment: the turn's reading waits in line, and
+    // its early charge (on Prisma's pool) takes the last fee first. The reading reads the balance
+    // from before that charge; read as it is by then, the turn would be refused for its own fee.
+    const busy = Array.from({ length: DIRECT_POOL_MAX }, () => queryDirect({ text: "SELECT pg_sleep(0.4)", values: [] }));
+    const r = await sendSse(base(), user, { agent_id: agentId, content: "second" });
+    await Promise.all(busy);
+    expect(names(r)).toEqual(["message", "message", "message", "close"]);
+    expect(await available(user.id)).toBe(0);
+    const stored = dataOf(r, "close")[0].id as string;
+    const early = await tx(`chat:${stored}`);
+    expect(early).toMatchObject({ kind: "chat_charge" });
+    // The charge went in before the reading did (the pool was still busy), and nothing went back.
+    expect(early!.createdAt.getTime()).toBeLessThan((await getDb().chatMessage.findUniqueOrThrow({ where: { id: stored } })).createdAt.getTime());
+    expect(await getDb().ledgerTransaction.count({ where: { accountId: user.id, kind: "chat_refund" } })).toBe(0);
+    // The next one has nothing left to pay with.
+    expect(dataOf(await sendSse(base(), user, { agent_id: agentId, content: "third" }), "error")[0]).toMatchObject({ status: 420001 });
   });
 
   it("an account with money for fewer than two turns is never asked for early", async () => {

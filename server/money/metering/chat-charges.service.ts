@@ -106,10 +106,13 @@ async function charge(bill: TTurnBill, start: TBalances | null, p: { key: string
  * Charges the turn answered by `messageId`: the channel fee, then (a paid agent use) the use price
  * into escrow. A refusal leaves nothing charged: a fee already taken is returned first.
  */
+/** The idempotency key of a reply's chat fee: a turn's reading finds its own early charge by it. */
+export const chatChargeKey = (messageId: string) => `chat:${messageId}`;
+
 export async function chargeTurn(bill: TTurnBill, messageId: string, dialogueId: string): Promise<TTurnCharges> {
   const memo = { ...bill.memo, messageId, dialogueId };
   const fee = PRICES.chatMessageMicro;
-  const chat = await charge(bill, bill.known, { key: `chat:${messageId}`, kind: "chat_charge", amount: fee, credits: [{ account: platform("platform_revenue"), amount: fee }], memo });
+  const chat = await charge(bill, bill.known, { key: chatChargeKey(messageId), kind: "chat_charge", amount: fee, credits: [{ account: platform("platform_revenue"), amount: fee }], memo });
   const out: TTurnCharges = { chat: { id: chat.id, legs: chat.legs }, use: null };
   const use = bill.agentUse;
   if (use?.basis === "use") {
