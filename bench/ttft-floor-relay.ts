@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
+import { keepConnectionsAlive } from "../server/http/keep-alive";
 
 const upstream = process.argv[2];
 const dispatcher = new Agent();
@@ -22,4 +23,6 @@ const server = http.createServer((req, res) => {
     }
   });
 });
+// Clients' idle connections kept as the web keeps them (HTTP_KEEP_ALIVE_MS's default).
+keepConnectionsAlive(server, 65_000);
 server.listen(0, "127.0.0.1", () => process.send?.((server.address() as AddressInfo).port));

@@ -27,4 +27,10 @@ describe("settings", () => {
     expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "auto" }))).toBe(os.availableParallelism());
     for (const bad of ["0", "65", "2.5", "many"]) expect(() => parseEnv({ WEB_CONCURRENCY: bad })).toThrowError(/WEB_CONCURRENCY: must be a whole number from 1 to 64, or "auto"/);
   });
+
+  it("keeps an idle client connection past a load balancer's minute unless told otherwise", () => {
+    expect(parseEnv({}).HTTP_KEEP_ALIVE_MS).toBe(65_000);
+    expect(parseEnv({ HTTP_KEEP_ALIVE_MS: "120000" }).HTTP_KEEP_ALIVE_MS).toBe(120_000);
+    for (const bad of ["999", "1.5", "forever", "3600001"]) expect(() => parseEnv({ HTTP_KEEP_ALIVE_MS: bad })).toThrowError(/HTTP_KEEP_ALIVE_MS: must be whole milliseconds from 1000 to 3600000/);
+  });
 });

@@ -9,6 +9,7 @@ const ZBool = z
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
 
 const WEB_CONCURRENCY_RULE = 'must be a whole number from 1 to 64, or "auto"';
+const KEEP_ALIVE_RULE = "must be whole milliseconds from 1000 to 3600000";
 
 export const MARKETS = ["zelinai", "zelinai_hk", "zelinai_global"] as const;
 
@@ -18,6 +19,14 @@ export const ZEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   // Web worker processes sharing PORT (server/web-cluster.ts): a number, or "auto" for one per CPU.
   WEB_CONCURRENCY: z.union([z.literal("auto"), z.coerce.number().int().min(1, WEB_CONCURRENCY_RULE).max(64, WEB_CONCURRENCY_RULE)], { message: WEB_CONCURRENCY_RULE }).default(1),
+  // How long the web keeps a client's idle keep-alive connection (server/http/keep-alive.ts): past a
+  // load balancer's own idle timeout (60 s on most), and across the pauses of a chat.
+  HTTP_KEEP_ALIVE_MS: z.coerce
+    .number({ message: KEEP_ALIVE_RULE })
+    .int(KEEP_ALIVE_RULE)
+    .min(1000, KEEP_ALIVE_RULE)
+    .max(3_600_000, KEEP_ALIVE_RULE)
+    .default(65_000),
   DATA_DIR: z.string().default(".data"),
   DATABASE_URL: z
     .string()

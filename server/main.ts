@@ -20,6 +20,7 @@ if (workers > 1 && cluster.isPrimary) {
   });
 } else {
   const { createWebApp } = await import("./http/app");
+  const { keepConnectionsAlive } = await import("./http/keep-alive");
   const app = await createWebApp({ dev });
   const server = app.listen(env.PORT, env.HOST, () => {
     // A worker's readiness is the primary's to report, once every worker listens.
@@ -27,6 +28,7 @@ if (workers > 1 && cluster.isPrimary) {
     logger.info({ port: env.PORT }, `web ready on http://localhost:${env.PORT}`);
     process.send?.({ type: "ready", port: env.PORT });
   });
+  keepConnectionsAlive(server, env.HTTP_KEEP_ALIVE_MS);
   const stop = () => server.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
