@@ -1,6 +1,7 @@
 // The web process entry. `npm start` runs it under the supervisor; production may run it alone.
 // With WEB_CONCURRENCY above 1 this process only keeps that many workers on the port (web-cluster.ts).
 import cluster from "node:cluster";
+import http from "node:http";
 import { parseEnv, webWorkerCount } from "./env";
 import { logger } from "./lib/logger";
 
@@ -21,8 +22,10 @@ if (workers > 1 && cluster.isPrimary) {
 } else {
   const { createWebApp } = await import("./http/app");
   const { keepConnectionsAlive } = await import("./http/keep-alive");
+  const { startTurnsEarly } = await import("./runtime/early-start");
   const app = await createWebApp({ dev });
-  const server = app.listen(env.PORT, env.HOST, () => {
+  // A warm chat turn's upstream request leaves before Express sees its request (early-start.ts).
+  const server = http.createServer(startTurnsEarly(app)).listen(env.PORT, env.HOST, () => {
     // A worker's readiness is the primary's to report, once every worker listens.
     if (cluster.isWorker) return;
     logger.info({ port: env.PORT }, `web ready on http://localhost:${env.PORT}`);

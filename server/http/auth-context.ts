@@ -8,8 +8,12 @@ import type { TSessionAccount } from "../accounts/accounts.schema";
 type TAuth = { sessionId: string; account: TSessionAccount } | null;
 const cache = new WeakMap<object, Promise<TAuth>>();
 
+const cookiePatterns = new Map<string, RegExp>();
+
 export function readCookie(header: string | null | undefined, name: string) {
-  const match = new RegExp(`(?:^|;\\s*)${name}=([^;]+)`).exec(header ?? "");
+  let pattern = cookiePatterns.get(name);
+  if (!pattern) cookiePatterns.set(name, (pattern = new RegExp(`(?:^|;\\s*)${name}=([^;]+)`)));
+  const match = pattern.exec(header ?? "");
   return match ? decodeURIComponent(match[1]) : undefined;
 }
 

@@ -26,11 +26,16 @@ function equal(a: string, b: string) {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
+/** The request echoes its CSRF cookie's token (`given`: the header's, or the form field's). */
+export function echoesCsrfCookie(cookieHeader: string | undefined, given: string | undefined) {
+  const cookie = readCookie(cookieHeader, CSRF_COOKIE);
+  return Boolean(cookie && given && equal(cookie, given));
+}
+
 /** After body parsing. Bearer-token calls carry no ambient credential and are not checked. */
 export function verifyCsrf(req: Request, res: Response, next: NextFunction) {
   if (SAFE.has(req.method) || req.headers.authorization?.startsWith("Bearer ")) return next();
-  const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
   const given = (req.headers[CSRF_HEADER] as string | undefined) ?? (typeof req.body?._csrf === "string" ? req.body._csrf : undefined);
-  if (cookie && given && equal(cookie, given)) return next();
+  if (echoesCsrfCookie(req.headers.cookie, given)) return next();
   sendError(req, res, new AppError("csrf_failed"));
 }

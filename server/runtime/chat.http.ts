@@ -15,6 +15,8 @@ import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
 import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback, stopMessage } from "./dialogues.service";
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
+import { CHAT_STREAM_PATHS } from "./chat-stream-paths";
+import { claimEarlyTurn } from "./early-start";
 import { afterUpstreamWrite } from "./turn-round";
 import { chatChargeKey } from "../money/metering/chat-charges.service";
 
@@ -26,16 +28,18 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   const sse = startSse(res);
   const lng = getRequestLanguage(req);
   let turn: TTurn;
-  let early: TEarlyTurn | null = null;
+  // Opened ahead of Express (early-start.ts), its request already written; or opened here.
+  let early: TEarlyTurn | null = claimEarlyTurn(req);
   try {
     const input = ZSendMessageInput.parse(req.body ?? {});
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     // A warm session's request leaves first; the turn's own reading decides whether it is kept.
-    early = await openEarlyTurn(token, input, mode);
+    const openedHere = !early;
+    if (openedHere) early = await openEarlyTurn(token, input, mode);
     // Its own reading waits until that request is written (undici writes to a kept-alive connection
     // a check phase later, and the reading's work would go first). It may then meet the early charge
     // already posted: it reads the balances from before it, so the turn still pays for itself once.
-    if (early) await afterUpstreamWrite();
+    if (early && openedHere) await afterUpstreamWrite();
     const { account, ctx } = await loadTurnContext(token, input, mode, early ? chatChargeKey(early.charge.assistantId) : null);
     turn = await buildTurn(account, input, ctx);
   } catch (err) {
@@ -45,9 +49,6 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   }
   await runTurn(turn, sse, lng, early);
 }
-
-/** The two event streams, paths relative to /api. The web app also serves them ahead of its other middleware. */
-export const CHAT_STREAM_PATHS = { debug: "/v1/ai_message/send_message/sse", live: "/v2/app/send_message/sse" } as const;
 
 export function chatStreamHandler(mode: "debug" | "live") {
   return (req: Request, res: Response) => void streamTurn(req, res, mode);

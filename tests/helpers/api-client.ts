@@ -1,19 +1,25 @@
 // A tiny HTTP client for integration tests: keeps cookies like a browser and echoes the CSRF
 // cookie in the header, as our pages do.
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import http, { type RequestListener, type Server } from "node:http";
 import express from "express";
 import { createApiRouter } from "../../server/http/api-router";
 import { issueCsrfCookie } from "../../server/http/csrf";
 import { createFilesRouter } from "../../server/uploads/files.http";
+import { startTurnsEarly } from "../../server/runtime/early-start";
 
-export async function startApiServer() {
+export function createApiApp() {
   const app = express();
   app.set("trust proxy", true);
   app.use(issueCsrfCookie);
   app.use("/api", createApiRouter());
   app.use("/files", createFilesRouter());
-  const server: Server = app.listen(0, "127.0.0.1");
+  return app;
+}
+
+/** /api and /files behind the chat's early start, as the web process serves them. `wrap` sits between the two. */
+export async function startApiServer({ wrap = (app: RequestListener) => app }: { wrap?: (app: RequestListener) => RequestListener } = {}) {
+  const server: Server = http.createServer(startTurnsEarly(wrap(createApiApp()))).listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, close: () => new Promise<void>((r) => server.close(() => r())) };

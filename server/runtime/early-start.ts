@@ -1,0 +1,69 @@
+// A warm turn's upstream request leaves before Express sees the chat stream's request (issue 4's
+// time to first token, decision 0019). In front of the web app: for the two stream routes, the
+// body is read here, and when the session has a warm reading (warm-turns.ts) and the request
+// passes what the route's middleware would check first (licence, CSRF), the early turn opens
+// (early-turn.ts); Express runs once its request is written. The route then takes the early turn
+// (`claimEarlyTurn`) and decides everything as always: every refusal, the reading, whether the
+// early request is kept. An early turn the route never claims is cancelled when the response ends.
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { readCookie } from "../http/auth-context";
+import { CSRF_HEADER, echoesCsrfCookie } from "../http/csrf";
+import { JSON_BODY_LIMIT, readJsonBody, type TJsonBodyOutcome } from "../http/json-body";
+import { getLicenceStatus } from "../platform/licence.service";
+import { SESSION_COOKIE } from "../auth/session.service";
+import { ZSendMessageInput } from "./chat.schema";
+import { CHAT_STREAM_PATHS } from "./chat-stream-paths";
+import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
+import { afterUpstreamWrite } from "./turn-round";
+
+type TEarlyRequest = IncomingMessage & { jsonBodyRead?: TJsonBodyOutcome; earlyTurn?: TEarlyTurn | null };
+
+const MODES = new Map<string, "debug" | "live">([
+  [`/api${CHAT_STREAM_PATHS.debug}`, "debug"],
+  [`/api${CHAT_STREAM_PATHS.live}`, "live"],
+]);
+
+/** The web app behind the early start. */
+export function startTurnsEarly(app: RequestListener): RequestListener {
+  return (request, res) => {
+    const req = request as TEarlyRequest;
+    const mode = req.method === "POST" ? MODES.get(req.url ?? "") : undefined;
+    const token = mode ? readCookie(req.headers.cookie, SESSION_COOKIE) : undefined;
+    if (!mode || !token || !mayStartEarly(req)) return app(req, res);
+    readJsonBody(req, JSON_BODY_LIMIT, (outcome) => {
+      if (outcome.kind === "gone") return;
+      // Express's body reader takes this as read: the same refusals, the same body.
+      req.jsonBodyRead = outcome;
+      if (outcome.kind !== "body") return app(req, res);
+      const input = ZSendMessageInput.safeParse(outcome.body);
+      if (!input.success) return app(req, res);
+      openEarlyTurn(token, input.data, mode).then(
+        (early) => {
+          if (!early) return app(req, res);
+          req.earlyTurn = early;
+          res.once("close", () => void cancelEarlyTurn(claimEarlyTurn(req)));
+          afterUpstreamWrite().then(() => app(req, res));
+        },
+        () => app(req, res),
+      );
+    });
+  };
+}
+
+/** The early turn opened for this request ahead of Express, once: the caller runs it or cancels it. */
+export function claimEarlyTurn(req: IncomingMessage): TEarlyTurn | null {
+  const r = req as TEarlyRequest;
+  const early = r.earlyTurn ?? null;
+  r.earlyTurn = null;
+  return early;
+}
+
+/**
+ * What the route's middleware refuses before anything else (a read-only deployment, a missing CSRF
+ * echo), and an API key's call, which the app runtime serves as its app's, never as a warm turn.
+ */
+function mayStartEarly(req: IncomingMessage) {
+  if (req.headers.authorization?.startsWith("Bearer ")) return false;
+  if (getLicenceStatus().status === 10002) return false;
+  return echoesCsrfCookie(req.headers.cookie, req.headers[CSRF_HEADER] as string | undefined);
+}
