@@ -79,6 +79,16 @@ export type TChatStream = AsyncIterable<TChatChunk> & {
 export type TChatResult = { requestId: string; channelId: string; completion: TChatCompletion; usage: TUsage };
 type TLogExtra = { usage?: TUsage | null; firstChunkMs?: number | null };
 
+const checked = new WeakMap<object, TModelParameters>();
+
+/** Parameters as the upstream may take them; a frozen set (an agent's, chat.service) is checked once. */
+function checkedParams(params: unknown): TModelParameters {
+  if (!params || typeof params !== "object" || !Object.isFrozen(params)) return ZModelParameters.parse(params ?? {});
+  let ok = checked.get(params);
+  if (!ok) checked.set(params, (ok = ZModelParameters.parse(params)));
+  return ok;
+}
+
 export function completeChat(input: TCompleteChatInput & { stream: true }): Promise<TChatStream>;
 export function completeChat(input: TCompleteChatInput & { stream?: false }): Promise<TChatResult>;
 export async function completeChat(input: TCompleteChatInput & { stream?: boolean }): Promise<TChatStream | TChatResult> {
@@ -87,7 +97,7 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
   const requestId = input.requestId ?? crypto.randomUUID();
   const accountId = input.accountId ?? null;
   // The explicit flag decides; a stored parameter set must not turn a JSON call into a stream.
-  const { stream: _ignored, ...params } = ZModelParameters.parse(input.params ?? {});
+  const { stream: _ignored, ...params } = checkedParams(input.params);
   const { model, channels } = await (input.cachedRouting ? getCachedRouting(input.modelKey, accountId) : readRouting(input.modelKey, accountId));
   // An account's own keys ("private key service") come before the platform's channels.
   const own = orderCandidates(channels.filter((c) => c.ownerAccountId), input.random);

@@ -268,9 +268,20 @@ function fitHistory(history: TChatMessage[], maxTokens: number) {
   return history.slice(start);
 }
 
-/** The agent's parameters as the gateway takes them; empty lists are left out. */
+const paramsByConfig = new WeakMap<object, TModelParameters>();
+
+/**
+ * The agent's parameters as the gateway takes them; empty lists are left out. One frozen object per
+ * stored configuration, so the gateway checks it once (gateway.service's checkedParams).
+ */
 function paramsOf(config: TAgentInput): TModelParameters {
   const p = config.parameters;
+  let params = paramsByConfig.get(p);
+  if (!params) paramsByConfig.set(p, (params = Object.freeze(gatewayParams(p))));
+  return params;
+}
+
+function gatewayParams(p: TAgentInput["parameters"]): TModelParameters {
   return {
     max_tokens: p.max_tokens,
     temperature: p.temperature,
