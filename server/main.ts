@@ -4,8 +4,10 @@ import cluster from "node:cluster";
 import http from "node:http";
 import { parseEnv, webWorkerCount } from "./env";
 import { logger } from "./lib/logger";
+import { applyWebV8Flags } from "./web-v8-flags";
 
 process.env.ZELIN_PROCESS ??= "web";
+applyWebV8Flags();
 const dev = process.argv.includes("--dev");
 // React and Remix pick their production builds from this; set before the server build loads.
 process.env.NODE_ENV ??= dev ? "development" : "production";

@@ -9,6 +9,7 @@ import { parseEnv } from "./env";
 import { logger } from "./lib/logger";
 import { applyMigrations } from "./db/migrate";
 import { startEmbeddedHost, type EmbeddedHost } from "./db/embedded-host";
+import { WEB_V8_FLAGS } from "./web-v8-flags";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PROCESSES = [
@@ -57,7 +58,7 @@ function launch(spec: (typeof PROCESSES)[number], attempt = 0) {
   const startedAt = Date.now();
   const child = fork(path.join(ROOT, spec.file), dev && spec.name === "web" ? ["--dev"] : [], {
     cwd: ROOT,
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...(spec.name === "web" ? WEB_V8_FLAGS : [])],
     env: { ...process.env, ZELIN_PROCESS: spec.name, NODE_ENV: dev ? "development" : (process.env.NODE_ENV ?? "production") },
     stdio: "inherit",
   });

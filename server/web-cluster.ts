@@ -5,6 +5,7 @@
 // (decision 0017).
 import cluster, { type Worker } from "node:cluster";
 import { logger } from "./lib/logger";
+import { WEB_V8_FLAGS } from "./web-v8-flags";
 
 /** A worker that dies within this long of its start counts towards giving up. */
 const EARLY_DEATH_MS = 10_000;
@@ -22,6 +23,8 @@ export function runWebCluster(count: number, onListening: () => void) {
   let earlyDeaths = 0;
   const listening = new Set<number>();
   const startedAt = new Map<number, number>();
+  // The workers' own command line: the memory reducer can only be turned off there.
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...WEB_V8_FLAGS.filter((f) => !process.execArgv.includes(f))] });
 
   const fork = () => {
     const worker = cluster.fork();

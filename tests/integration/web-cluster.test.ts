@@ -73,6 +73,8 @@ describe("web workers (WEB_CONCURRENCY=2)", () => {
     const primary = web.child.pid!;
     const workers = childrenOf(primary);
     expect(workers).toHaveLength(2);
+    // Each worker runs with the web's V8 flags on its command line (web-v8-flags.ts).
+    for (const pid of workers) expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining(["--no-memory-reducer", "--no-flush-bytecode"]));
 
     // Eight connections held open at once: the primary hands them out in turn. (Counted over what
     // the workers already hold: the start-up's readiness check is kept alive too.)
