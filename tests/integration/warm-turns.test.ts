@@ -127,7 +127,8 @@ describe("warm turns", () => {
     // Every connection of the reads' pool busy for a moment: the turn's reading waits in line, and
     // its early charge (on Prisma's pool) takes the last fee first. The reading reads the balance
     // from before that charge; read as it is by then, the turn would be refused for its own fee.
-    const busy = Array.from({ length: DIRECT_POOL_MAX }, () => queryDirect({ text: "SELECT pg_sleep(0.4)", values: [] }));
+    // (On the embedded database one session serves all in turn: the charge, sent first, goes first.)
+    const busy = Array.from({ length: DIRECT_POOL_MAX }, () => queryDirect({ text: "SELECT pg_sleep(0.25)::text AS slept", values: [] }));
     const r = await sendSse(base(), user, { agent_id: agentId, content: "second" });
     await Promise.all(busy);
     expect(names(r)).toEqual(["message", "message", "message", "close"]);
