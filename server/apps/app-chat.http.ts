@@ -16,9 +16,8 @@ import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback, st
 import { prepareAppTurn, type TAppCaller } from "./app-turn.service";
 import { authenticateApiCall } from "./openai-compat/api-caller";
 import { ensureVisitorId } from "./visitor";
+import { CHAT_STREAM_PATHS } from "../runtime/chat-stream-paths";
 
-/** Path relative to /api (the web app also serves it ahead of its other middleware). */
-export const APP_STREAM_PATH = "/v2/app/send_message/sse";
 
 /** The signed-in account, else the visitor (the cookie is set on this response when new). */
 export async function readConsumer(req: Request, res: Response): Promise<TConsumer> {
@@ -66,7 +65,7 @@ export function appStreamHandler() {
 
 export function createAppChatRouter() {
   const router = express.Router();
-  router.post(APP_STREAM_PATH, appStreamHandler());
+  router.post(CHAT_STREAM_PATHS.live, appStreamHandler());
   router.get("/v2/app/dialogues", handle(async (req, res) => listAppDialogues(await readConsumer(req, res), req.query)));
   router.get("/v2/app/dialogues/:id", handle(async (req, res) => getAppDialogue(await readConsumer(req, res), req.params.id)));
   router.post("/v2/app/feedback", handle(async (req, res) => setAppFeedback(await readConsumer(req, res), req.body)));
