@@ -18,6 +18,10 @@ export type TClientPlan = {
   concurrent: number;
   held: number;
   streamMs: number;
+  /** Set by the floor bench: "ours" goes through this bare relay, speaking the upstream's protocol. */
+  relayUrl?: string;
+  /** Leave out the two bursts (the floor bench measures the held level only). */
+  noBurst?: boolean;
 };
 export type TClientResults = { seq: { d: TRun; o: TRun }[]; held: { direct: TRun[]; ours: TRun[] }; burst: { direct: TRun[]; ours: TRun[] } };
 
@@ -38,6 +42,7 @@ async function run(plan: TClientPlan): Promise<TClientResults> {
   const direct = () => readDirect(plan.fakeBase, plan.key, plan.upstreamBody);
   let turn = 0;
   const ours = () => {
+    if (plan.relayUrl) return readDirect(plan.relayUrl, plan.key, plan.upstreamBody, "");
     const u = plan.users[turn++ % plan.users.length];
     return readOurs(plan.webUrl, u.cookie, plan.csrf, u.agentId);
   };
@@ -58,6 +63,7 @@ async function run(plan: TClientPlan): Promise<TClientResults> {
   }
   const held = await holdConcurrent(plan.concurrent, plan.held, plan.streamMs, direct, ours);
 
+  if (plan.noBurst) return { seq, held, burst: { direct: [], ours: [] } };
   // A first burst, not counted, leaves every pool as a server under that load keeps it.
   const burst = () => Promise.all(Array.from({ length: plan.concurrent }, () => [direct(), ours()]).flat());
   await burst();
@@ -132,8 +138,8 @@ function toRun(raw: TRaw, times: number[], content: string, ok: boolean, error?:
   return { ok: ok && times.length > 0, ttft: times[0] - raw.t0, gaps: times.slice(1).map((t, i) => t - times[i]), content, error };
 }
 
-async function readDirect(base: string, key: string, body: string): Promise<TRun> {
-  const raw = await post(`${base}/chat/completions`, { authorization: `Bearer ${key}` }, body);
+async function readDirect(base: string, key: string, body: string, path = "/chat/completions"): Promise<TRun> {
+  const raw = await post(`${base}${path}`, { authorization: `Bearer ${key}` }, body);
   if (raw.error || raw.status !== 200) return { ok: false, ttft: NaN, gaps: [], content: "", error: raw.error ?? `direct HTTP ${raw.status}` };
   const times: number[] = [];
   let content = "";

@@ -9,10 +9,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { percentile } from "./lib";
+import { reportRow } from "./ttft-report";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
 import { parseEnv, webWorkerCount } from "../server/env";
 import { startWeb } from "../tests/helpers/platform";
-import { runTtftClient, type TRun } from "./ttft-client";
+import { runTtftClient } from "./ttft-client";
 import { reportTrace } from "./ttft-trace-report";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 200);
@@ -44,7 +45,7 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
 
     const workers = webWorkerCount(parseEnv({ WEB_CONCURRENCY: webWorkers }));
     console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`);
-    report(`sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
+    reportRow(EXPECTED, `sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
     // Pairs alternate d,o then o,d: half of our requests follow one of ours (the web process and its
     // database connection busy a moment ago), half follow a direct stream, when they sat idle for a
     // whole stream while the fake worked. On this VM an idle process wakes slowly; both are shown.
@@ -55,11 +56,11 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     // arrive), and each that ends is replaced by a new one of its kind, so every counted stream
     // starts while the other 399 are relaying chunks. Counted: the streams started after the level
     // was first reached, for a few stream lengths.
-    report(`${concurrent} concurrent streams held (+${concurrent} direct), ${r.held.ours.length} counted each`, r.held.direct, r.held.ours, null);
+    reportRow(EXPECTED, `${concurrent} concurrent streams held (+${concurrent} direct), ${r.held.ours.length} counted each`, r.held.direct, r.held.ours, null);
     // The harsher case, for comparison: all 200 (and 200 direct) sent in the same instant. Each
     // waits for the ones ahead of it in the one event loop, so this measures the queue of the
     // burst, about (requests ahead) x (CPU per request), more than what one stream adds.
-    report(`burst: ${concurrent} sent at once (+${concurrent} direct)`, r.burst.direct, r.burst.ours, null);
+    reportRow(EXPECTED, `burst: ${concurrent} sent at once (+${concurrent} direct)`, r.burst.direct, r.burst.ours, null);
     if (traceDir) {
       await new Promise((resolve) => setTimeout(resolve, 2500)); // the processes write what they have every 2 s
       reportTrace(traceDir, { sequential, burst: 2 * concurrent });
@@ -73,27 +74,6 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
 /** Streams of each kind counted at the held level: three stream lengths' worth. */
 function heldCount(level: number) {
   return Number(process.env.BENCH_HELD ?? 3 * level);
-}
-
-function report(label: string, direct: TRun[], ours: TRun[], pairDiffs: number[] | null) {
-  const ok = (runs: TRun[]) => runs.filter((r) => r.ok);
-  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  const dT = sorted(ok(direct).map((r) => r.ttft));
-  const oT = sorted(ok(ours).map((r) => r.ttft));
-  const f = (n: number) => `${n.toFixed(2)} ms`;
-  const added50 = pairDiffs ? percentile(sorted(pairDiffs), 50) : percentile(oT, 50) - percentile(dT, 50);
-  const added99 = pairDiffs ? percentile(sorted(pairDiffs), 99) : percentile(oT, 99) - percentile(dT, 99);
-  const dGaps = sorted(ok(direct).flatMap((r) => r.gaps));
-  const oGaps = sorted(ok(ours).flatMap((r) => r.gaps));
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const errors = [...direct, ...ours].filter((r) => !r.ok);
-  const identical = [...direct, ...ours].every((r) => !r.ok || r.content === EXPECTED);
-  console.log(`  ${label}`);
-  console.log(`    TTFT direct  p50 ${f(percentile(dT, 50))}  p99 ${f(percentile(dT, 99))}`);
-  console.log(`    TTFT ours    p50 ${f(percentile(oT, 50))}  p99 ${f(percentile(oT, 99))}`);
-  console.log(`    added TTFT   p50 ${f(added50)}  p99 ${f(added99)}${pairDiffs ? "  (per pair)" : "  (ours minus direct, same percentile)"}`);
-  console.log(`    gap between chunks: direct mean ${f(mean(dGaps))} p99 ${f(percentile(dGaps, 99))}; ours mean ${f(mean(oGaps))} p99 ${f(percentile(oGaps, 99))}; added mean ${f(mean(oGaps) - mean(dGaps))}`);
-  console.log(`    errors ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].slice(0, 3).join("; ")})` : ""}; content identical: ${identical ? "yes" : "NO"}`);
 }
 
 /**
