@@ -12,6 +12,7 @@ import * as repo from "./models.repository";
 import { ZModelParameters, type TChatMessage, type TModelParameters } from "./models.schema";
 import { estimateTokens } from "../runtime/prompt-assembly";
 import { offlineCompletion, streamOfflineReply } from "../knowledge/offline-channel";
+import type { TChunkSource } from "./chunk-source";
 import { postChatCompletion, streamChatCompletion, UpstreamError, type TChatChunk, type TChatCompletion } from "./openai-compatible-client";
 
 export type TAttempt = { channelId: string; status: number | null; error: string | null; ms: number };
@@ -71,6 +72,8 @@ export async function getCachedRouting(modelKey: string, accountId: string | nul
 /** Tokens as the upstream reported them, or as estimated when it did not (estimated: true). */
 export type TUsage = { promptTokens: number; completionTokens: number; estimated: boolean };
 export type TChatStream = AsyncIterable<TChatChunk> & {
+  /** Hands each chunk to `onChunk` as it arrives (false stops the stream); resolves when it ended. */
+  pump: TChunkSource["pump"];
   requestId: string;
   channelId: string;
   /** Known once the stream ended (or was abandoned): what was generated so far. */
@@ -195,7 +198,13 @@ function openChannelKey(sealed: string) {
  * Hands the chunks on; a failure mid-stream surfaces to the caller and is never retried. A plain
  * iterator rather than an async generator: one await per chunk instead of a generator's queue.
  */
-function relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator<TChatChunk>, channelId: string, meter: TUsageMeter, finish: (ok: boolean, channelId: string | null) => Promise<void>): AsyncIterableIterator<TChatChunk> {
+function relayStream(
+  first: IteratorResult<TChatChunk>,
+  iterator: AsyncIterator<TChatChunk> & { return(): Promise<IteratorResult<TChatChunk>>; pump?: TChunkSource["pump"] },
+  channelId: string,
+  meter: TUsageMeter,
+  finish: (ok: boolean, channelId: string | null) => Promise<void>,
+): AsyncIterableIterator<TChatChunk> & Pick<TChunkSource, "pump"> {
   let head: TChatChunk | null = first.done ? null : first.value;
   let over = false;
   const done = { done: true, value: undefined } as IteratorReturnResult<undefined>;
@@ -207,7 +216,14 @@ function relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator
     if (!ok) await iterator.return(undefined).catch(() => undefined);
     await finish(ok, channelId);
   };
-  const relay: AsyncIterableIterator<TChatChunk> = {
+  // A failure mid-stream: a channel's fault is recorded against it, and the caller reads "busy".
+  const fail = async (err: unknown) => {
+    const failure = err instanceof UpstreamError && err.kind !== "aborted" ? err : null;
+    if (failure) await recordFailure(channelId, failure);
+    await end(false);
+    return failure ? new AppError("system_busy", { cause: failure }) : err;
+  };
+  const relay: AsyncIterableIterator<TChatChunk> & Pick<TChunkSource, "pump"> = {
     [Symbol.asyncIterator]: () => relay,
     async next() {
       if (over) return done;
@@ -225,10 +241,7 @@ function relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator
       try {
         read = await iterator.next();
       } catch (err) {
-        const failure = err instanceof UpstreamError && err.kind !== "aborted" ? err : null;
-        if (failure) await recordFailure(channelId, failure);
-        await end(false);
-        throw failure ? new AppError("system_busy", { cause: failure }) : err;
+        throw await fail(err);
       }
       if (read.done) {
         await end(true);
@@ -236,6 +249,29 @@ function relayStream(first: IteratorResult<TChatChunk>, iterator: AsyncGenerator
       }
       meter.add(read.value);
       return read;
+    },
+    // Every chunk to `onChunk` as it arrives (the upstream's own pump when it has one); false stops.
+    async pump(onChunk) {
+      if (over) return;
+      let stopped = false;
+      const take = (chunk: TChatChunk) => {
+        meter.add(chunk);
+        if (onChunk(chunk) === false) stopped = true;
+        return !stopped;
+      };
+      if (head) {
+        const chunk = head;
+        head = null;
+        if (!take(chunk)) return end(false);
+      }
+      if (first.done) return end(true);
+      try {
+        if (iterator.pump) await iterator.pump(take);
+        else for (let read = await iterator.next(); !read.done && take(read.value); read = await iterator.next());
+      } catch (err) {
+        throw await fail(err);
+      }
+      await end(!stopped);
     },
     async return() {
       await end(false);

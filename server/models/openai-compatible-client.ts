@@ -2,8 +2,8 @@
 // server-sent events. It classifies failures so the gateway can decide between the next channel,
 // disabling a banned key, or giving up; it knows nothing of channels or the database.
 
-import type { Readable } from "node:stream";
 import { request, type Dispatcher } from "undici";
+import { readChunks, type TChunkSource } from "./chunk-source";
 import { getGuardedDispatcher } from "./guarded-dispatcher";
 import { getUpstreamDispatcher } from "./upstream-dispatcher";
 
@@ -101,7 +101,7 @@ export async function postEmbeddings(upstream: TUpstream, body: { model: string;
  * deltas included), and ends at `data: [DONE]`. Breaking out of the loop, or aborting the
  * signal, cancels the upstream request.
  */
-export async function streamChatCompletion(upstream: TUpstream, body: Record<string, unknown>, opts: TRequestOptions): Promise<AsyncGenerator<TChatChunk>> {
+export async function streamChatCompletion(upstream: TUpstream, body: Record<string, unknown>, opts: TRequestOptions): Promise<TChunkSource> {
   const call = startCall(opts);
   let res: Dispatcher.ResponseData;
   try {
@@ -110,101 +110,14 @@ export async function streamChatCompletion(upstream: TUpstream, body: Record<str
     call.dispose();
     throw err;
   }
-  return readEvents(res.body, call);
-}
-
-/**
- * The reads of a body, one at a time: the 'data' events queued (the body paused while the reader
- * is behind), lighter per read than a Readable's async iterator, which is most of a relay's work
- * per chunk. Null once the body ended; throws when it failed or closed before its end.
- */
-export function pullReads(body: Readable): () => Promise<Buffer | null> {
-  const queue: Buffer[] = [];
-  let ended = false;
-  let failure: unknown = null;
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  body.on("data", (b: Buffer) => {
-    queue.push(b);
-    if (queue.length >= 16) body.pause();
-    notify();
+  return readChunks(res.body, {
+    classify: (err) => call.classify(err),
+    notJson: () => new UpstreamError("protocol", "the upstream sent an event that is not JSON"),
+    errorChunk: (chunk) => toHttpError(200, chunk),
+    cutShort: () => new UpstreamError("connect", "the upstream closed the stream before [DONE]"),
+    clearTimer: call.clearTimer,
+    dispose: call.dispose,
   });
-  body.on("end", () => {
-    ended = true;
-    notify();
-  });
-  body.on("error", (err) => {
-    failure ??= err;
-    notify();
-  });
-  body.on("close", () => {
-    if (!ended) failure ??= Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
-    notify();
-  });
-  return async () => {
-    for (;;) {
-      const next = queue.shift();
-      if (next) {
-        if (queue.length < 4 && body.isPaused()) body.resume();
-        return next;
-      }
-      if (failure) throw failure;
-      if (ended) return null;
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  };
-}
-
-async function* readEvents(body: Readable, call: TCall): AsyncGenerator<TChatChunk> {
-  const nextRead = pullReads(body);
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let done = false;
-  try {
-    while (!done) {
-      let read: Buffer | null;
-      try {
-        read = await nextRead();
-      } catch (err) {
-        throw call.classify(err);
-      }
-      if (!read) break;
-      buffer += decoder.decode(read, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, newline).replace(/\r$/, "");
-        buffer = buffer.slice(newline + 1);
-        // SSE comments (": keep-alive") and event/id fields carry nothing for chat completions.
-        if (!line.startsWith("data:")) continue;
-        const data = line.slice(5).trim();
-        if (data === "[DONE]") {
-          done = true;
-          break;
-        }
-        let chunk: TChatChunk;
-        try {
-          chunk = JSON.parse(data) as TChatChunk;
-        } catch {
-          throw new UpstreamError("protocol", "the upstream sent an event that is not JSON");
-        }
-        if (chunk && typeof chunk === "object" && "error" in chunk && !chunk.choices) throw toHttpError(200, chunk);
-        call.clearTimer();
-        yield chunk;
-      }
-    }
-    if (!done) throw new UpstreamError("connect", "the upstream closed the stream before [DONE]");
-  } finally {
-    // Reached on [DONE], on an error, and when the consumer stops early: the last two must drop
-    // the upstream connection so nothing keeps generating (and billing) for nobody. After [DONE]
-    // the rest is read so the connection goes back to the pool.
-    if (!done) body.destroy();
-    else body.resume();
-    call.dispose();
-  }
 }
 
 type TCall = ReturnType<typeof startCall>;

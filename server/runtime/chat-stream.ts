@@ -38,8 +38,9 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   if (taken.charge) turn = { ...turn, dialogueId: taken.charge.dialogueId };
   // The upstream request leaves first; the charge, the rows and the first event wait until it is
   // written. Nothing below is on the way to the first token: an upstream takes longer to answer
-  // than all of it together.
-  await afterUpstreamWrite();
+  // than all of it together. A round opened early was written before this turn's reading began:
+  // waiting again would only put a turn of a busy event loop before the first event.
+  if (!taken.round) await afterUpstreamWrite();
   const assistantId = taken.charge?.assistantId ?? newId();
   // The charge goes out with the upstream request (the balance was checked with the turn's reading),
   // or went out early; one refused early is posted again (same key) on the fresh reading.
@@ -101,7 +102,8 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
   let reasoning = "";
   const functions: TFunctionStep[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
-  let outcome: TOutcome = "done";
+  // Set inside the chunk handler too, which narrowing does not see.
+  let outcome = "done" as TOutcome;
   let failure: unknown = null;
   let stream: TChatStream | null = null;
   const addUsage = (s: TChatStream | null) => {
@@ -120,22 +122,23 @@ export async function runTurn(turn: TTurn, sse: TSseWriter, lng: string | undefi
       stream = round === 0 ? await first : await openRound(turn, messages, round, requestId, controller.signal);
       const calls = new Map<number, TToolCall>();
       let roundContent = "";
-      for await (const chunk of stream) {
+      // Each chunk is handled in the upstream read that brought it (no await between the two sockets).
+      await stream.pump((chunk) => {
         const delta = chunk.choices?.[0]?.delta as { content?: unknown; reasoning_content?: unknown; tool_calls?: unknown } | undefined;
-        if (!delta) continue;
+        if (!delta) return;
         const text = typeof delta.content === "string" ? delta.content : "";
         const thought = typeof delta.reasoning_content === "string" ? delta.reasoning_content : "";
         if (Array.isArray(delta.tool_calls)) collectToolCalls(calls, delta.tool_calls);
-        if (!text && !thought) continue;
+        if (!text && !thought) return;
         if ((text && contentCensor.push(text).length) || (thought && reasoningCensor.push(thought).length)) {
           outcome = "censored";
-          break;
+          return false;
         }
         content += text;
         roundContent += text;
         if (showReasoning) reasoning += thought;
         if (text || showReasoning) sse.message(showReasoning && thought ? { content: text, reasoning_content: thought } : { content: text });
-      }
+      });
       addUsage(stream);
       stream = null;
       if (outcome === "censored" || calls.size === 0 || round >= MAX_TOOL_ROUNDS) break;

@@ -53,6 +53,9 @@ export function startSse(res: Response): TSseWriter {
   });
 
   let meta: Record<string, unknown> = {};
+  // A message event is the meta, then the delta: the meta's part serialized once per turn, not per
+  // chunk (the same bytes as JSON.stringify({ ...meta, choices: [{ message: delta }] })).
+  let messageHead = `{"choices":[{"message":`;
   // Events made in the same turn of the event loop (the upstream's chunks that came in one read)
   // leave in one write: under many streams a system call per event is the relay's largest cost.
   // Kept as one string and written on the next tick (cheaper than corking the socket).
@@ -64,11 +67,12 @@ export function startSse(res: Response): TSseWriter {
     pending = "";
     if (!finished && !res.writableEnded) res.write(text);
   };
-  const send = (event: string, data: unknown) => {
+  const sendText = (text: string) => {
     if (finished || res.writableEnded) return;
     if (!pending) process.nextTick(flush);
-    pending += format(event, data);
+    pending += text;
   };
+  const send = (event: string, data: unknown) => sendText(format(event, data));
   const end = (event: string, data: unknown) => {
     if (finished || res.writableEnded) return;
     const text = pending + format(event, data);
@@ -78,13 +82,15 @@ export function startSse(res: Response): TSseWriter {
   };
 
   return {
-    message: (delta) => send("message", { ...meta, choices: [{ message: delta }] }),
+    message: (delta) => sendText(`event: message\ndata: ${messageHead}${JSON.stringify(delta)}}]}\n\n`),
     fn: (event) => send("function", { ...meta, ...event }),
     censor: (censorMsg) => end("censor", { ...meta, censor_msg: censorMsg }),
     error: (error) => end("error", error),
     close: (event) => end("close", { ...meta, ...event }),
     setMeta: (next) => {
       meta = { ...next };
+      const head = JSON.stringify(meta);
+      messageHead = head === "{}" ? `{"choices":[{"message":` : `${head.slice(0, -1)},"choices":[{"message":`;
     },
     get signal() {
       return controller.signal;

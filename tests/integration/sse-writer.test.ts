@@ -33,6 +33,13 @@ beforeAll(async () => {
     sse.censor("output failed review");
     sse.message({ content: "never sent" });
   });
+  app.get("/meta", (_req, res) => {
+    const sse = startSse(res);
+    sse.message({ content: "" });
+    sse.setMeta({ id: "m1", dialogue_id: "d\"1" });
+    sse.message({ content: "a\nb", reasoning_content: "想" });
+    sse.close({ retrieve: [] });
+  });
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -58,6 +65,17 @@ describe("server-sent events", () => {
     // Flushed one by one: the 100 ms gaps the server made are visible at the client.
     const gaps = events.slice(1, 6).map((e, i) => e.at - events[i].at);
     expect(Math.min(...gaps.slice(1))).toBeGreaterThanOrEqual(50);
+  });
+
+  it("puts the turn's ids first in every message, byte for byte as the whole event serialized", async () => {
+    const text = await (await fetch(`${base}/meta`)).text();
+    const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    const meta = { id: "m1", dialogue_id: 'd"1' };
+    expect(text).toBe(
+      event("message", { choices: [{ message: { content: "" } }] }) +
+        event("message", { ...meta, choices: [{ message: { content: "a\nb", reasoning_content: "想" } }] }) +
+        event("close", { ...meta, retrieve: [] }),
+    );
   });
 
   it("censor ends the stream; nothing after it is sent", async () => {
