@@ -5,7 +5,8 @@
 // the server would execute (/*! … */, /*M! … */) or read as optimizer hints (/*+ … */) are refused
 // before parsing: the parser skips them as comments, the server does not. The runner adds what a
 // parser cannot promise (a read-only transaction, time and row limits, no LOCAL INFILE).
-import sqlParser from "node-sql-parser";
+// The MySQL grammar alone: the package's main module carries every dialect it knows (some 25 MB of heap).
+import sqlParser from "node-sql-parser/build/mysql";
 import { AppError } from "../../errors/app-error";
 
 const parser = new sqlParser.Parser();
