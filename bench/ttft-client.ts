@@ -5,6 +5,7 @@
 import { fork } from "node:child_process";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
+import { treeCpuSeconds } from "./process-cpu";
 
 export type TRun = { ok: boolean; ttft: number; gaps: number[]; content: string; error?: string };
 export type TClientPlan = {
@@ -22,8 +23,12 @@ export type TClientPlan = {
   relayUrl?: string;
   /** Leave out the two bursts (the floor bench measures the held level only). */
   noBurst?: boolean;
+  /** The relaying server's process (with its workers): its CPU time over the held phase is reported. */
+  serverPid?: number;
 };
-export type TClientResults = { seq: { d: TRun; o: TRun }[]; held: { direct: TRun[]; ours: TRun[] }; burst: { direct: TRun[]; ours: TRun[] } };
+/** The relaying server's CPU over the held phase, and what our streams delivered in it. */
+export type THeldCpu = { seconds: number; wallSeconds: number; chunks: number; streams: number } | null;
+export type TClientResults = { seq: { d: TRun; o: TRun }[]; held: { direct: TRun[]; ours: TRun[]; cpu: THeldCpu }; burst: { direct: TRun[]; ours: TRun[] } };
 
 /** Runs the plan in a child process; resolves with its results. */
 export function runTtftClient(plan: TClientPlan): Promise<TClientResults> {
@@ -61,7 +66,19 @@ async function run(plan: TClientPlan): Promise<TClientResults> {
       seq.push({ d, o });
     }
   }
-  const held = await holdConcurrent(plan.concurrent, plan.held, plan.streamMs, direct, ours);
+  const cpuBefore = plan.serverPid ? treeCpuSeconds(plan.serverPid) : null;
+  const wallBefore = performance.now();
+  const delivered = { chunks: 0, streams: 0 };
+  const oursCounted = () =>
+    ours().then((run) => {
+      delivered.chunks += run.gaps.length + (run.ok ? 1 : 0);
+      delivered.streams++;
+      return run;
+    });
+  const heldRuns = await holdConcurrent(plan.concurrent, plan.held, plan.streamMs, direct, oursCounted);
+  const cpuAfter = plan.serverPid ? treeCpuSeconds(plan.serverPid) : null;
+  const cpu = cpuBefore !== null && cpuAfter !== null ? { seconds: cpuAfter - cpuBefore, wallSeconds: (performance.now() - wallBefore) / 1000, ...delivered } : null;
+  const held = { ...heldRuns, cpu };
 
   if (plan.noBurst) return { seq, held, burst: { direct: [], ours: [] } };
   // A first burst, not counted, leaves every pool as a server under that load keeps it.

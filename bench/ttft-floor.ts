@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { percentile } from "./lib";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
 import { runTtftClient } from "./ttft-client";
-import { reportRow } from "./ttft-report";
+import { reportCpu, reportRow } from "./ttft-report";
 
 const CHUNKS = 200;
 const DELAY_MS = 20;
@@ -40,12 +40,14 @@ export async function runTtftFloorBench(opts: { sequential?: number; concurrent?
       streamMs: CHUNKS * DELAY_MS,
       relayUrl: `http://127.0.0.1:${port}/`,
       noBurst: true,
+      serverPid: relay.pid,
     });
     console.log(`\nbare relay (node:http in, undici out, no app; ${os.availableParallelism()} workers), fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart`);
     reportRow(EXPECTED, `sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
     const added = (odd: number) => r.seq.filter((_, i) => i % 2 === odd).map((p) => p.o.ttft - p.d.ttft).sort((a, b) => a - b);
     console.log(`    added TTFT p50 after a relayed stream ${percentile(added(1), 50).toFixed(2)} ms; after a direct stream ${percentile(added(0), 50).toFixed(2)} ms`);
     reportRow(EXPECTED, `${concurrent} concurrent streams held (+${concurrent} direct), ${r.held.ours.length} counted each`, r.held.direct, r.held.ours, null);
+    reportCpu("relay", r.held.cpu);
   } finally {
     relay.kill();
     await fake.close();

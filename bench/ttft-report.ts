@@ -2,7 +2,7 @@
 // TTFT, what ours adds (per pair when the runs were paired, else at the same percentile), the gaps
 // between chunks, errors, and whether every stream carried exactly the expected text.
 import { percentile } from "./lib";
-import type { TRun } from "./ttft-client";
+import type { THeldCpu, TRun } from "./ttft-client";
 
 export function reportRow(expected: string, label: string, direct: TRun[], ours: TRun[], pairDiffs: number[] | null) {
   const ok = (runs: TRun[]) => runs.filter((r) => r.ok);
@@ -23,4 +23,11 @@ export function reportRow(expected: string, label: string, direct: TRun[], ours:
   console.log(`    added TTFT   p50 ${f(added50)}  p99 ${f(added99)}${pairDiffs ? "  (per pair)" : "  (ours minus direct, same percentile)"}`);
   console.log(`    gap between chunks: direct mean ${f(mean(dGaps))} p99 ${f(percentile(dGaps, 99))}; ours mean ${f(mean(oGaps))} p99 ${f(percentile(oGaps, 99))}; added mean ${f(mean(oGaps) - mean(dGaps))}`);
   console.log(`    errors ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].slice(0, 3).join("; ")})` : ""}; content identical: ${identical ? "yes" : "NO"}`);
+}
+
+/** What relaying cost the server in CPU over the held phase (its turns' own work included). */
+export function reportCpu(who: string, cpu: THeldCpu) {
+  if (!cpu || cpu.chunks === 0) return;
+  const perChunk = (cpu.seconds / cpu.chunks) * 1e6;
+  console.log(`    ${who} CPU over the held phase: ${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(1)} s (${(cpu.seconds / cpu.wallSeconds).toFixed(2)} CPUs) for ${cpu.chunks} chunks of ${cpu.streams} streams: ${perChunk.toFixed(0)} us per chunk relayed`);
 }

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { percentile } from "./lib";
-import { reportRow } from "./ttft-report";
+import { reportCpu, reportRow } from "./ttft-report";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
 import { parseEnv, webWorkerCount } from "../server/env";
 import { startWeb } from "../tests/helpers/platform";
@@ -41,7 +41,7 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     const { users, csrf, modelName } = await setUp(web.url, fake.base, key, 5 + sequential + 5 * concurrent + heldCount(concurrent));
     const upstreamBody = JSON.stringify({ model: modelName, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
     const streamMs = CHUNKS * DELAY_MS;
-    const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs });
+    const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs, serverPid: web.child.pid });
 
     const workers = webWorkerCount(parseEnv({ WEB_CONCURRENCY: webWorkers }));
     console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`);
@@ -57,6 +57,7 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     // starts while the other 399 are relaying chunks. Counted: the streams started after the level
     // was first reached, for a few stream lengths.
     reportRow(EXPECTED, `${concurrent} concurrent streams held (+${concurrent} direct), ${r.held.ours.length} counted each`, r.held.direct, r.held.ours, null);
+    reportCpu("web", r.held.cpu);
     // The harsher case, for comparison: all 200 (and 200 direct) sent in the same instant. Each
     // waits for the ones ahead of it in the one event loop, so this measures the queue of the
     // burst, about (requests ahead) x (CPU per request), more than what one stream adds.
