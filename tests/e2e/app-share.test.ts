@@ -141,5 +141,6 @@ describe("sharing an app and reading its data", () => {
     expect(file.status()).toBe(404);
     expect((await file.json()).status).toBe(404001);
     await other.context.close();
-  });
+    // Ten page flows and an export job: about 50 s on a quiet 2-CPU machine, so more than the default 60 s leaves for a busy one.
+  }, 120_000);
 });
