@@ -11,6 +11,7 @@ import { findForeignSetIds } from "../knowledge/training-sets.repository";
 import { ZodError } from "zod";
 import { moveAgent, type TAgentState } from "./agent-lifecycle";
 import * as repo from "./agents.repository";
+import { deepFreeze } from "../lib/deep-freeze";
 import {
   compareVersions,
   ZAgentId,
@@ -326,11 +327,13 @@ export function toChatAgent(
   const cacheKey = version.updatedAt ? `${version.id}|${version.updatedAt.getTime()}` : null;
   let config = cacheKey ? configCache.get(cacheKey) : undefined;
   if (!config) {
-    config = ZAgentInput.parse(version.config);
+    // Frozen, not copied per turn: turns share it, and what is keyed on its parts (the gateway's
+    // checked parameters, chat.service's paramsOf) stays warm from one turn to the next.
+    config = deepFreeze(ZAgentInput.parse(version.config));
     if (cacheKey) {
       if (configCache.size >= 1000) configCache.clear();
       configCache.set(cacheKey, config);
     }
   }
-  return { agentId: agent.id, versionId: version.id, name: agent.name, avatarUrl: agent.avatarUrl, config: structuredClone(config) };
+  return { agentId: agent.id, versionId: version.id, name: agent.name, avatarUrl: agent.avatarUrl, config };
 }

@@ -38,6 +38,19 @@ describe("readChunks", () => {
     expect(body.destroyed).toBe(false);
   });
 
+  it("keeps a character whose bytes two reads split, and drops a byte-order mark before the first event", async () => {
+    const { body, chunks } = source();
+    const bytes = Buffer.from("\ufeff" + event("智能体") + event("é") + "data: [DONE]\n\n");
+    // Cut inside the first CJK character's three bytes (the BOM is three, "data: " six, and so on).
+    const cut = bytes.indexOf(Buffer.from("智")) + 1;
+    body.write(bytes.subarray(0, cut));
+    body.write(bytes.subarray(cut, cut + 1));
+    body.write(bytes.subarray(cut + 1));
+    const got: string[] = [];
+    for await (const c of chunks) got.push(textOf(c));
+    expect(got).toEqual(["智能体", "é"]);
+  });
+
   it("pauses the body while sixteen chunks wait to be pulled, and resumes it once the puller catches up", async () => {
     const { body, chunks } = source();
     for (let i = 0; i < 20; i++) body.write(event(`r${i}`));
