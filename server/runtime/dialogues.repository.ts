@@ -1,6 +1,6 @@
 // Dialogues, their messages and read documents (Prisma only here).
 import { Prisma } from "../db/generated/client";
-import { executeDirect } from "../db/direct-pool";
+import { executeDirect, queryDirect } from "../db/direct-pool";
 import { getDb, type TDbOrTx } from "../db/client";
 import { AppError } from "../errors/app-error";
 
@@ -171,7 +171,8 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
       )
       INSERT INTO chat_message (id, dialogue_id, role, content, images, status, replaces_id, request_id, model_key, created_at)
       VALUES ${Prisma.join(rows)}`;
-    await executeDirect({ text: statement.text, values: statement.values }, db === getDb() ? undefined : db);
+    // Named per row count (its text differs only in that): prepared once per connection, not parsed and planned per chat.
+    await executeDirect({ name: `zl_new_dialogue_rows_${rows.length}`, text: statement.text, values: statement.values }, db === getDb() ? undefined : db);
     return;
   }
   await db.$transaction(async (tx) => {
@@ -183,8 +184,9 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
 }
 
 /** Which of these replies were stopped (by any instance). */
-export async function findStoppedAmong(ids: string[], tx: TDbOrTx = getDb()) {
+export async function findStoppedAmong(ids: string[], tx?: TDbOrTx) {
   if (!ids.length) return [];
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM chat_message WHERE id = ANY(${ids}::text[]) AND status = 'stopped'`;
+  // Each web process asks once a second about all its streams: on the direct pool (direct-pool.ts).
+  const rows = await queryDirect<{ id: string }>({ name: "zl_find_stopped", text: `SELECT id FROM chat_message WHERE id = ANY($1::text[]) AND status = 'stopped'`, values: [ids] }, tx);
   return rows.map((r) => r.id);
 }
