@@ -11,6 +11,7 @@ import { percentile } from "./lib";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
 import { runTtftClient } from "./ttft-client";
 import { reportCpu, reportRow } from "./ttft-report";
+import { warmUp } from "./ttft-warm-up";
 
 const CHUNKS = 200;
 const DELAY_MS = 20;
@@ -27,6 +28,12 @@ export async function runTtftFloorBench(opts: { sequential?: number; concurrent?
   const port = await new Promise<number>((resolve) => relay.once("message", (m) => resolve(Number(m))));
   const upstreamBody = JSON.stringify({ model: "bench", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
   try {
+    // Warmed as the web is before its bench (bench/ttft-warm-up.ts).
+    await warmUp(fake, key, { chunks: CHUNKS, delayMs: DELAY_MS }, async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: upstreamBody });
+      const text = await res.text();
+      return { ok: res.ok && text.includes("[DONE]"), text };
+    });
     const r = await runTtftClient({
       webUrl: "",
       fakeBase: fake.base,

@@ -15,6 +15,7 @@ import { parseEnv, webWorkerCount } from "../server/env";
 import { startWeb } from "../tests/helpers/platform";
 import { runTtftClient } from "./ttft-client";
 import { reportTrace } from "./ttft-trace-report";
+import { WARM_UP_TURNS, warmUp } from "./ttft-warm-up";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 200);
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
@@ -38,7 +39,14 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
   const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB, WEB_CONCURRENCY: webWorkers, BENCH_TRACE_DIR: traceDir ?? undefined });
   await web.ready;
   try {
-    const { users, csrf, modelName } = await setUp(web.url, fake.base, key, 5 + sequential + 5 * concurrent + heldCount(concurrent));
+    const { users, csrf, modelName } = await setUp(web.url, fake.base, key, WARM_UP_TURNS + 5 + sequential + 5 * concurrent + heldCount(concurrent));
+    // The web as a server in service finds it: its per-turn code compiled (bench/ttft-warm-up.ts).
+    await warmUp(fake, key, { chunks: CHUNKS, delayMs: DELAY_MS }, async (i) => {
+      const u = users[i % users.length];
+      const res = await fetch(`${web.url}/api/v1/ai_message/send_message/sse`, { method: "POST", headers: { "content-type": "application/json", cookie: u.cookie, "x-csrf-token": csrf }, body: JSON.stringify({ agent_id: u.agentId, content: "hello" }) });
+      const text = await res.text();
+      return { ok: res.ok && text.includes("event: close"), text };
+    });
     const upstreamBody = JSON.stringify({ model: modelName, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
     const streamMs = CHUNKS * DELAY_MS;
     const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs, serverPid: web.child.pid });
