@@ -39,12 +39,12 @@ export type TCompleteChatInput = {
   offlineReply?: string | null;
 };
 
-type TRouting = { model: Awaited<ReturnType<typeof repo.readModelByKey>>; channels: Awaited<ReturnType<typeof repo.listEnabledChannelsForModel>> };
+type TRouting = { model: Awaited<ReturnType<typeof repo.findModelByKey>>; channels: Awaited<ReturnType<typeof repo.listEnabledChannelsForModel>> };
 const ROUTING_CACHE_MS = 1000;
 
 async function readRouting(modelKey: string, accountId: string | null): Promise<TRouting> {
   // Both reads at once: the model's row and the channels that serve its key.
-  const [model, channels] = await Promise.all([repo.readModelByKey(modelKey), repo.listEnabledChannelsForModel(modelKey, accountId)]);
+  const [model, channels] = await Promise.all([repo.findModelByKey(modelKey), repo.listEnabledChannelsForModel(modelKey, accountId)]);
   return { model, channels: model?.enabled ? channels : [] };
 }
 

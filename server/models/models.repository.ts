@@ -94,10 +94,6 @@ export async function findModelById(id: string, tx: TDbOrTx = getDb()) {
   return tx.model.findUnique({ where: { id }, select: MODEL });
 }
 
-export async function findModelByKey(key: string, tx: TDbOrTx = getDb()) {
-  return tx.model.findUnique({ where: { key }, select: MODEL });
-}
-
 // The chat's routing reading (gateway.service), refreshed in the background every half second by
 // each web process: named statements on the direct pool (direct-pool.ts), the same rows as Prisma's
 // MODEL and CHANNEL selects, for a fraction of the query engine's CPU.
@@ -106,8 +102,8 @@ const MODEL_COLUMNS = `id, key, display_name AS "displayName", kind::text AS kin
 const CHANNEL_COLUMNS = `id, name, type::text AS type, base_url AS "baseUrl", key_hint AS "keyHint", models, weight, priority, state::text AS state,
   disabled_reason AS "disabledReason", disabled_at AS "disabledAt", owner_account_id AS "ownerAccountId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** findModelByKey for the chat's hot path. */
-export async function readModelByKey(key: string, tx?: TDbOrTx): Promise<TModelRow | null> {
+/** A model by its key: the chat's routing reads it twice a second, the editors on save. */
+export async function findModelByKey(key: string, tx?: TDbOrTx): Promise<TModelRow | null> {
   const rows = await queryDirect<TModelRow>({ name: "zl_model_by_key", text: `SELECT ${MODEL_COLUMNS} FROM model WHERE key = $1`, values: [key] }, tx);
   return rows[0] ?? null;
 }
