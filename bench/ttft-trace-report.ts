@@ -1,10 +1,12 @@
 // The summary of BENCH_TRACE=1 (bench/ttft-trace.ts): where a turn's time to first text goes inside
-// the web, one at a time and at the held level of streams. The client sends, in order: 5 warm-up turns, the sequential
-// ones, the held ones, then two bursts; the held ones are told apart by that order.
+// the web, one at a time and at the held level of streams. In order, the web serves: the bench's
+// warm-up (bench/ttft-warm-up.ts), the client's 5 warm-up turns, the sequential ones, the held ones,
+// then two bursts; the phases are told apart by that order.
 import fs from "node:fs";
 import path from "node:path";
 import { percentile } from "./lib";
 import type { TTraceFile, TTurnTrace } from "./ttft-trace";
+import { WARM_UP_TURNS } from "./ttft-warm-up";
 
 const STAGES = ["upstream_request", "connect_begin", "connected", "upstream_sent", "upstream_headers", "ids", "first_text"];
 
@@ -16,7 +18,8 @@ export function reportTrace(dir: string, counts: { sequential: number; burst: nu
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as TTraceFile)
     .filter((f) => f.turns.length > 0);
   const turns = files.flatMap((f) => f.turns).sort((a, b) => a.at - b.at);
-  const phases = { sequential: turns.slice(5, 5 + counts.sequential), held: turns.slice(5 + counts.sequential, turns.length - counts.burst) };
+  const first = WARM_UP_TURNS + 5;
+  const phases = { sequential: turns.slice(first, first + counts.sequential), held: turns.slice(first + counts.sequential, turns.length - counts.burst) };
   for (const [phase, traced] of Object.entries(phases)) summarise(phase, traced, files);
 }
 
