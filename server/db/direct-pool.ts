@@ -15,9 +15,20 @@ export type TStatement = { text: string; values: unknown[]; name?: string };
 /** Connections of the read pool per process. */
 export const DIRECT_POOL_MAX = 8;
 
+// The pool of the URL last asked for: every hot statement asks, and building the singleton's key
+// each time showed in a chat turn's profile.
+let last: { url: string; pool: pg.Pool } | null = null;
+
 function directPool(): pg.Pool | null {
   const url = process.env.DATABASE_URL;
   if (!url || process.env.ZELIN_EMBEDDED_DB === "1") return null;
+  if (last?.url === url) return last.pool;
+  const pool = openPool(url);
+  last = { url, pool };
+  return pool;
+}
+
+function openPool(url: string): pg.Pool {
   return singleton(`direct-pool:${url}`, () => {
     const pool = new pg.Pool({ connectionString: url, max: DIRECT_POOL_MAX, idleTimeoutMillis: 30_000, allowExitOnIdle: true, types: { getTypeParser } });
     // An idle connection the server closed (restart, dropped test database) must not crash the process.
@@ -28,8 +39,9 @@ function directPool(): pg.Pool | null {
 
 /** Prisma keeps timestamps as UTC wall time in `timestamp` columns: read them back as UTC, as Prisma does. */
 const TIMESTAMP_OID = 1114;
+const parseUtcTimestamp = (value: string) => new Date(`${value.replace(" ", "T")}Z`);
 function getTypeParser(oid: number, format?: "text" | "binary") {
-  if (oid === TIMESTAMP_OID && format !== "binary") return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
+  if (oid === TIMESTAMP_OID && format !== "binary") return parseUtcTimestamp;
   return pg.types.getTypeParser(oid, format as "text");
 }
 

@@ -16,7 +16,7 @@ import { deleteDialogue, getDialogue, listDialogues, renameDialogue, setFeedback
 import { uploadDocument } from "./documents.service";
 import { startSse } from "./sse-writer";
 import { CHAT_STREAM_PATHS } from "./chat-stream-paths";
-import { claimEarlyTurn } from "./early-start";
+import { claimEarlyTurn, claimSendInput } from "./early-start";
 import { afterUpstreamWrite } from "./turn-round";
 import { chatChargeKey } from "../money/metering/chat-charges.service";
 
@@ -31,7 +31,7 @@ async function streamTurn(req: Request, res: Response, mode: "debug" | "live") {
   // Opened ahead of Express (early-start.ts), its request already written; or opened here.
   let early: TEarlyTurn | null = claimEarlyTurn(req);
   try {
-    const input = ZSendMessageInput.parse(req.body ?? {});
+    const input = claimSendInput(req, req.body) ?? ZSendMessageInput.parse(req.body ?? {});
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     // A warm session's request leaves first; the turn's own reading decides whether it is kept.
     const openedHere = !early;

@@ -11,12 +11,12 @@ import { CSRF_HEADER, echoesCsrfCookie } from "../http/csrf";
 import { JSON_BODY_LIMIT, readJsonBody, type TJsonBodyOutcome } from "../http/json-body";
 import { getLicenceStatus } from "../platform/licence.service";
 import { SESSION_COOKIE } from "../auth/session.service";
-import { ZSendMessageInput } from "./chat.schema";
+import { ZSendMessageInput, type TSendMessageInput } from "./chat.schema";
 import { CHAT_STREAM_PATHS } from "./chat-stream-paths";
 import { cancelEarlyTurn, openEarlyTurn, type TEarlyTurn } from "./early-turn";
 import { afterUpstreamWrite } from "./turn-round";
 
-type TEarlyRequest = IncomingMessage & { jsonBodyRead?: TJsonBodyOutcome; earlyTurn?: TEarlyTurn | null };
+type TEarlyRequest = IncomingMessage & { jsonBodyRead?: TJsonBodyOutcome; earlyTurn?: TEarlyTurn | null; sendInput?: { body: unknown; input: TSendMessageInput } };
 
 const MODES = new Map<string, "debug" | "live">([
   [`/api${CHAT_STREAM_PATHS.debug}`, "debug"],
@@ -37,6 +37,7 @@ export function startTurnsEarly(app: RequestListener): RequestListener {
       if (outcome.kind !== "body") return app(req, res);
       const input = ZSendMessageInput.safeParse(outcome.body);
       if (!input.success) return app(req, res);
+      req.sendInput = { body: outcome.body, input: input.data };
       openEarlyTurn(token, input.data, mode).then(
         (early) => {
           if (!early) return app(req, res);
@@ -56,6 +57,17 @@ export function claimEarlyTurn(req: IncomingMessage): TEarlyTurn | null {
   const early = r.earlyTurn ?? null;
   r.earlyTurn = null;
   return early;
+}
+
+/**
+ * The payload as parsed here, when the route's body is still the one parsed (Express's body reader
+ * takes the same object): the route need not parse it again.
+ */
+export function claimSendInput(req: IncomingMessage, body: unknown): TSendMessageInput | null {
+  const r = req as TEarlyRequest;
+  const parsed = r.sendInput;
+  r.sendInput = undefined;
+  return parsed && parsed.body === body ? parsed.input : null;
 }
 
 /**
