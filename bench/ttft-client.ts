@@ -25,9 +25,14 @@ export type TClientPlan = {
   noBurst?: boolean;
   /** The relaying server's process (with its workers): its CPU time over the held phase is reported. */
   serverPid?: number;
+  /** The fake upstream's process: its CPU time over the held phase is reported beside the client's. */
+  fakePid?: number;
 };
-/** The relaying server's CPU over the held phase, and what our streams delivered in it. */
-export type THeldCpu = { seconds: number; wallSeconds: number; chunks: number; streams: number } | null;
+/**
+ * The relaying server's CPU over the held phase, and what our streams delivered in it; and the CPU
+ * the harness itself took meanwhile (the fake upstream and this client), on the same machine.
+ */
+export type THeldCpu = { seconds: number; wallSeconds: number; chunks: number; streams: number; harness: { fake: number | null; client: number } } | null;
 export type TClientResults = { seq: { d: TRun; o: TRun }[]; held: { direct: TRun[]; ours: TRun[]; cpu: THeldCpu }; burst: { direct: TRun[]; ours: TRun[] } };
 
 /** Runs the plan in a child process; resolves with its results. */
@@ -67,6 +72,8 @@ async function run(plan: TClientPlan): Promise<TClientResults> {
     }
   }
   const cpuBefore = plan.serverPid ? treeCpuSeconds(plan.serverPid) : null;
+  const fakeBefore = plan.fakePid ? treeCpuSeconds(plan.fakePid) : null;
+  const clientBefore = process.cpuUsage();
   const wallBefore = performance.now();
   const delivered = { chunks: 0, streams: 0 };
   const oursCounted = () =>
@@ -77,7 +84,10 @@ async function run(plan: TClientPlan): Promise<TClientResults> {
     });
   const heldRuns = await holdConcurrent(plan.concurrent, plan.held, plan.streamMs, direct, oursCounted);
   const cpuAfter = plan.serverPid ? treeCpuSeconds(plan.serverPid) : null;
-  const cpu = cpuBefore !== null && cpuAfter !== null ? { seconds: cpuAfter - cpuBefore, wallSeconds: (performance.now() - wallBefore) / 1000, ...delivered } : null;
+  const fakeAfter = plan.fakePid ? treeCpuSeconds(plan.fakePid) : null;
+  const clientUsed = process.cpuUsage(clientBefore);
+  const harness = { fake: fakeBefore !== null && fakeAfter !== null ? fakeAfter - fakeBefore : null, client: (clientUsed.user + clientUsed.system) / 1e6 };
+  const cpu = cpuBefore !== null && cpuAfter !== null ? { seconds: cpuAfter - cpuBefore, wallSeconds: (performance.now() - wallBefore) / 1000, ...delivered, harness } : null;
   const held = { ...heldRuns, cpu };
 
   if (plan.noBurst) return { seq, held, burst: { direct: [], ours: [] } };

@@ -48,6 +48,7 @@ export async function runTtftFloorBench(opts: { sequential?: number; concurrent?
       relayUrl: `http://127.0.0.1:${port}/`,
       noBurst: true,
       serverPid: relay.pid,
+      fakePid: fake.pid,
     });
     console.log(`\nbare relay (node:http in, undici out, no app; ${os.availableParallelism()} workers), fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart`);
     reportRow(EXPECTED, `sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));

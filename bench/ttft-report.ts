@@ -1,6 +1,7 @@
 // One row of the time-to-first-token figures (bench/ttft.ts, bench/ttft-floor.ts): both columns'
 // TTFT, what ours adds (per pair when the runs were paired, else at the same percentile), the gaps
 // between chunks, errors, and whether every stream carried exactly the expected text.
+import os from "node:os";
 import { percentile } from "./lib";
 import type { THeldCpu, TRun } from "./ttft-client";
 
@@ -25,9 +26,16 @@ export function reportRow(expected: string, label: string, direct: TRun[], ours:
   console.log(`    errors ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].slice(0, 3).join("; ")})` : ""}; content identical: ${identical ? "yes" : "NO"}`);
 }
 
-/** What relaying cost the server in CPU over the held phase (its turns' own work included). */
+/**
+ * What relaying cost the server in CPU over the held phase (its turns' own work included), and what
+ * the harness took of the same CPUs meanwhile: when the fake and the client leave the server less
+ * than it needs, the held row measures that queue as much as the server.
+ */
 export function reportCpu(who: string, cpu: THeldCpu) {
   if (!cpu || cpu.chunks === 0) return;
   const perChunk = (cpu.seconds / cpu.chunks) * 1e6;
-  console.log(`    ${who} CPU over the held phase: ${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(1)} s (${(cpu.seconds / cpu.wallSeconds).toFixed(2)} CPUs) for ${cpu.chunks} chunks of ${cpu.streams} streams: ${perChunk.toFixed(0)} us per chunk relayed`);
+  const share = (seconds: number) => `${(seconds / cpu.wallSeconds).toFixed(2)} CPUs`;
+  console.log(`    ${who} CPU over the held phase: ${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(1)} s (${share(cpu.seconds)}) for ${cpu.chunks} chunks of ${cpu.streams} streams: ${perChunk.toFixed(0)} us per chunk relayed`);
+  const { fake, client } = cpu.harness;
+  console.log(`    harness meanwhile, on the same ${os.availableParallelism()} CPUs: fake upstream ${fake === null ? "unknown" : share(fake)}, client ${share(client)}`);
 }

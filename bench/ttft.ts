@@ -49,7 +49,7 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
     });
     const upstreamBody = JSON.stringify({ model: modelName, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
     const streamMs = CHUNKS * DELAY_MS;
-    const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs, serverPid: web.child.pid });
+    const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs, serverPid: web.child.pid, fakePid: fake.pid });
 
     const workers = webWorkerCount(parseEnv({ WEB_CONCURRENCY: webWorkers }));
     console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`);
