@@ -1,7 +1,8 @@
 // Statements on the hot paths (a chat turn's context and its stored reply, retrieval) straight
 // through node-postgres, without Prisma's query engine, which costs each statement a millisecond or
-// more of CPU: under a burst of chats that CPU, not PostgreSQL, is the queue. Only reads and
-// single-statement writes, never a transaction, so a pool of its own is safe. On the embedded
+// more of CPU: under a burst of chats that CPU, not PostgreSQL, is the queue. Reads and
+// single-statement writes on any connection of the pool; a transaction (`transactDirect`) holds one
+// connection from BEGIN to COMMIT, so the pool's other callers never run inside it. On the embedded
 // database (one session shared through a queue) and inside a caller's transaction they go through
 // Prisma: the same text and values either way, so a repository writes its statement once.
 import pg from "pg";
@@ -61,4 +62,34 @@ export async function executeDirect(statement: TStatement, tx?: TDbOrTx): Promis
   const pool = tx ? null : directPool();
   if (pool) return (await pool.query({ text: statement.text, values: statement.values, ...(statement.name ? { name: statement.name } : {}) })).rowCount ?? 0;
   return (tx ?? getDb()).$executeRawUnsafe(statement.text, ...statement.values);
+}
+
+/** Runs one statement of a `transactDirect` transaction: the rows it returned. */
+export type TRunStatement = <T>(statement: TStatement) => Promise<T[]>;
+
+/**
+ * `work`'s statements in one transaction: on one connection of the direct pool on a server, else
+ * (embedded database) in a Prisma transaction, or in the caller's transaction `tx`. A throw from
+ * `work` rolls everything back and is rethrown.
+ */
+export async function transactDirect<T>(work: (run: TRunStatement) => Promise<T>, tx?: TDbOrTx): Promise<T> {
+  const pool = tx ? null : directPool();
+  if (!pool) {
+    const through = (db: TDbOrTx) => work(<R>(s: TStatement) => db.$queryRawUnsafe<R[]>(s.text, ...s.values));
+    return tx ? through(tx) : getDb().$transaction((t) => through(t));
+  }
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await work(async <R>(s: TStatement) => (await client.query({ text: s.text, values: s.values, ...(s.name ? { name: s.name } : {}) })).rows as R[]);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    // A connection that cannot even roll back is closed rather than handed to the next caller.
+    await client.query("ROLLBACK").catch((rollbackErr: Error) => (broken = rollbackErr));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -1,6 +1,6 @@
 // Dialogues, their messages and read documents (Prisma only here).
 import { Prisma } from "../db/generated/client";
-import { executeDirect, queryDirect } from "../db/direct-pool";
+import { executeDirect, queryDirect, transactDirect } from "../db/direct-pool";
 import { getDb, type TDbOrTx } from "../db/client";
 import { AppError } from "../errors/app-error";
 
@@ -73,14 +73,6 @@ export async function findMessageWithOwner(id: string, tx: TDbOrTx = getDb()) {
 }
 
 /** Locks the dialogue row so two sends cannot both start a reply. */
-export async function lockDialogue(id: string, tx: TDbOrTx) {
-  await tx.$queryRaw`SELECT id FROM dialogue WHERE id = ${id} FOR UPDATE`;
-}
-
-export async function countStreamingSince(dialogueId: string, since: Date, tx: TDbOrTx = getDb()) {
-  return tx.chatMessage.count({ where: { dialogueId, status: "streaming", createdAt: { gte: since } } });
-}
-
 export type TFinishedReply = {
   content: string;
   reasoning: string;
@@ -151,36 +143,55 @@ type TTurnRows =
       rows: Prisma.ChatMessageCreateManyInput[];
     };
 
+/** A turn's messages as the VALUES of an insert into chat_message (its columns: MESSAGE_COLUMNS). */
+function messageValues(dialogueId: string, rows: Prisma.ChatMessageCreateManyInput[]) {
+  return rows.map(
+    (r) =>
+      Prisma.sql`(${r.id}, ${dialogueId}, ${r.role}::"MessageRole", ${r.content ?? ""}, ${JSON.stringify(r.images ?? [])}::jsonb, ${r.status ?? "done"}::"MessageStatus", ${r.replacesId ?? null}::text, ${r.requestId ?? null}::text, ${r.modelKey ?? null}::text, ${utc(r.createdAt as Date)})`,
+  );
+}
+const MESSAGE_COLUMNS = Prisma.raw("(id, dialogue_id, role, content, images, status, replaces_id, request_id, model_key, created_at)");
+
 /**
  * Writes a turn's rows. A new dialogue is one insert with its messages; an existing one is
  * locked first, so of two sends racing past the service's check only one starts a reply.
+ * Both straight through node-postgres when not in a transaction (direct-pool.ts): every chat turn
+ * writes one or the other, and a second turn in a dialogue is the common case.
  */
 export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
+  const tx = db === getDb() ? undefined : db;
   if (turn.kind === "new") {
     // One statement (atomic on its own): the dialogue and its first messages.
     const d = turn.dialogue;
-    const rows = turn.rows.map(
-      (r) =>
-        Prisma.sql`(${r.id}, ${d.id}, ${r.role}::"MessageRole", ${r.content ?? ""}, ${JSON.stringify(r.images ?? [])}::jsonb, ${r.status ?? "done"}::"MessageStatus", ${r.replacesId ?? null}::text, ${r.requestId ?? null}::text, ${r.modelKey ?? null}::text, ${utc(r.createdAt as Date)})`,
-    );
+    const rows = messageValues(d.id, turn.rows);
     // Straight through node-postgres when not in a transaction (direct-pool.ts): every new chat writes this.
     const statement = Prisma.sql`
       WITH d AS (
         INSERT INTO dialogue (id, account_id, app_id, visitor_id, source, agent_id, agent_version_id, title, variables, document_id, last_message_at)
         VALUES (${d.id}, ${d.accountId}::text, ${d.appId ?? null}::text, ${d.visitorId ?? null}::text, ${d.source ?? null}::text, ${d.agentId}, ${d.agentVersionId}, ${d.title}, ${JSON.stringify(d.variables)}::jsonb, ${d.documentId}::text, ${utc(d.lastMessageAt)})
       )
-      INSERT INTO chat_message (id, dialogue_id, role, content, images, status, replaces_id, request_id, model_key, created_at)
+      INSERT INTO chat_message ${MESSAGE_COLUMNS}
       VALUES ${Prisma.join(rows)}`;
     // Named per row count (its text differs only in that): prepared once per connection, not parsed and planned per chat.
-    await executeDirect({ name: `zl_new_dialogue_rows_${rows.length}`, text: statement.text, values: statement.values }, db === getDb() ? undefined : db);
+    await executeDirect({ name: `zl_new_dialogue_rows_${rows.length}`, text: statement.text, values: statement.values }, tx);
     return;
   }
-  await db.$transaction(async (tx) => {
-    await lockDialogue(turn.dialogueId, tx);
-    if ((await countStreamingSince(turn.dialogueId, turn.staleBefore, tx)) > 0) throw new AppError("dialogue_busy");
-    await tx.chatMessage.createMany({ data: turn.rows });
-    await tx.dialogue.update({ where: { id: turn.dialogueId }, data: turn.dialogue, select: { id: true } });
-  });
+  const { dialogueId, dialogue: d } = turn;
+  const write = Prisma.sql`
+    WITH m AS (INSERT INTO chat_message ${MESSAGE_COLUMNS} VALUES ${Prisma.join(messageValues(dialogueId, turn.rows))})
+    UPDATE dialogue SET agent_version_id = ${d.agentVersionId}, variables = ${JSON.stringify(d.variables)}::jsonb, document_id = ${d.documentId}::text, last_message_at = ${utc(d.lastMessageAt)}
+    WHERE id = ${dialogueId}`;
+  await transactDirect(async (run) => {
+    await run({ name: "zl_lock_dialogue", text: "SELECT id FROM dialogue WHERE id = $1 FOR UPDATE", values: [dialogueId] });
+    // A statement of its own after the lock: under READ COMMITTED it sees the reply a racing send committed meanwhile.
+    const [{ n }] = await run<{ n: number }>({
+      name: "zl_streaming_since",
+      text: `SELECT count(*)::int AS n FROM chat_message WHERE dialogue_id = $1 AND status = 'streaming' AND created_at >= ($2::timestamptz AT TIME ZONE 'UTC')`,
+      values: [dialogueId, turn.staleBefore.toISOString()],
+    });
+    if (n > 0) throw new AppError("dialogue_busy");
+    await run({ name: `zl_turn_rows_${turn.rows.length}`, text: write.text, values: write.values });
+  }, tx);
 }
 
 /** Which of these replies were stopped (by any instance). */

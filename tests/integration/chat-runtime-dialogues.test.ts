@@ -159,6 +159,36 @@ describe("dialogues", () => {
     expect(h.fake.receivedFor(key)[3].body.messages).toHaveLength(5);
   });
 
+  it("of two turns racing into one dialogue, one starts its reply and the other is refused as busy, writing nothing", async () => {
+    const { agentId } = await makeAgent(h, alice);
+    const first = dataOf(await sendSse(base(), alice, { agent_id: agentId, content: "start" }), "close")[0];
+    const dialogue = await getDb().dialogue.findUniqueOrThrow({ where: { id: first.dialogue_id } });
+    const before = await getDb().chatMessage.count({ where: { dialogueId: dialogue.id } });
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
+    const turn = (tag: string) => ({
+      kind: "existing" as const,
+      dialogueId: dialogue.id,
+      staleBefore: new Date(at.getTime() - 120_000),
+      dialogue: { agentVersionId: dialogue.agentVersionId!, variables: { tag }, documentId: null, lastMessageAt: at },
+      rows: [
+        { id: `race-user-${tag}-${dialogue.id}`, dialogueId: dialogue.id, role: "user" as const, content: tag, createdAt: at },
+        { id: `race-reply-${tag}-${dialogue.id}`, dialogueId: dialogue.id, role: "assistant" as const, content: "", status: "streaming" as const, createdAt: at },
+      ],
+    });
+    const results = await Promise.allSettled([repo.writeTurnRows(turn("one")), repo.writeTurnRows(turn("two"))]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason).toMatchObject({ code: "dialogue_busy" });
+    const winner = results[0].status === "fulfilled" ? "one" : "two";
+    const rows = await getDb().chatMessage.findMany({ where: { dialogueId: dialogue.id, id: { startsWith: "race-" } }, select: { id: true, content: true, status: true } });
+    expect(rows.map((r) => r.id).sort()).toEqual([`race-reply-${winner}-${dialogue.id}`, `race-user-${winner}-${dialogue.id}`]);
+    expect(await getDb().chatMessage.count({ where: { dialogueId: dialogue.id } })).toBe(before + 2);
+    const after = await getDb().dialogue.findUniqueOrThrow({ where: { id: dialogue.id } });
+    expect(after.lastMessageAt.toISOString()).toBe(at.toISOString());
+    expect(after.variables).toEqual({ tag: winner });
+    // Once that reply is stale (a process died while streaming it), the dialogue takes turns again.
+    await expect(repo.writeTurnRows({ ...turn("three"), staleBefore: new Date(at.getTime() + 1000) })).resolves.toBeUndefined();
+  });
+
   it("skips failed and censored exchanges in the kept context", async () => {
     const { agentId, key } = await makeAgent(h, alice, { behaviour: { stream: { chunks: 1 } } });
     const ok = dataOf(await sendSse(base(), alice, { agent_id: agentId, content: "fine" }), "close")[0];
