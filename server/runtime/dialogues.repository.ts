@@ -72,7 +72,6 @@ export async function findMessageWithOwner(id: string, tx: TDbOrTx = getDb()) {
   return tx.chatMessage.findUnique({ where: { id }, select: { ...MESSAGE, dialogue: { select: { accountId: true, deletedAt: true } } } });
 }
 
-/** Locks the dialogue row so two sends cannot both start a reply. */
 export type TFinishedReply = {
   content: string;
   reasoning: string;
