@@ -118,7 +118,8 @@ export async function loadTurnContext(token: string | undefined, input: TSendMes
 async function readTurn(sessionId: string, agentId: string, input: TSendMessageInput, mode: "debug" | "live", earlyChargeKey: string | null, now: Date) {
   const dialogueId = input.dialogue_id ?? null;
   const [reading, rows] = await Promise.all([
-    // Apps (the apps issue) are not served yet: no agent is found for them.
+    // A console turn names an agent: a body naming an app finds none here (apps are served by
+    // server/apps/app-chat.http.ts, which hands only app-less requests to this path).
     readTurnContext({ sessionId, now, agentId, mode, dialogueId, earlyChargeKey }),
     dialogueId ? repo.listMessagesOf(dialogueId) : [],
   ]);

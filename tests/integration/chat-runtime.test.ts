@@ -1,7 +1,7 @@
 // The chat runtime's stream (issue 4, DESIGN 7) against the fake upstream on loopback and the real
 // database: the exact event sequences of plain, reasoning, tool-call, censored and failing turns;
 // cancellation reaching the upstream; stop; refusals before any model call; usage recorded.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getSensitiveWords, setSensitiveWords } from "../../server/content/content.service";
 import { getDb } from "../../server/db/client";
 import { saveAgentDraft } from "../../server/agents/agents.service";
@@ -240,7 +240,7 @@ describe("refused before any model call", () => {
     expect(h.fake.requestsFor(key)).toBe(0);
   });
 
-  it("not logged in, and an app id (not served yet)", async () => {
+  it("not logged in, and an app id that names no app", async () => {
     const { agentId } = await makeAgent(h, alice);
     const headers = { "content-type": "application/json", cookie: "zl_csrf=t0ken", "x-csrf-token": "t0ken" };
     const res = await fetch(`${base()}/api/v1/ai_message/send_message/sse`, { method: "POST", headers, body: JSON.stringify({ agent_id: agentId, content: "hi" }) });
@@ -249,8 +249,4 @@ describe("refused before any model call", () => {
     const r = await sendSse(base(), alice, { app_id: "someapp", content: "hi" }, { path: "/api/v2/app/send_message/sse" });
     expect(dataOf(r, "error")[0]).toMatchObject({ status: 404001 });
   });
-});
-
-afterAll(async () => {
-  // Nothing global left behind: sensitive words are restored by each test.
 });
