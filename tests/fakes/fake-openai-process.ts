@@ -48,7 +48,8 @@ export async function startFakeOpenaiProcess(opts: { execArgv?: string[] } = {})
 }
 
 if (process.argv.includes("--child") && process.send) {
-  const fake = await startFakeOpenai();
+  // Only counts cross the process boundary: what it received and streamed is not kept.
+  const fake = await startFakeOpenai({ record: false });
   process.on("message", (m: TToChild) => {
     if (m.type === "setBehaviour") fake.setBehaviour(m.key, m.behaviour);
     process.send!({ type: "ack", seq: m.seq, value: m.type === "requestsFor" ? fake.requestsFor(m.key) : undefined } satisfies TFromChild);

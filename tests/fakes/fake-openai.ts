@@ -49,7 +49,13 @@ export type TAudioReceived = { key: string; kind: "transcription" | "speech"; mo
 /** What the fake's /audio/speech answers: an ID3 header and a few bytes. */
 export const FAKE_MP3 = Buffer.from([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64, 1, 2, 3, 4]);
 
-export async function startFakeOpenai() {
+/**
+ * `record: false` keeps no bodies and no streamed chunks (`received` stays empty; counts and aborts
+ * are kept): a benchmark's fake serves thousands of 200-chunk streams, and holding every chunk
+ * would only grow its heap through the run.
+ */
+export async function startFakeOpenai(opts: { record?: boolean } = {}) {
+  const record = opts.record ?? true;
   const behaviours = new Map<string, TKeyBehaviour>();
   const counts = new Map<string, number>();
   const received: TReceived[] = [];
@@ -93,11 +99,11 @@ export async function startFakeOpenai() {
       res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad json", type: "invalid_request_error" } }));
       return;
     }
-    const record: TReceived = { key, body, sent: [], aborted: false };
-    received.push(record);
+    const got: TReceived = { key, body, sent: [], aborted: false };
+    if (record) received.push(got);
     res.on("close", () => {
       if (res.writableFinished) return;
-      record.aborted = true;
+      got.aborted = true;
       aborts++;
       abortWaiters.splice(0).forEach((w) => w());
     });
@@ -137,7 +143,7 @@ export async function startFakeOpenai() {
       if (res.destroyed) return;
       // Waiting for the flush makes "dies after N chunks" mean N chunks really left the socket.
       await new Promise<void>((r) => res.write(`data: ${JSON.stringify(events[i])}\n\n`, () => r()));
-      record.sent.push(events[i]);
+      if (record) got.sent.push(events[i]);
       if (behaviour.stream?.delayMs) await sleep(behaviour.stream.delayMs);
       if (behaviour.stream?.thinkMs && events[i].choices?.[0]?.delta?.reasoning_content && !events[i + 1]?.choices?.[0]?.delta?.reasoning_content) await sleep(behaviour.stream.thinkMs);
     }
