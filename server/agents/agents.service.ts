@@ -313,16 +313,18 @@ const configCache = new Map<string, TAgentInput>();
 
 /**
  * The access rule of a chat, for an agent and the version its mode runs (read together by the
- * chat runtime): debug is the owner's (or their enterprise managers'), live is anyone's.
+ * chat runtime). Debug is the owner's (or their enterprise managers'). Live runs a version on the
+ * market's shelf for anyone; a version published for the owner's own use (or one gone invalid) runs
+ * only for the owner and their enterprise managers. Everyone else is told the agent does not exist.
  */
 export function toChatAgent(
   actor: TActor,
   agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null,
-  version: { id: string; config: unknown; updatedAt?: Date } | null,
+  version: { id: string; state: string; config: unknown; updatedAt?: Date } | null,
   mode: "debug" | "live",
 ): TChatAgent {
   if (!agent) throw new AppError("not_found");
-  if (mode === "debug") assertOwned({ ...agent, accountId: agent.ownerAccountId }, actor, { enterpriseWide: true });
+  if (mode === "debug" || version?.state !== "on_shelf") assertOwned({ ...agent, accountId: agent.ownerAccountId }, actor, { enterpriseWide: true });
   if (!version) throw new AppError("not_found");
   const cacheKey = version.updatedAt ? `${version.id}|${version.updatedAt.getTime()}` : null;
   let config = cacheKey ? configCache.get(cacheKey) : undefined;

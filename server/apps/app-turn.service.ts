@@ -85,7 +85,9 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
     if (existing!.appId !== app.id || existing!.agentId !== agentId) throw new AppError("not_found");
   }
   if (!agent) throw new AppError("not_found");
-  const owner = await repo.findOwnerActor(agent.ownerAccountId);
+  // The app's owner is who runs its agent: an agent that is neither theirs nor on the market's
+  // shelf (a reference written before references were checked) does not run.
+  const owner = await repo.findOwnerActor(app.ownerAccountId);
   if (!owner) throw new AppError("not_found");
   const ownerActor: TActor = owner;
   const chatAgent = toChatAgent(ownerActor, agent, version, "live");

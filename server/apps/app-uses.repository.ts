@@ -35,7 +35,7 @@ export async function findAgentWithLiveVersion(agentId: string, tx: TDbOrTx = ge
   const version = await tx.agentVersion.findFirst({
     where: { agentId, state: { in: ["published", "on_shelf", "invalid"] } },
     orderBy: { createdAt: "desc" },
-    select: { id: true, config: true, updatedAt: true },
+    select: { id: true, state: true, config: true, updatedAt: true },
   });
   return { agent, version };
 }

@@ -24,7 +24,7 @@ import {
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 
-const fieldError = (path: string, message: string) => new ZodError([{ code: "custom", path: [path], message, input: undefined }]);
+const fieldError = (path: string, message: string) => new ZodError([{ code: "custom", path: path.split("."), message, input: undefined }]);
 
 /** The form's view of a stored app: what /create_app edits with ?id=. */
 export function toAppInput(row: repo.TAppRow): TAppInput {
@@ -125,11 +125,27 @@ function toData(owner: { id: string; enterpriseId: string | null }, input: TAppI
 
 const toPlans = (input: TAppInput): repo.TPlanData[] => input.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, priceMicro: BigInt(p.price_micro), dailyLimit: p.daily_limit }));
 
-/** What the schema cannot see: the category exists, the agents are the owner's and live. */
+/**
+ * What the schema cannot see: the category exists, and every agent the app names (its agents, and
+ * a workshop's agent roles) is the owner's and live. Another account's agent reads as not live:
+ * its existence is not told.
+ */
 async function assertReferences(ownerId: string, input: TAppInput, tx: TDbOrTx) {
   if (!(await repo.categoryExists(input.category_id, tx))) throw fieldError("category_id", "apps:validation.category_unknown");
   const live = await repo.findOwnLiveAgents(ownerId, input.agent_ids, tx);
   if (live.length !== input.agent_ids.length) throw fieldError("agent_ids", "apps:validation.agent_not_live");
+  const roles = roleAgentsOf(input);
+  if (!roles.length) return;
+  const ownRoles = new Set((await repo.findOwnLiveAgents(ownerId, [...new Set(roles.map((r) => r.agentId))], tx)).map((a) => a.id));
+  const foreign = roles.find((r) => !ownRoles.has(r.agentId));
+  if (foreign) throw fieldError(`settings.roles.${foreign.index}.agent_id`, "apps:validation.agent_not_live");
+}
+
+/** The agents a workshop's roles are played by, with the role's place in the list. */
+function roleAgentsOf(input: TAppInput): Array<{ index: number; agentId: string }> {
+  if (input.type !== "workshop") return [];
+  const roles = (parseAppSettings(input.type, input.settings).roles ?? []) as Array<{ agent_id?: string }>;
+  return roles.flatMap((r, index) => (r.agent_id ? [{ index, agentId: r.agent_id }] : []));
 }
 
 /** Sub-account mode serves the owner's enterprise staff only: enterprise and education editions. */

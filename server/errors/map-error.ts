@@ -10,10 +10,29 @@ export type TEnvelope<T = unknown> = { status: number; description: string; data
 
 export type TMappedError = { httpStatus: number; code: TErrorCode; envelope: TEnvelope };
 
+/**
+ * A schema's refusal, also when a layer copied it into an error of its own: a ZodError is not an
+ * Error subclass, so tRPC keeps only its enumerable fields, its name and its message (the issues as
+ * JSON).
+ */
+export function asZodError(err: unknown): ZodError | null {
+  if (err instanceof ZodError) return err;
+  const e = err as { name?: unknown; issues?: unknown; message?: unknown } | null;
+  if (!e || e.name !== "ZodError") return null;
+  if (Array.isArray(e.issues)) return new ZodError(e.issues as ZodError["issues"]);
+  try {
+    const issues = JSON.parse(String(e.message));
+    return Array.isArray(issues) ? new ZodError(issues) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function mapError(err: unknown, lng?: string): TMappedError {
   const t = getT(lng, "errors");
-  if (err instanceof ZodError) {
-    const fields = err.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { defaultValue: i.message, ...i }) }));
+  const zodError = asZodError(err);
+  if (zodError) {
+    const fields = zodError.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { defaultValue: i.message, ...i }) }));
     const code = "validation_failed" as const;
     return {
       httpStatus: ERROR_CODES[code].http,

@@ -20,6 +20,7 @@ import { issueCsrfCookie, verifyCsrf } from "./csrf";
 import { bodyErrors, JSON_BODY_LIMIT, jsonBody } from "./json-body";
 import { pageCache, servePageCache } from "./page-cache";
 import { serveAntdStylesheet } from "./antd-stylesheet.http";
+import { withPageRefusals } from "./page-errors";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -54,12 +55,12 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   if (dev) {
     const vite = await import("vite").then((v) => v.createServer({ root: ROOT, server: { middlewareMode: true } }));
     app.use(vite.middlewares);
-    build = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+    build = async () => withPageRefusals((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild);
   } else {
     const clientDir = path.join(ROOT, "build/client");
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h" }));
-    build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+    build = withPageRefusals((await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild);
   }
   // Signed-out visitors of the market's public pages share a few seconds' render (page-cache.ts).
   if (!dev) app.use(pageCache);

@@ -13,7 +13,7 @@ export type TTurnReading = {
   session: { id: string; lastSeenAt: Date };
   account: TSessionAccountRow;
   agent: { id: string; ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null } | null;
-  version: { id: string; config: unknown; updatedAt: Date } | null;
+  version: { id: string; state: string; config: unknown; updatedAt: Date } | null;
   dialogue: TDialogueRow | null;
   /**
    * The account's gift credit and coins (micro-Z; 0 before its first posting), as they stood before
@@ -46,6 +46,7 @@ type TRow = {
   agent_name: string;
   agent_avatar_url: string | null;
   version_id: string | null;
+  version_state: string;
   version_config: unknown;
   version_updated_at: Date;
   d_id: string | null;
@@ -116,13 +117,13 @@ function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
       a.id, a.account, a.nickname, a.avatar_url, a.phone, coalesce(a.roles::text[], '{}') AS roles, a.edition::text AS edition,
       a.edition_expires_at, a.enterprise_id, a.language,
       g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
-      v.id AS version_id, v.config AS version_config, v.updated_at AS version_updated_at,
+      v.id AS version_id, v.state::text AS version_state, v.config AS version_config, v.updated_at AS version_updated_at,
       d.id AS d_id, d.account_id AS d_account_id, d.agent_id AS d_agent_id, d.agent_version_id AS d_agent_version_id, d.app_id AS d_app_id,
       d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at,${moneyColumns(mode, withDialogue ? "$5" : "$4")}
     FROM session s
     JOIN account a ON a.id = s.account_id AND a.status = 'active'
     LEFT JOIN agent g ON g.id = $3 AND g.deleted_at IS NULL
-    LEFT JOIN LATERAL (SELECT v.id, v.config, v.updated_at FROM agent_version v WHERE v.agent_id = g.id AND ${VERSION_FILTER[mode]} LIMIT 1) v ON true
+    LEFT JOIN LATERAL (SELECT v.id, v.state, v.config, v.updated_at FROM agent_version v WHERE v.agent_id = g.id AND ${VERSION_FILTER[mode]} LIMIT 1) v ON true
     LEFT JOIN dialogue d ON ${withDialogue ? "d.id = $4 AND d.deleted_at IS NULL" : "false"}
     WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > ($2::timestamptz AT TIME ZONE 'UTC')`;
 }
@@ -147,7 +148,7 @@ export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnRea
     session: { id: r.session_id, lastSeenAt: r.last_seen_at },
     account: { id: r.id, account: r.account, nickname: r.nickname, avatarUrl: r.avatar_url, phone: r.phone, roles: r.roles, edition: r.edition, editionExpiresAt: r.edition_expires_at, enterpriseId: r.enterprise_id, language: r.language },
     agent: r.agent_id ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url } : null,
-    version: r.version_id ? { id: r.version_id, config: r.version_config, updatedAt: r.version_updated_at } : null,
+    version: r.version_id ? { id: r.version_id, state: r.version_state, config: r.version_config, updatedAt: r.version_updated_at } : null,
     dialogue: r.d_id
       ? {
           id: r.d_id,

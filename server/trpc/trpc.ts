@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { CreateExpressContextOptions } from "@trpc/server/adapters/express";
 import superjson from "superjson";
 import { AppError, isAppError } from "../errors/app-error";
-import { mapError } from "../errors/map-error";
+import { asZodError, mapError } from "../errors/map-error";
 import { getRequestLanguage, isPlatformAdmin } from "../http/request-context";
 import { getAuth } from "../http/auth-context";
 
@@ -37,13 +37,16 @@ const TRPC_CODES: Record<number, TTrpcCode> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
-// Services throw AppError; tRPC would call that a 500. next() never throws (STYLE, trap 3): look
-// at its result and give the error the HTTP status of its catalogue code.
+// Services throw AppError (or a ZodError from parsing their input); tRPC would call either a 500.
+// next() never throws (STYLE, trap 3): look at its result and give the error the HTTP status of
+// its catalogue code.
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (result.ok || !isAppError(result.error.cause)) return result;
-  const cause = result.error.cause as AppError;
-  return { ...result, error: new TRPCError({ code: TRPC_CODES[cause.httpStatus] ?? "INTERNAL_SERVER_ERROR", cause }) };
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (asZodError(cause)) return { ...result, error: new TRPCError({ code: "BAD_REQUEST", cause }) };
+  if (!isAppError(cause)) return result;
+  return { ...result, error: new TRPCError({ code: TRPC_CODES[(cause as AppError).httpStatus] ?? "INTERNAL_SERVER_ERROR", cause }) };
 });
 
 export const router = t.router;

@@ -3,7 +3,7 @@
 // request counts never mix between tests), and an SSE client that records the events.
 import crypto from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
-import { createAgent, publishAgent } from "../../server/agents/agents.service";
+import { approveAgentVersion, createAgent, publishAgent, submitAgent } from "../../server/agents/agents.service";
 import { startSession } from "../../server/auth/session.service";
 import { getDb } from "../../server/db/client";
 import { createChannel } from "../../server/models/channels.service";
@@ -41,7 +41,8 @@ export async function makeUser(base: string, opts: { funded?: boolean } = {}): P
   return { id: row.id, browser, actor: { id: row.id, roles: [], enterpriseId: null } };
 }
 
-export type TAgentSetup = { config?: Record<string, unknown>; behaviour?: TKeyBehaviour; model?: Record<string, unknown>; publish?: boolean };
+/** `publish`: live for the owner's own use; `market`: on the market's shelf (submitted and approved), where anyone may chat with it. */
+export type TAgentSetup = { config?: Record<string, unknown>; behaviour?: TKeyBehaviour; model?: Record<string, unknown>; publish?: boolean; market?: boolean };
 
 /** An agent of `owner` on a fresh model served by one fake channel with its own key. */
 export async function makeAgent(h: { fake: { base: string; setBehaviour: (k: string, b: TKeyBehaviour) => void } }, owner: TUser, setup: TAgentSetup = {}) {
@@ -52,7 +53,15 @@ export async function makeAgent(h: { fake: { base: string; setBehaviour: (k: str
   h.fake.setBehaviour(key, setup.behaviour ?? {});
   const agent = await createAgent(owner.actor, { name: "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, ...setup.config });
   if (setup.publish) await publishAgent(owner.actor, { id: agent.id });
+  if (setup.market) await putOnShelf(owner.actor, agent.id);
   return { agentId: agent.id, modelKey, key };
+}
+
+/** Submits the agent's draft and approves it as a platform administrator would: it goes on the shelf. */
+export async function putOnShelf(owner: TUser["actor"], agentId: string) {
+  await submitAgent(owner, { id: agentId });
+  const version = await getDb().agentVersion.findFirstOrThrow({ where: { agentId, state: "under_review" }, select: { id: true } });
+  await approveAgentVersion({ ...owner, roles: ["platform_admin"] as never[] }, { versionId: version.id });
 }
 
 export function cookieOf(user: TUser) {

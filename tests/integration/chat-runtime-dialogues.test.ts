@@ -237,11 +237,16 @@ describe("dialogues", () => {
     expect((await getDb().chatMessage.findUniqueOrThrow({ where: { id: close.id } })).feedback).toBe("none");
   });
 
-  it("the app endpoint chats with a live agent only", async () => {
+  it("the app endpoint chats with someone else's agent only on the market's shelf; one published for its owner's own use is theirs alone", async () => {
+    const live = (path = "/api/v2/app/send_message/sse") => ({ path });
     const draft = await makeAgent(h, alice);
-    expect(dataOf(await sendSse(base(), bob, { agent_id: draft.agentId, content: "hi" }, { path: "/api/v2/app/send_message/sse" }), "error")[0].status).toBe(404001);
-    const live = await makeAgent(h, alice, { publish: true });
-    const r = await sendSse(base(), bob, { agent_id: live.agentId, content: "hi" }, { path: "/api/v2/app/send_message/sse" });
+    expect(dataOf(await sendSse(base(), bob, { agent_id: draft.agentId, content: "hi" }, live()), "error")[0].status).toBe(404001);
+    const own = await makeAgent(h, alice, { publish: true, config: { prompt: "alice's private prompt" } });
+    expect(dataOf(await sendSse(base(), bob, { agent_id: own.agentId, content: "hi" }, live()), "error")[0].status).toBe(404001);
+    expect(h.fake.receivedFor(own.key)).toHaveLength(0);
+    expect(names(await sendSse(base(), alice, { agent_id: own.agentId, content: "hi" }, live())).at(-1)).toBe("close");
+    const listed = await makeAgent(h, alice, { market: true });
+    const r = await sendSse(base(), bob, { agent_id: listed.agentId, content: "hi" }, live());
     expect(names(r).at(-1)).toBe("close");
     expect((await bob.browser.call(`/api/v1/dialogues/${dataOf(r, "close")[0].dialogue_id}`)).body.status).toBe(200);
   });

@@ -256,7 +256,7 @@ describe("apps: the owner pays their consumers' replies", () => {
 describe("someone else's agent in a live chat", () => {
   async function marketAgent(config: Record<string, unknown>) {
     const dev = await makeUser(h.base);
-    const agent = await makeAgent({ fake: h.fake }, dev, { publish: true, config });
+    const agent = await makeAgent({ fake: h.fake }, dev, { market: true, config });
     return { dev, ...agent };
   }
 

@@ -1,0 +1,185 @@
+// Every tRPC procedure, found in the router at test time, called by Bob (another account) and by an
+// anonymous visitor with Ada's ids: no answer carries Ada's data, nothing of Ada's changes, and a
+// refusal is "not found", "no access" or "log in" (a write that names Ada's things in a field says
+// which field), never a 500. A procedure added later fails the coverage test until it has a case
+// here or an exemption with its reason.
+import { describe, expect, it } from "vitest";
+import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
+import { appRouter } from "../../server/trpc/app-router";
+import { validAppInput } from "../helpers/apps";
+import { findMarker, snapshotTenant, type TTenant } from "../helpers/tenant-fixture";
+import { callTrpc, useTenantHarness } from "../helpers/tenant-harness";
+
+type TIds = TTenant["ids"];
+type TBob = { id: string; agentId: string; liveAgentId: string };
+/**
+ * What Bob should get: `refused` not found or no access; `field` a validation refusal naming a
+ * field (a write that refers to Ada's things); `own` an answer of his own that carries nothing of
+ * Ada's (lists, quotas, public pages).
+ */
+type TCase = { input: (ids: TIds, bob: TBob) => unknown | Promise<unknown>; bob: "refused" | "field" | "own"; note?: string };
+
+const today = new Date().toISOString().slice(0, 10);
+const refused = (input: TCase["input"]): TCase => ({ input, bob: "refused" });
+const own = (input: TCase["input"] = () => undefined): TCase => ({ input, bob: "own" });
+const field = (input: TCase["input"], note: string): TCase => ({ input, bob: "field", note });
+const agentDraft = (training_set_ids: string[]) => ({ name: "Bob 的助手", introduction: "Bob's agent", model_key: OFFLINE_MODEL_KEY, version: "9.0.0", training_set_ids });
+const dbForm = { name: "Bob 库", introduction: "x", ddl: "CREATE TABLE t (id INT)", host: "db.example.com", port: 3306, username: "u", password: "p", database: "d" };
+
+const CASES: Record<string, TCase[]> = {
+  "platform.systemConfig": [own()],
+  "platform.screenLock": [own()],
+  "platform.setScreenLock": [refused(() => ({ items: [] }))],
+
+  "agents.list": [own()],
+  "agents.get": [refused((ids) => ({ id: ids.agent })), refused((ids) => ({ id: ids.draftAgent }))],
+  "agents.options": [own()],
+  "agents.create": [field((ids) => agentDraft([ids.qaSet]), "another account's training set"), field((ids) => agentDraft([ids.databaseSet]), "another account's database set")],
+  "agents.saveDraft": [refused((ids) => ({ id: ids.agent, agent: agentDraft([]) })), field((ids, bob) => ({ id: bob.agentId, agent: agentDraft([ids.smartSet]) }), "another account's set in Bob's own agent")],
+  "agents.publish": [refused((ids) => ({ id: ids.draftAgent }))],
+  "agents.submit": [refused((ids) => ({ id: ids.agent }))],
+  "agents.withdraw": [refused((ids) => ({ id: ids.agent }))],
+  "agents.reorder": [refused((ids, bob) => ({ ids: [bob.agentId, ids.agent] }))],
+  "agents.delete": [refused((ids) => ({ id: ids.agent }))],
+  "agents.updateLog": [refused((ids) => ({ id: ids.agent }))],
+  "agents.review.queue": [refused(() => undefined)],
+  "agents.review.approve": [refused((ids) => ({ versionId: ids.version }))],
+  "agents.review.reject": [refused((ids) => ({ versionId: ids.version, reason: "x" }))],
+  "agents.review.takeDown": [refused((ids) => ({ versionId: ids.version, reason: "x" }))],
+
+  "databaseSets.list": [own()],
+  "databaseSets.get": [refused((ids) => ({ id: ids.databaseSet }))],
+  "databaseSets.create": [own(() => ({ ...dbForm, port: 0 }))],
+  "databaseSets.update": [refused((ids) => ({ ...dbForm, id: ids.databaseSet }))],
+  "databaseSets.delete": [refused((ids) => ({ id: ids.databaseSet }))],
+  "databaseSets.verify": [refused((ids) => ({ ...dbForm, password: "", id: ids.databaseSet }))],
+  "databaseSets.reverify": [refused((ids) => ({ id: ids.databaseSet }))],
+
+  "media.list": [own(() => ({ page: 1, pageSize: 20 }))],
+  "media.get": [refused((ids) => ({ id: ids.media }))],
+  "media.quota": [own()],
+  "media.rename": [refused((ids) => ({ id: ids.media, name: "mine now" }))],
+  "media.delete": [refused((ids) => ({ id: ids.media }))],
+
+  "market.apps": [own(() => ({}))],
+  "market.agents": [own(() => ({}))],
+  "market.search": [own(() => ({ q: "ADA" }))],
+  "market.developerApps": [own((ids) => ({ id: ids.account }))],
+  "market.comments": [refused((ids) => ({ targetType: "app", targetId: ids.app })), refused((ids) => ({ targetType: "agent", targetId: ids.agent }))],
+  "market.replies": [refused((ids) => ({ parentId: ids.app }))],
+  "market.follow": [own((ids) => ({ accountId: ids.account }))],
+  "market.unfollow": [own((ids) => ({ accountId: ids.account }))],
+  "market.react": [refused((ids) => ({ targetType: "app", targetId: ids.app, kind: "like" })), refused((ids) => ({ targetType: "agent", targetId: ids.agent, kind: "collect" }))],
+  // Taking back a reaction one never made changes nothing and tells nothing.
+  "market.unreact": [own((ids) => ({ targetType: "app", targetId: ids.app, kind: "like" }))],
+  "market.comment": [refused((ids) => ({ targetType: "app", targetId: ids.app, content: "hello" })), refused((ids) => ({ targetType: "agent", targetId: ids.agent, content: "hello" }))],
+  "market.deleteComment": [refused((ids) => ({ id: ids.app }))],
+  "market.admin.categories": [refused(() => undefined)],
+  "market.admin.createCategory": [refused(() => ({}))],
+  "market.admin.updateCategory": [refused(() => ({}))],
+  "market.admin.deleteCategory": [refused(() => ({}))],
+  "market.admin.carousel": [refused(() => undefined)],
+  "market.admin.createCarousel": [refused(() => ({}))],
+  "market.admin.updateCarousel": [refused(() => ({}))],
+  "market.admin.deleteCarousel": [refused(() => ({}))],
+
+  "trainingSets.list": [own()],
+  "trainingSets.get": [refused((ids) => ({ id: ids.qaSet })), refused((ids) => ({ id: ids.smartSet }))],
+  "trainingSets.create": [own(() => ({ type: "standard", name: "", introduction: "" }))],
+  "trainingSets.update": [refused((ids) => ({ id: ids.qaSet, name: "mine now", introduction: "x" }))],
+  "trainingSets.delete": [refused((ids) => ({ id: ids.qaSet }))],
+  "trainingSets.act": [refused((ids) => ({ id: ids.smartSet, action: "stop" }))],
+  "trainingSets.qa.list": [refused((ids) => ({ id: ids.qaSet, page: 1, pageSize: 20 }))],
+  "trainingSets.qa.add": [refused((ids) => ({ id: ids.qaSet, question: "q?", answer: "a" }))],
+  "trainingSets.qa.update": [refused((ids) => ({ id: ids.qaSet, itemId: ids.qaItem, question: "q?", answer: "a" }))],
+  "trainingSets.qa.delete": [refused((ids) => ({ id: ids.qaSet, itemId: ids.qaItem }))],
+  "trainingSets.documents.delete": [refused((ids) => ({ id: ids.smartSet, documentId: ids.document }))],
+
+  "appData.overview": [refused((ids) => ({ appId: ids.app, range: { from: today, to: today } }))],
+  "appData.dialogues": [refused((ids) => ({ appId: ids.app }))],
+  "appData.dialogue": [refused((ids) => ({ appId: ids.app, dialogueId: ids.dialogue }))],
+  "appData.exports.start": [refused((ids) => ({ appId: ids.app }))],
+  "appData.exports.get": [refused((ids) => ({ exportId: ids.export }))],
+  "appData.exports.list": [refused((ids) => ({ appId: ids.app }))],
+
+  "appApiKeys.get": [refused((ids) => ({ app_id: ids.apiApp }))],
+  "appApiKeys.create": [refused((ids) => ({ app_id: ids.apiApp }))],
+  "appApiKeys.reset": [refused((ids) => ({ app_id: ids.apiApp }))],
+  "appApiKeys.revoke": [refused((ids) => ({ app_id: ids.apiApp }))],
+
+  "apps.list": [own(() => ({}))],
+  "apps.get": [refused((ids) => ({ id: ids.app })), refused((ids) => ({ id: ids.apiApp }))],
+  "apps.categories": [own()],
+  "apps.create": [
+    field(async (ids) => validAppInput(ids.agent), "another account's agent"),
+    field(async (ids, bob) => validAppInput(bob.liveAgentId, { type: "workshop", settings: { roles: [{ name: "ada", role_type: "agent", agent_id: ids.agent }] } } as never), "another account's agent as a workshop role"),
+  ],
+  "apps.update": [refused(async (ids, bob) => ({ id: ids.app, app: await validAppInput(bob.liveAgentId) }))],
+  "apps.submit": [refused((ids) => ({ id: ids.app }))],
+  "apps.takeDown": [refused((ids) => ({ id: ids.app }))],
+  "apps.putBack": [refused((ids) => ({ id: ids.app }))],
+  "apps.delete": [refused((ids) => ({ id: ids.app }))],
+  "apps.restore": [refused((ids) => ({ id: ids.app }))],
+  "apps.purge": [refused((ids) => ({ id: ids.app }))],
+  "apps.review.queue": [refused(() => undefined)],
+  "apps.review.approve": [refused((ids) => ({ id: ids.app }))],
+  "apps.review.remove": [refused((ids) => ({ id: ids.app, reason: "x" }))],
+
+  "bots.quote": [own()],
+  "bots.list": [own()],
+  "bots.get": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.create": [field((ids) => ({ name: "Bob bot", agent_id: ids.agent, channel: "wechat", credentials: {} }), "another account's agent")],
+  "bots.update": [refused((ids) => ({ bot_id: ids.bot, name: "mine now" }))],
+  "bots.delete": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.renew": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.relogin": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.schedules.list": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.schedules.save": [refused((ids) => ({ bot_id: ids.bot, schedule_id: ids.schedule, content: "x", targets: [{ kind: "contact", id: "c1" }], send_at: new Date(Date.now() + 86_400_000).toISOString(), loop: "once" }))],
+  "bots.schedules.delete": [refused((ids) => ({ bot_id: ids.bot, schedule_id: ids.schedule }))],
+  "bots.deliveries": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.targets": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.events.list": [refused((ids) => ({ bot_id: ids.bot }))],
+  "bots.events.markRead": [refused((ids) => ({ bot_id: ids.bot }))],
+};
+
+/** Procedures left out, each with why. */
+const EXEMPT: Record<string, string> = {};
+
+const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation" } }> } })._def.procedures;
+
+const h = useTenantHarness();
+
+describe("tRPC across tenants", () => {
+  it("has a case, or an exemption with a reason, for every procedure, and none for procedures that are gone", () => {
+    const names = Object.keys(procedures);
+    expect(names.filter((n) => !CASES[n] && !EXEMPT[n]), "procedures without a cross-tenant case").toEqual([]);
+    expect(Object.keys({ ...CASES, ...EXEMPT }).filter((n) => !procedures[n]), "cases of procedures that no longer exist").toEqual([]);
+  });
+
+  const entries = Object.entries(CASES).flatMap(([path, cases]) => cases.map((c, i) => ({ path, c, i })));
+  it.each(entries)("$path #$i: Bob gets nothing of Ada's, and no 500", async ({ path, c }) => {
+    const type = procedures[path]._def.type;
+    const input = await c.input(h.ada.ids, h.bob);
+    const res = await callTrpc(h.base, h.bob.browser, path, type, input);
+    expect(res.http, res.text.slice(0, 400)).toBeLessThan(500);
+    expect(findMarker(res.body), `${path} answered Bob with Ada's data`).toBeNull();
+    const code = res.body?.error?.json?.data?.code;
+    if (c.bob === "refused") expect(["NOT_FOUND", "FORBIDDEN"], `${path}: ${res.text.slice(0, 300)}`).toContain(code);
+    if (c.bob === "field") {
+      expect(code, `${path} (${c.note}): ${res.text.slice(0, 300)}`).toBe("BAD_REQUEST");
+      expect(res.body.error.json.data.envelope.data.fields.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(entries)("$path #$i: an anonymous visitor gets nothing of Ada's, and no 500", async ({ path, c }) => {
+    const type = procedures[path]._def.type;
+    const res = await callTrpc(h.base, h.anonymous, path, type, await c.input(h.ada.ids, h.bob));
+    expect(res.http, res.text.slice(0, 400)).toBeLessThan(500);
+    expect(findMarker(res.body), `${path} answered a visitor with Ada's data`).toBeNull();
+    if (c.bob !== "own") expect(["UNAUTHORIZED", "NOT_FOUND", "FORBIDDEN"], `${path}: ${res.text.slice(0, 300)}`).toContain(res.body?.error?.json?.data?.code);
+  });
+
+  it("left every row of Ada's as it was", async () => {
+    expect(await snapshotTenant(h.ada.ids.account)).toEqual(h.before);
+  });
+});
