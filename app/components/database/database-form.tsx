@@ -1,7 +1,8 @@
 // The database training set form (/Createdatabases): name, introduction, the connection, and the
 // table-creation statements with their character count out of 30,000. "Verify" checks all of it
-// without saving; saving verifies again and keeps nothing when that fails.
-import { CheckCircleOutlined, SafetyOutlined } from "@ant-design/icons";
+// without saving; saving verifies again and keeps nothing when that fails. Beside the statements,
+// the grants the customer's database user should have, written out for the form's values.
+import { CheckCircleOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Card, Col, Form, Input, InputNumber, Row, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,6 +12,7 @@ import { zodRule } from "../../lib/zod-rule";
 import { countChars, DDL_MAX_CHARS, ZDatabaseConnection, ZDdl, ZSetIntroduction, ZSetName, type TDatabaseSetView, type TVerifyResult } from "../../../server/knowledge/database/database-sets.schema";
 import { TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX } from "../../../server/knowledge/training-sets.schema";
 import { describeFailure } from "./database-format";
+import { GrantHelp } from "./grant-help";
 
 type TValues = { name: string; introduction: string; host: string; port: number; username: string; password: string; database: string; ddl: string };
 type TNotice = { type: "success" | "error"; text: string } | null;
@@ -22,6 +24,8 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
   const [busy, setBusy] = useState<"verify" | "save" | null>(null);
   const [notice, setNotice] = useState<TNotice>(null);
   const ddl = Form.useWatch("ddl", form) ?? set?.ddl ?? "";
+  const username = Form.useWatch("username", form) ?? set?.username ?? "";
+  const database = Form.useWatch("database", form) ?? set?.database ?? "";
   const chars = countChars(ddl.trim());
   const shape = ZDatabaseConnection.shape;
   const num = (n: number) => new Intl.NumberFormat(i18n.language.replace("_", "-")).format(n);
@@ -121,7 +125,7 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
         <div className={`db-form__count${chars > DDL_MAX_CHARS ? " is-over" : ""}`} data-testid="db-ddl-count">
           {t("fields.ddl_count", { used: num(chars), max: num(DDL_MAX_CHARS) })}
         </div>
-        <Alert className="db-form__note" type="info" showIcon icon={<SafetyOutlined />} message={t("security_note")} />
+        <GrantHelp username={username} database={database} ddl={ddl} />
         {notice && <Alert className="db-form__notice" type={notice.type} showIcon message={notice.text} data-testid="db-notice" data-kind={notice.type} />}
         <Space wrap className="db-form__actions">
           <Button icon={<CheckCircleOutlined />} onClick={() => void verify()} loading={busy === "verify"} disabled={busy === "save"} data-testid="db-verify">

@@ -25,7 +25,7 @@ import {
   type TVerifyResult,
 } from "./database-sets.schema";
 import { describeDriverError, inspectDatabase, runReadOnlyQuery, type TConnectionInfo } from "./mysql-runner";
-import { assertReadOnlySelect, parseCreateTables, verificationFailed } from "./sql-guard";
+import { assertCustomerDatabase, assertReadOnlySelect, parseCreateTables, verificationFailed } from "./sql-guard";
 // The limit counts every type of set, under the lock the other set types take too.
 import * as sets from "../training-sets.repository";
 
@@ -90,6 +90,7 @@ function connectionOf(row: repo.TDatabaseSetRow): TConnectionInfo {
  * or answers the tables and the server's version.
  */
 export async function verifyDatabase(info: TConnectionInfo, ddl: string): Promise<{ tables: string[]; serverVersion: string }> {
+  assertCustomerDatabase(info.database);
   const tables = parseCreateTables(ddl);
   let inspected: Awaited<ReturnType<typeof inspectDatabase>>;
   try {

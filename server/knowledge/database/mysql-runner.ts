@@ -1,8 +1,9 @@
 // Connections to a customer's MySQL or MariaDB server (issue 5, DESIGN 7): short-lived, reached
 // through the SSRF policy (the name is resolved here and the connection goes to the checked
 // address, so a DNS answer cannot change in between), LOCAL INFILE off in the client flags with no
-// infile stream factory, one statement per query. A query runs inside START TRANSACTION READ ONLY
-// with the server's own time limit (MariaDB max_statement_time, MySQL max_execution_time), a client
+// infile stream factory, one statement per query, utf8mb4 (no multi-byte charset hides a quote).
+// A query runs with a fixed sql_mode, inside START TRANSACTION READ ONLY, with the server's own
+// time limit (MariaDB max_statement_time, MySQL max_execution_time) set and read back, a client
 // timeout behind it, and at most rowLimit + 1 rows read.
 import dns from "node:dns/promises";
 import net from "node:net";
@@ -146,10 +147,7 @@ export async function executeReadOnly(info: TConnectionInfo, sql: string, opts: 
     throw toQueryError(err, info, opts);
   }
   try {
-    const [{ v }] = await query<Array<{ v: string }>>(conn, "SELECT VERSION() AS v");
-    const seconds = Math.max(0.001, opts.timeoutMs / 1000);
-    if (/mariadb/i.test(v)) await query(conn, `SET SESSION max_statement_time = ${seconds.toFixed(3)}`);
-    else await query(conn, `SET SESSION max_execution_time = ${Math.max(1, Math.round(opts.timeoutMs))}`);
+    await limitSession(conn, opts.timeoutMs);
     await query(conn, "START TRANSACTION READ ONLY");
     const result = await streamRows(conn, sql, opts);
     // A truncated read hung up already: the server rolls back on its own.
@@ -162,6 +160,37 @@ export async function executeReadOnly(info: TConnectionInfo, sql: string, opts: 
     conn.destroy();
     throw toQueryError(err, info, opts);
   }
+}
+
+/**
+ * The sql_mode the guard lexes by: quotes are strings, backslashes escape, `||` is OR, no
+ * Oracle/MSSQL dialect (brackets, other comment rules). The customer's default may differ.
+ */
+export const SESSION_SQL_MODE = "NO_ENGINE_SUBSTITUTION";
+
+const UNKNOWN_SYSTEM_VARIABLE = 1193;
+
+/**
+ * The session's sql_mode and the server's own statement time limit, set and read back: MariaDB
+ * (its VERSION() says so) counts max_statement_time in seconds, MySQL max_execution_time in
+ * milliseconds. A server that refuses or ignores the limit is not queried at all.
+ */
+export async function limitSession(conn: mysql.Connection, timeoutMs: number): Promise<void> {
+  const [{ v }] = await query<Array<{ v: string }>>(conn, "SELECT VERSION() AS v");
+  const mariadb = /mariadb/i.test(v);
+  const [variable, value] = mariadb ? ["max_statement_time", Math.max(0.001, timeoutMs / 1000).toFixed(3)] : ["max_execution_time", String(Math.max(1, Math.round(timeoutMs)))];
+  try {
+    await query(conn, `SET SESSION sql_mode = '${SESSION_SQL_MODE}', SESSION ${variable} = ${value}`);
+  } catch (err) {
+    if ((err as { errno?: number }).errno === UNKNOWN_SYSTEM_VARIABLE) throw noTimeLimit(v, err);
+    throw err;
+  }
+  const [row] = await query<Array<{ mode: string; limit: string | number }>>(conn, `SELECT @@SESSION.sql_mode AS mode, @@SESSION.${variable} AS \`limit\``);
+  if (!(Math.abs(Number(row.limit) - Number(value)) < 0.001) || row.mode !== SESSION_SQL_MODE) throw noTimeLimit(v);
+}
+
+function noTimeLimit(version: string, cause?: unknown) {
+  return new AppError("sql_failed", { params: { reason: "$t:database:sql_failures.time_limit", version }, data: { reason: "time_limit", params: { version } }, cause });
 }
 
 /** Reads at most rowLimit + 1 rows, then hangs up: the rest is never transferred. */
