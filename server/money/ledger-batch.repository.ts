@@ -49,11 +49,12 @@ export type TBatchRow = { entries: { tx: string; account: string; after: string 
 /**
  * Posts many transactions in ONE statement (so one commit): inserts them `ON CONFLICT
  * (idempotency_key) DO NOTHING`, keeps only the legs of those inserted, locks the kept accounts they
- * touch in id order (as insertPosting does: no deadlock with single postings), moves each kept
- * balance once by the sum of its legs, and writes the entries in the order given, each with the
- * running balance after it: the new balance less the batch's total move plus the running sum up to
- * and including the entry. The kept balance's CHECK refuses the whole statement if the payer's
- * balance no longer covers the batch (another process spent meanwhile); nothing is then written.
+ * touch in id order, all before any balance moves (as insertPosting does: no deadlock with single
+ * postings), moves each kept balance once by the sum of its legs, and writes the entries in the
+ * order given, each with the running balance after it: the new balance less the batch's total move
+ * plus the running sum up to and including the entry. The kept balance's CHECK refuses the whole
+ * statement if the payer's balance no longer covers the batch (another process spent meanwhile);
+ * nothing is then written.
  * A key taken meanwhile (by another process, or a caller's transaction) fails the statement too, on
  * purpose: the batch was planned with that request's money spent (gift credit first), so the
  * others' splits would be wrong without it. The caller then posts each request alone.
@@ -77,7 +78,7 @@ export async function insertBatch(txs: TBatchTx[], legs: TBatchLeg[]): Promise<T
       u AS (
         UPDATE ledger_account a SET balance_micro = a.balance_micro + d.delta
         FROM d JOIN lk ON lk.id = d.account_id
-        WHERE a.id = d.account_id
+        WHERE a.id = d.account_id AND (SELECT count(*) FROM lk) > 0
         RETURNING a.id, a.balance_micro, d.delta),
       e AS (
         INSERT INTO ledger_entry (transaction_id, ledger_account_id, amount_micro, balance_after_micro)

@@ -7,8 +7,11 @@ export type TPostRow = { id: string | null; balances: { id: string; balance: str
 
 /**
  * Inserts the transaction (unless its key exists), moves every kept balance, and writes the
- * entries, in one statement. Wallet rows are locked in id order, so two postings over the same
- * wallets cannot deadlock. A kept balance that would go below zero violates
+ * entries, in one statement. Wallet rows are locked in id order, and all of them before any
+ * balance moves (the update waits for the count of locked rows): joined row by row, the update
+ * would move one balance and then wait for the next row's lock while holding a moved row, which
+ * anyone checking that row's key (an INSERT ... ON CONFLICT) has to wait for. So two postings
+ * over the same wallets cannot deadlock. A kept balance that would go below zero violates
  * ledger_account_kept_not_negative and nothing is written; an account that does not exist
  * violates the entries' foreign key, likewise. A key already used returns id null.
  */
@@ -32,7 +35,7 @@ export async function insertPosting(
       u AS (
         UPDATE ledger_account a SET balance_micro = a.balance_micro + l.amount
         FROM legs l JOIN lk ON lk.id = l.account_id
-        WHERE a.id = l.account_id
+        WHERE a.id = l.account_id AND (SELECT count(*) FROM lk) > 0
         RETURNING a.id, a.balance_micro),
       e AS (
         INSERT INTO ledger_entry (transaction_id, ledger_account_id, amount_micro, balance_after_micro)
@@ -50,14 +53,24 @@ export async function findTransactionByKey(key: string, db: TDbOrTx = getDb()) {
   return rows[0] ?? null;
 }
 
-/** A user's three wallet accounts, created once (never deleted: money does not vanish with an account). */
-export async function ensureWalletAccounts(accountId: string, db: TDbOrTx = getDb()) {
-  await db.$executeRawUnsafe(
+/**
+ * Each user's three wallet accounts, created once (never deleted: money does not vanish with an
+ * account); answers the users whose wallets this statement created. Only rows not yet there are
+ * inserted: an INSERT ... ON CONFLICT on an existing row waits for any transaction that moved its
+ * balance, a lock taken out of order by a caller already holding wallet locks. A wallet that
+ * exists is only read here, so this never waits for a posting.
+ */
+export async function ensureWalletAccounts(accountIds: string[], db: TDbOrTx = getDb()): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ owner: string }[]>(
     `INSERT INTO ledger_account (id, kind, owner_account_id, kept)
-     VALUES ('spendable:' || $1, 'spendable', $1, true), ('gift:' || $1, 'gift', $1, true), ('frozen:' || $1, 'frozen', $1, true)
-     ON CONFLICT (id) DO NOTHING`,
-    accountId,
+     SELECT w.kind || ':' || o.id, w.kind::"LedgerAccountKind", o.id, true
+     FROM unnest($1::text[]) AS o(id) CROSS JOIN (VALUES ('spendable'), ('gift'), ('frozen')) AS w(kind)
+     WHERE NOT EXISTS (SELECT 1 FROM ledger_account a WHERE a.id = w.kind || ':' || o.id)
+     ON CONFLICT (id) DO NOTHING
+     RETURNING owner_account_id AS owner`,
+    accountIds,
   );
+  return [...new Set(rows.map((r) => r.owner))];
 }
 
 export type TWalletRow = { spendable: string | null; gift: string | null; frozen: string | null; key_hash: string | null };

@@ -90,12 +90,11 @@ const walletOwner = (id: string) => {
 const knownWallets = new Set<string>();
 
 async function ensureWallets(accountIds: string[], db?: TDbOrTx) {
-  for (const id of accountIds) {
-    if (knownWallets.has(id)) continue;
-    await repo.ensureWalletAccounts(id, db);
-    // Inside a transaction the rows vanish if it rolls back: only a committed creation is remembered.
-    if (!db) knownWallets.add(id);
-  }
+  const unknown = [...new Set(accountIds)].filter((id) => !knownWallets.has(id));
+  if (!unknown.length) return;
+  const created = await repo.ensureWalletAccounts(unknown, db);
+  // Wallets found were committed; ones created inside a transaction vanish if it rolls back.
+  for (const id of unknown) if (!db || !created.includes(id)) knownWallets.add(id);
 }
 
 async function replayOrRefuse(key: string, hash: string, existing: { id: string; request_hash: string } | null): Promise<TPosted> {

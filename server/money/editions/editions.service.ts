@@ -2,7 +2,7 @@
 // buying from the balance, and buying through a payment order. Pricing rules: edition-pricing.ts.
 import { EDITIONS, MEMBERSHIP_DAYS, type TEditionKey } from "../../accounts/editions";
 import { effectiveEdition } from "../../accounts/entitlements.service";
-import { getDb } from "../../db/client";
+import { runTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { getWallet, platform, spend } from "../ledger.service";
 import { DAY_MS, quoteEditionChange, type TEditionQuote, type TMembershipDays } from "./edition-pricing";
@@ -81,7 +81,7 @@ export type TEditionBought = { edition: TEditionKey; days: number; change: strin
 export async function buyEditionFromWallet(accountId: string, raw: unknown, now = new Date()): Promise<TEditionBought> {
   const input = ZBuyEditionInput.parse(raw);
   const key = `edition:${accountId}:${input.request_id}`;
-  return getDb().$transaction(async (tx) => {
+  return runTransaction(async (tx) => {
     const membership = await repo.lockMembership(accountId, tx);
     if (!membership) throw new AppError("not_found");
     const done = await repo.findPostingByKey(key, tx);

@@ -3,7 +3,7 @@
 // transaction: the conditional state change, the purpose handler and the ledger posting under
 // `pay:<orderId>`; whichever notification comes second finds the order no longer open and is
 // recorded as a duplicate, so a payment credits once however often it is reported.
-import { getDb } from "../../db/client";
+import { runTransaction } from "../../db/transaction";
 import { AppError, isAppError } from "../../errors/app-error";
 import { logger } from "../../lib/logger";
 import { platform, post, type TLedgerKind } from "../ledger.service";
@@ -23,7 +23,7 @@ const PAYABLE_FROM: repo.TOrderState[] = ["pending", "failed", "cancelled"];
 
 /** pending | failed | cancelled → paid, the purpose's legs and the clearing debit, all or nothing. */
 export async function applyPaidOrder(orderId: string, opts: { providerTradeNo: string | null; from?: repo.TOrderState[]; provider: string; body: string }): Promise<TApplied> {
-  return getDb().$transaction(async (tx) => {
+  return runTransaction(async (tx) => {
     const moved = await repo.markPaid(orderId, opts.from ?? PAYABLE_FROM, { providerTradeNo: opts.providerTradeNo }, tx);
     if (!moved) {
       await repo.recordNotification({ provider: opts.provider, orderId, outcome: "duplicate", body: opts.body }, tx);
@@ -52,7 +52,7 @@ export async function applyPaidOrder(orderId: string, opts: { providerTradeNo: s
 
 /** pending → failed | cancelled; nothing is credited, the payer sees payment_failed. */
 export async function applyUnpaidOrder(orderId: string, state: "failed" | "cancelled", reason: string, source: { provider: string; body: string }): Promise<TApplied> {
-  return getDb().$transaction(async (tx) => {
+  return runTransaction(async (tx) => {
     const moved = await repo.markUnpaid(orderId, state, reason, tx);
     await repo.recordNotification({ provider: source.provider, orderId, outcome: moved ? "applied" : "duplicate", body: source.body }, tx);
     return moved ? "applied" : "duplicate";

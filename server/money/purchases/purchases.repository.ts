@@ -3,6 +3,7 @@
 // server/money/ledger.service.ts alone).
 import { Prisma } from "../../db/generated/client";
 import { getDb, type TDbOrTx } from "../../db/client";
+import { runTransaction } from "../../db/transaction";
 
 export async function findAppForSale(appId: string, tx: TDbOrTx = getDb()) {
   return tx.app.findFirst({
@@ -58,6 +59,11 @@ export async function findPurchaseByLedgerKey(key: string, tx: TDbOrTx = getDb()
   const t = await tx.ledgerTransaction.findUnique({ where: { idempotencyKey: key }, select: { id: true } });
   if (!t) return null;
   return tx.purchase.findUnique({ where: { ledgerTransactionId: t.id }, select: PURCHASE });
+}
+
+/** The id of the ledger transaction under `key`, if any. */
+export async function findLedgerTransactionId(key: string, tx: TDbOrTx = getDb()) {
+  return (await tx.ledgerTransaction.findUnique({ where: { idempotencyKey: key }, select: { id: true } }))?.id ?? null;
 }
 
 export async function findPurchase(id: string, tx: TDbOrTx = getDb()) {
@@ -125,8 +131,9 @@ export async function listPurchases(filter: TPurchaseFilter, page: { before?: { 
   return { rows, accounts: new Map(accounts.map((a) => [a.id, a])), apps: new Map(apps.map((a) => [a.id, a])), agents: new Map(agents.map((a) => [a.id, a])) };
 }
 
+/** A purchase or refund and its posting, all or nothing; run again after a deadlock (server/db/transaction.ts). */
 export function runInTransaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>) {
-  return getDb().$transaction(fn, { timeout: 20_000 });
+  return runTransaction(fn, { timeout: 20_000 });
 }
 
 export async function findActiveBuyout(buyerAccountId: string, agentId: string, tx: TDbOrTx = getDb()) {

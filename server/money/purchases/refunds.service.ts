@@ -1,9 +1,11 @@
 // An administrator's refund of a purchase (issue 7): the exact reverse of its ledger legs under
 // `refund:<purchaseId>` — the developer, the sharer and the platform give back what they got, and
-// the buyer gets back into the wallets it came from (gift credit to gift, coins to coins). Refused
-// when already refunded (refund_refused), or when the developer or sharer no longer has the coins
-// (balance_insufficient; nothing written). A refunded purchase grants no more use.
+// the buyer gets back into the wallets it came from (gift credit to gift, coins to coins). Refunding
+// it again (a double click, a second tab) answers the first refund and moves nothing. Refused when
+// the developer or sharer no longer has the coins (balance_insufficient; nothing written). A
+// refunded purchase grants no more use.
 import { AppError } from "../../errors/app-error";
+import type { TTx } from "../../db/client";
 import { post } from "../ledger.service";
 import * as repo from "./purchases.repository";
 import { ZListPurchasesQuery } from "./purchases.schema";
@@ -18,7 +20,7 @@ export async function refundPurchase(by: { id: string } | null, purchaseId: stri
     if (!found) throw new AppError("not_found");
     await repo.lockPurchase(purchaseId, tx);
     const p = (await repo.findPurchase(purchaseId, tx))!;
-    if (p.refundedAt) throw new AppError("refund_refused");
+    if (p.refundedAt) return firstRefund(p, tx);
     const entries = await repo.listLedgerEntries(p.ledgerTransactionId, tx);
     if (entries.length < 2) throw new AppError("refund_refused");
     const memo = await repo.findLedgerMemo(p.ledgerTransactionId, tx);
@@ -27,6 +29,13 @@ export async function refundPurchase(by: { id: string } | null, purchaseId: stri
     if (!(await repo.markRefunded(p.id, now, tx))) throw new AppError("refund_refused");
     return { purchase: toPurchaseView({ ...p, refundedAt: now }), ledger_transaction_id: posted.id };
   });
+}
+
+/** The refund already made of `p`: what its first request answered. */
+async function firstRefund(p: repo.TPurchaseRow, tx: TTx) {
+  const first = await repo.findLedgerTransactionId(refundKey(p.id), tx);
+  if (!first) throw new AppError("refund_refused");
+  return { purchase: toPurchaseView(p), ledger_transaction_id: first };
 }
 
 function readCursor(cursor: string | undefined) {

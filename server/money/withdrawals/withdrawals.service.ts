@@ -4,7 +4,7 @@
 // payout) or abnormal with a note (frozen → back to spendable). Every move goes through the ledger
 // under a key derived from the withdrawal, so a retried request or a second click moves nothing twice.
 import crypto from "node:crypto";
-import { getDb } from "../../db/client";
+import { runTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { sealSecret, openSecret } from "../../lib/secret-box";
 import { assertRole, hasRole } from "../../accounts/access";
@@ -102,7 +102,7 @@ export async function submitWithdrawal(actor: TActor, raw: unknown): Promise<TWi
   if (!(await mayWithdraw(actor.id))) throw new AppError("withdrawal_forbidden");
   const id = withdrawalIdOf(actor.id, input.request_id);
   const tax = computeLabourTaxMicro(input.amount);
-  await getDb().$transaction(async (tx) => {
+  await runTransaction(async (tx) => {
     const inserted = await repo.insertWithdrawalIfAbsent(
       {
         id,
@@ -173,7 +173,7 @@ export async function listWithdrawalsForReview(admin: TActor, raw: unknown): Pro
  */
 async function decideWithdrawal(admin: TActor, id: string, to: Exclude<TWithdrawalState, "submitted">, note: string | null): Promise<TWithdrawalView> {
   assertRole(admin, "platform_admin");
-  await getDb().$transaction(async (tx) => {
+  await runTransaction(async (tx) => {
     const row = await repo.findWithdrawalById(id, tx);
     if (!row) throw new AppError("not_found");
     if (row.state === to) return;
