@@ -16,6 +16,8 @@ const SESSION_ACCOUNT = {
 } as const;
 
 export async function findAccountForLogin(where: { account?: string; phone?: string; id?: string }, tx: TDbOrTx = getDb()) {
+  // Nothing to look for (an empty form) finds nobody; Prisma would refuse an empty unique filter.
+  if (!where.id && !where.phone && !where.account) return null;
   const filter = where.id ? { id: where.id } : where.phone ? { phone: where.phone } : { account: where.account! };
   return tx.account.findUnique({ where: filter, select: { ...SESSION_ACCOUNT, passwordHash: true, enterprise: { select: { strictPassword: true } } } });
 }

@@ -3,6 +3,7 @@
 // body parsers and CSRF check (server/http/api-router.ts). Everything else is the signed-in payer's
 // or a platform administrator's, in the {status, description, data} envelope.
 import express from "express";
+import { isAppError } from "../../errors/app-error";
 import { logger } from "../../lib/logger";
 import { handle } from "../../http/envelope-response";
 import { requireAuth, getAuth } from "../../http/auth-context";
@@ -22,6 +23,8 @@ export function createPaymentNotifyRouter() {
       receiveNotification(provider, { headers: req.headers, rawBody }).then(
         ({ answer }) => res.status(answer.status).type(answer.contentType).send(answer.body),
         (err) => {
+          // A provider this deployment does not use has no notify address here.
+          if (isAppError(err) && err.code === "payment_provider_unavailable") return void res.status(404).type("text/plain").send("fail");
           // Our fault (database down...): an error status makes the provider notify again later.
           logger.error({ err, provider }, "payments: notification could not be processed");
           res.status(500).type("text/plain").send("fail");

@@ -44,7 +44,7 @@ function sqlTool(sets: TAgentDatabaseSet[]): TOpenAiTool {
     "Tables:",
     schemas,
   ].join("\n\n");
-  const properties: Record<string, unknown> = { sql: { type: "string", description: "One MySQL SELECT statement" } };
+  const properties: Record<string, unknown> = { sql: { type: "string", description: "One MySQL SELECT statement, without comments" } };
   if (many) properties.training_set_id = { type: "string", enum: sets.map((s) => s.id), description: "Which database to query" };
   const definition: TOpenAiTool = { type: "function", function: { name: SQL_TOOL_NAME, description, parameters: { type: "object", properties, required: many ? ["sql", "training_set_id"] : ["sql"] } } };
   return defineTurnTool(definition, (args, signal) => runSqlTool(sets, args, signal));
