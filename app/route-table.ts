@@ -101,6 +101,8 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "withdrawal", path: "/withdrawal", file: "routes/money/withdrawal.tsx", layout: "console" },
   { id: "my_withdrawal", path: "/my_withdrawal", file: "routes/money/my-withdrawal.tsx", layout: "console" },
   { id: "admin_withdrawals", path: "/admin/withdrawals", file: "routes/admin/withdrawals.tsx", layout: "console" },
+  // Content: the sensitive-word list, default words and the administrators' own.
+  { id: "admin_sensitive_words", path: "/admin/sensitive_words", file: "routes/admin/sensitive-words.tsx", layout: "console" },
   // Distribution (issue 7): share links, invitees and earnings; dividends; gift credit; the invitation page.
   { id: "distribution", path: "/distribution", file: "routes/distribution/distribution.tsx", layout: "console" },
   { id: "my_bonus", path: "/my_bonus", file: "routes/distribution/my-bonus.tsx", layout: "console" },

@@ -54,7 +54,12 @@ export const ZEnv = z.object({
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   REGISTRATION_MODE: z.enum(["open", "invitation", "paid", "closed"]).default("open"),
   STRICT_PASSWORD: ZBool.default(false),
-  SMS_PROVIDER: z.enum(["dev", "aliyun"]).default("dev"),
+  // Unset: the development provider where it may run (see mayUseDevSms), otherwise none (no codes are sent).
+  SMS_PROVIDER: z.enum(["dev", "aliyun"]).optional(),
+  // Lets the development SMS provider run on a production configuration (codes in the log and on /dev/sms for administrators).
+  ALLOW_DEV_SMS: ZBool.default(false),
+  // Set by `npm start` for its processes when it hosts the embedded database (server/supervisor.ts).
+  ZELIN_EMBEDDED_DB: ZBool.default(false),
   // Aliyun Dysmsapi, used when SMS_PROVIDER=aliyun (server/auth/sms/aliyun-sms-provider.ts).
   ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
   ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().optional(),
@@ -100,6 +105,9 @@ export const ZEnv = z.object({
   BOT_SCAN_MS: z.coerce.number().int().min(100).default(5_000),
   BOT_TICK_MS: z.coerce.number().int().min(100).default(1_000),
 }).superRefine((env, ctx) => {
+  if (env.SMS_PROVIDER === "dev" && !mayUseDevSms(env)) {
+    ctx.addIssue({ code: "custom", path: ["SMS_PROVIDER"], message: DEV_SMS_REFUSED });
+  }
   if (!env.S3_BUCKET) return;
   for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
     if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when S3_BUCKET is set" });
@@ -107,6 +115,22 @@ export const ZEnv = z.object({
 });
 
 export type TEnv = z.infer<typeof ZEnv>;
+
+const DEV_SMS_REFUSED =
+  "is dev, whose codes go to the server log and never to a phone, on a production configuration (NODE_ENV=production with a DATABASE_URL); set SMS_PROVIDER=aliyun, or ALLOW_DEV_SMS=1 to keep the development provider on purpose";
+
+/**
+ * A production configuration: built for production and on a database server of its own. `npm start`
+ * on the embedded database (the demo) and development or test runs are not.
+ */
+export function isProductionConfiguration(env: Pick<TEnv, "NODE_ENV" | "DATABASE_URL" | "ZELIN_EMBEDDED_DB">) {
+  return env.NODE_ENV === "production" && Boolean(env.DATABASE_URL) && !env.ZELIN_EMBEDDED_DB;
+}
+
+/** The development SMS provider never runs on a production configuration unless ALLOW_DEV_SMS says so. */
+export function mayUseDevSms(env: Pick<TEnv, "NODE_ENV" | "DATABASE_URL" | "ZELIN_EMBEDDED_DB" | "ALLOW_DEV_SMS">) {
+  return env.ALLOW_DEV_SMS || !isProductionConfiguration(env);
+}
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): TEnv {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));

@@ -71,6 +71,8 @@ export const ERROR_CODES = {
   enterprise_not_found: { status: 420117, http: 404 },
   wechat_login_unavailable: { status: 420118, http: 503 },
   wechat_unbind_needs_password: { status: 420119, http: 409 },
+  /** No SMS provider on this deployment: a production configuration never falls back to the development one. */
+  sms_unavailable: { status: 420120, http: 503 },
   // Uploads (SPEC 5): what a file is is decided by its content, not its name.
   file_type_not_allowed: { status: 420201, http: 415 },
   image_size_out_of_range: { status: 420202, http: 422 },
@@ -80,6 +82,12 @@ export const ERROR_CODES = {
   media_type_not_allowed: { status: 420206, http: 415 },
   too_many_files: { status: 420207, http: 422 },
   media_daily_limit: { status: 420208, http: 429 },
+  // What the form said a file is disagrees with its content; a name with folders or control
+  // characters; a form that cannot be parsed; an archive, picture or PDF that unpacks past the caps.
+  file_type_mismatch: { status: 420209, http: 415 },
+  file_name_not_allowed: { status: 420210, http: 422 },
+  upload_malformed: { status: 420211, http: 400 },
+  file_unpacks_too_large: { status: 420212, http: 422 },
   // Model gateway.
   model_unavailable: { status: 420301, http: 503 },
   model_in_use: { status: 420302, http: 409 },
@@ -91,6 +99,8 @@ export const ERROR_CODES = {
   plugin_failed: { status: 420405, http: 502 },
   model_failed: { status: 420406, http: 502 },
   document_type_not_readable: { status: 420407, http: 415 },
+  // Reading a document's text ran past its time or memory limit.
+  document_too_complex: { status: 420408, http: 422 },
   // Database training sets: a query refused before it runs, failed, or stopped by its time limit.
   sql_refused: { status: 420501, http: 422 },
   sql_failed: { status: 420502, http: 502 },
@@ -124,6 +134,9 @@ export const ERROR_CODES = {
   edition_change_refused: { status: 420810, http: 409 },
   app_owner_balance_insufficient: { status: 420811, http: 503 },
   refund_refused: { status: 420812, http: 409 },
+  // Content: the sensitive-word list's administration.
+  sensitive_words_file_not_text: { status: 420901, http: 415 },
+  sensitive_words_too_many: { status: 420902, http: 422 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -67,7 +67,7 @@ export default async function setup(project: TestProject) {
   // Database training sets reach the test MariaDB on loopback: the SSRF guard lets it through only when listed.
   const mysqlUrl = new URL(process.env.MYSQL_URL ?? "mysql://root@127.0.0.1:3306");
   const ssrfAllowList = [process.env.SSRF_ALLOWLIST, `${mysqlUrl.hostname}:${mysqlUrl.port || 3306}`].filter(Boolean).join(",");
-  const base = { ...wechatEnv, SSRF_ALLOWLIST: ssrfAllowList, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  const base = { ...wechatEnv, SSRF_ALLOWLIST: ssrfAllowList, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", ALLOW_DEV_SMS: "1", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
   // Top-ups go through the loopback WeChat Pay; its notifications reach the first web instance, whose
   // port is fixed beforehand for that. The development provider stays on for the other money tests.
   const wechatPay = await startFakeWechatPay(makeWechatMerchant());

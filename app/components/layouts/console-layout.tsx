@@ -11,10 +11,10 @@ import { AppLink, useAppNavigate, useIsMobi } from "../app-link";
 import { LanguageSwitcher } from "../shell/preference-switchers";
 import { BrandLogo } from "../ui/brand-logo";
 import { AntdShell } from "../shell/antd-shell";
-import { PayCircleOutlined } from "@ant-design/icons";
+import { PayCircleOutlined, StopOutlined } from "@ant-design/icons";
 import { RechargeWalletButton } from "../money/recharge-wallet-button";
 
-export const handle = { i18n: ["auth", "metering", "payments", "purchases"] };
+export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
@@ -49,6 +49,7 @@ const ADMIN_MENU = [
   { key: "/admin/purchases", icon: <ShoppingCartOutlined />, label: "purchases:admin.menu" },
   { key: "/admin/reconciliation", icon: <ReconciliationOutlined />, label: "metering:reconciliation.menu" },
   { key: "/admin/withdrawals", icon: <WalletOutlined />, label: "common:money_menu.admin_withdrawals" },
+  { key: "/admin/sensitive_words", icon: <StopOutlined />, label: "content:admin.menu" },
 ];
 
 /** Pages reached from a menu entry light up that entry. */

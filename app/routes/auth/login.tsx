@@ -8,7 +8,7 @@ import { AppLink } from "../../components/app-link";
 import { PasswordLoginForm, SmsLoginForm } from "../../components/auth/login-forms";
 import { useFlag } from "../../components/shell/shell-context";
 import { getSessionAccount, safeRedirect } from "../../lib/auth.server";
-import { getEnv } from "../../../server/env";
+import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
 export const handle = { i18n: ["auth"] };
 
@@ -16,11 +16,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const target = safeRedirect(url.searchParams.get("redirect"));
   if (await getSessionAccount(request)) throw redirect(target);
-  const env = getEnv();
   return {
     redirect: target,
     wechatEnabled: isWechatLoginEnabled(),
-    devSms: env.SMS_PROVIDER === "dev",
+    devSms: isDevSmsActive(),
     wechatError: url.searchParams.get("wechat_error"),
   };
 }
@@ -64,11 +63,7 @@ export default function Login() {
           {t("login.no_account")} <AppLink to="/registered">{t("login.register")}</AppLink>
         </span>
       </div>
-      {data.devSms && (
-        <p className="auth__dev">
-          {t("login.dev_sms")} <AppLink to="/dev/sms" target="_blank">/dev/sms</AppLink>
-        </p>
-      )}
+      {data.devSms && <p className="auth__dev">{t("login.dev_sms")}</p>}
     </>
   );
 }

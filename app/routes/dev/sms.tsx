@@ -2,14 +2,20 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { Alert, Button, Table } from "antd";
 import { useTranslation } from "react-i18next";
-import { getEnv } from "../../../server/env";
-import { findDevSmsMessages } from "../../../server/auth/sms/dev-sms-provider";
+import { hasRole } from "../../../server/accounts/access";
+import { findDevSmsMessages, isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
+import { getSessionAccount } from "../../lib/auth.server";
 
 export const handle = { i18n: ["auth"] };
 
-/** Development only: what the dev SMS provider "sent". Absent (404) with a real provider. */
-export async function loader(_args: LoaderFunctionArgs) {
-  if (getEnv().SMS_PROVIDER !== "dev") throw new Response("Not Found", { status: 404 });
+/**
+ * What the development SMS provider "sent". A code here signs its phone in, so the page exists only
+ * for platform administrators, and only while the development provider is the one in use: anyone
+ * else, signed in or not, gets the not-found page, as for a path that does not exist.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const account = isDevSmsActive() ? await getSessionAccount(request) : null;
+  if (!hasRole(account, "platform_admin")) throw new Response("Not Found", { status: 404 });
   const rows = await findDevSmsMessages(30);
   return { messages: rows.map((m) => ({ phone: m.phone, text: m.text, at: m.createdAt.toISOString() })) };
 }

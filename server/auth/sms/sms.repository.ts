@@ -30,3 +30,12 @@ export async function consumeCode(id: string, now: Date, tx: TDbOrTx = getDb()) 
   const { count } = await tx.smsCode.updateMany({ where: { id, consumedAt: null }, data: { consumedAt: now } });
   return count === 1;
 }
+
+/** What the development provider "sent": only it writes here, and only administrators read it. */
+export async function insertDevSmsMessage(data: { phone: string; text: string }, tx: TDbOrTx = getDb()) {
+  await tx.devSmsMessage.create({ data, select: { id: true } });
+}
+
+export async function findDevSmsMessages(limit: number, tx: TDbOrTx = getDb()) {
+  return tx.devSmsMessage.findMany({ orderBy: { id: "desc" }, take: limit, select: { phone: true, text: true, createdAt: true } });
+}

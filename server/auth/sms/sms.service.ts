@@ -7,7 +7,7 @@ import { sha256 } from "../../lib/secret-box";
 import { singleton } from "../../lib/singleton";
 import type { SmsPurpose } from "../../db/generated/client";
 import * as repo from "./sms.repository";
-import { DevSmsProvider } from "./dev-sms-provider";
+import { chooseSmsProvider, DevSmsProvider } from "./dev-sms-provider";
 import type { SmsProvider } from "./sms-provider";
 
 export const SMS_INTERVAL_MS = 60_000;
@@ -22,8 +22,10 @@ export function registerSmsProvider(name: string, create: () => SmsProvider) {
   providers.set(name, create);
 }
 
+/** The configured provider; sms_unavailable when this deployment has none. */
 export function getSmsProvider(): SmsProvider {
-  const name = process.env.SMS_PROVIDER ?? "dev";
+  const name = chooseSmsProvider();
+  if (name === "none") throw new AppError("sms_unavailable");
   return singleton(`sms-provider:${name}`, () => {
     const create = providers.get(name);
     if (!create) throw new Error(`SMS_PROVIDER=${name} is not a known provider (${[...providers.keys()].join(", ")})`);
@@ -34,6 +36,8 @@ export function getSmsProvider(): SmsProvider {
 const hashCode = (phone: string, purpose: string, code: string) => sha256(`${phone}:${purpose}:${code}`);
 
 export async function sendSmsCode(phone: string, purpose: SmsPurpose, lng: string, now = new Date()) {
+  // Refused before a code is made: nothing would deliver it.
+  if (chooseSmsProvider() === "none") throw new AppError("sms_unavailable");
   const recent = await repo.findLatestCodeTimes(phone, new Date(now.getTime() - 24 * 3600_000));
   const last = recent[0]?.createdAt;
   if (last && now.getTime() - last.getTime() < SMS_INTERVAL_MS) {

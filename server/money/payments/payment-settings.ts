@@ -4,6 +4,7 @@
 // real provider is configured, so a fresh install can top up and a real one never shows it by accident.
 import fs from "node:fs";
 import { z } from "zod";
+import { isProductionConfiguration } from "../../env";
 
 const ZBool = z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"]).transform((v) => ["1", "true", "yes", "on"].includes(v));
 const ZUrl = z.string().regex(/^https?:\/\/[^\s]+$/, "must be an http(s):// URL");
@@ -83,7 +84,10 @@ export function parsePaymentSettings(source: Record<string, string | undefined> 
       ? { appId: e.ALIPAY_APP_ID, privateKey: readKeyText(e.ALIPAY_PRIVATE_KEY, "PRIVATE KEY"), publicKey: readKeyText(e.ALIPAY_PUBLIC_KEY, "PUBLIC KEY"), gateway: e.ALIPAY_GATEWAY, returnUrl: e.ALIPAY_RETURN_URL ?? null }
       : null;
   const notifyBase = (e.PAYMENT_NOTIFY_BASE ?? e.PUBLIC_URL ?? null)?.replace(/\/$/, "") ?? null;
-  return { notifyBase, devProvider: e.PAYMENT_DEV_PROVIDER ?? (!wechat && !alipay), orderTtlMinutes: e.PAYMENT_ORDER_TTL_MINUTES, wechat, alipay };
+  // The development provider (an administrator confirms orders by hand) is the default only where no
+  // real provider is set up and this is not a production configuration; PAYMENT_DEV_PROVIDER=on keeps it on purpose.
+  const production = isProductionConfiguration({ NODE_ENV: (source.NODE_ENV ?? "production") as "production", DATABASE_URL: source.DATABASE_URL, ZELIN_EMBEDDED_DB: source.ZELIN_EMBEDDED_DB === "1" });
+  return { notifyBase, devProvider: e.PAYMENT_DEV_PROVIDER ?? (!wechat && !alipay && !production), orderTtlMinutes: e.PAYMENT_ORDER_TTL_MINUTES, wechat, alipay };
 }
 
 let cached: TPaymentSettings | undefined;
