@@ -3,7 +3,9 @@
 import { getT } from "../i18n/translate";
 import { AppError, isAppError } from "../errors/app-error";
 import type { TDbOrTx } from "../db/client";
-import { assertFileCount, deleteFiles, storeFile, acceptTextFile, type TAcceptedTextFile } from "../uploads/uploads.service";
+import { assertFileCount, checkDeclaredType, deleteFiles, storeFile, acceptTextFile, type TAcceptedTextFile } from "../uploads/uploads.service";
+import { inspectArchive } from "../uploads/archive-guard";
+import { sniffType } from "../uploads/sniff";
 import { TRAINING_FILE_LIMITS } from "../uploads/upload-limits";
 import { requestIndexing } from "./indexing.service";
 import { QA_MIME, readQaFile, writeQaFile, type TQaFileFormat, type TQaFileRow } from "./qa-transfer";
@@ -38,6 +40,17 @@ function checkRow(r: TQaFileRow): TQaImportRow["reason"] | null {
 }
 
 /**
+ * A Q&A file is an xlsx workbook or csv text (never markup), as its name and type say. exceljs
+ * unpacks an xlsx whole, so its archive is held to the unpacking caps first.
+ */
+async function checkQaFile(bytes: Buffer) {
+  const kind = sniffType(bytes);
+  if (kind !== "xlsx" && kind !== "txt") throw new AppError("qa_import_unreadable");
+  checkDeclaredType(bytes, kind);
+  if (kind === "xlsx") await inspectArchive(bytes);
+}
+
+/**
  * Adds the file's acceptable rows to a standard set and reports every row: added, or refused with
  * the reason (empty, too long, a question repeated in the file or already in the set). A file that
  * cannot be read at all, or rows past the account's free characters, write nothing.
@@ -46,6 +59,7 @@ export async function importQaItems(actor: TActor, rawId: unknown, bytes: Buffer
   const { id } = ZTrainingSetId.parse({ id: rawId });
   await loadOwnedSet(actor, id); // another account's set is not found before its file is read
   if (!bytes?.length) throw new AppError("file_empty_or_prohibited");
+  await checkQaFile(bytes);
   const { rows } = await readQaFile(bytes);
   if (!rows.length) throw new AppError("file_empty_or_prohibited");
   if (rows.length > QA_IMPORT_MAX_ROWS) throw new AppError("qa_import_too_many_rows", { params: { max: QA_IMPORT_MAX_ROWS }, data: { max: QA_IMPORT_MAX_ROWS, rows: rows.length } });

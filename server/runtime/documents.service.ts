@@ -4,8 +4,9 @@ import { assertOwned } from "../accounts/access";
 import { findSensitiveWords } from "../content/content.service";
 import { AppError } from "../errors/app-error";
 import type { TMultipartBody } from "../uploads/multipart";
+import { checkDeclaredType } from "../uploads/uploads.service";
 import { DOCUMENT_TTL_MS, type TDocumentView } from "./chat.schema";
-import { DOCUMENT_MIME, extractDocumentText } from "./document-text";
+import { DOCUMENT_MIME, detectDocumentKind, extractDocumentText } from "./document-text";
 import * as repo from "./dialogues.repository";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
@@ -13,6 +14,10 @@ type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 export async function uploadDocument(actor: TActor, body: TMultipartBody): Promise<TDocumentView> {
   const file = body.files.file;
   if (!file || file.bytes.length === 0) throw new AppError("file_empty_or_prohibited");
+  // What it is and what the form says it is are settled before any reading starts.
+  const contentKind = detectDocumentKind(file.bytes);
+  if (!contentKind) throw new AppError("document_type_not_readable");
+  checkDeclaredType(file.bytes, contentKind);
   const { kind, text } = await extractDocumentText(file.bytes);
   // A document is part of the input: the sensitive-word list applies to it as to a message.
   if ((await findSensitiveWords(text)).length) throw new AppError("file_empty_or_prohibited");

@@ -1,11 +1,16 @@
 // multipart/form-data bodies, read with busboy. Each file field has its own byte limit, enforced
 // while the body streams in: an upload past its limit is refused at that byte, and the rest of the
-// body is drained and thrown away, never held in memory.
+// body is drained and thrown away, never held in memory. Each file is inspected as soon as it has
+// arrived (upload-guard.ts: its name, programs, archives and pictures that unpack too far), and the
+// form is answered only once every file has passed; what it declared about each file is kept beside
+// the bytes for the upload service (declared-type.ts).
 import busboy from "busboy";
 import type { Request } from "express";
 import { AppError } from "../errors/app-error";
+import { rememberDeclaredType } from "./declared-type";
+import { inspectUpload } from "./upload-guard";
 
-export type TUploadedFile = { field: string; bytes: Buffer; filename: string };
+export type TUploadedFile = { field: string; bytes: Buffer; filename: string; mimeType: string };
 export type TMultipartBody = { fields: Record<string, string>; files: Record<string, TUploadedFile> };
 export type TMultipartLimits = {
   /** Accepted file fields and the most bytes each may have; other file fields are skipped. */
@@ -30,10 +35,11 @@ export function readMultipart(req: Request, limits: TMultipartLimits): Promise<T
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: Record<string, TUploadedFile> = {};
+    const inspections: Promise<void>[] = [];
     let settled = false;
     let parser: busboy.Busboy | undefined;
 
-    const fail = (err: AppError) => {
+    const fail = (err: unknown) => {
       if (settled) return;
       settled = true;
       if (parser) {
@@ -48,8 +54,9 @@ export function readMultipart(req: Request, limits: TMultipartLimits): Promise<T
     if (!isMultipart(req)) return fail(new AppError("file_empty_or_prohibited"));
     if (declared > ceiling) return fail(new AppError("file_too_large"));
     try {
-      // File names as browsers send them: UTF-8 (a Chinese name must not arrive as mojibake).
-      parser = busboy({ headers: req.headers, defParamCharset: "utf8", limits: { fileSize: largest + 1, files: fileCount + 4, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + fileCount + 4 } });
+      // File names as browsers send them: UTF-8 (a Chinese name must not arrive as mojibake), and
+      // whole: a name with folders in it is refused (upload-guard.ts), not quietly shortened.
+      parser = busboy({ headers: req.headers, defParamCharset: "utf8", preservePath: true, limits: { fileSize: largest + 1, files: fileCount + 4, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + fileCount + 4 } });
     } catch (err) {
       return fail(new AppError("file_empty_or_prohibited", { cause: err }));
     }
@@ -73,7 +80,10 @@ export function readMultipart(req: Request, limits: TMultipartLimits): Promise<T
         if (settled) return;
         // An empty <input type=file> is sent as a part with no name and no bytes: nothing was chosen.
         if (size === 0 && !info.filename) return;
-        files[field] = { field, bytes: Buffer.concat(chunks, size), filename: info.filename ?? "" };
+        const file = { field, bytes: Buffer.concat(chunks, size), filename: info.filename ?? "", mimeType: info.mimeType ?? "" };
+        rememberDeclaredType(file.bytes, { filename: file.filename, mimeType: file.mimeType });
+        files[field] = file;
+        inspections.push(inspectUpload(file).catch(fail));
       });
     });
     parser.on("field", (name, value, info) => {
@@ -81,11 +91,14 @@ export function readMultipart(req: Request, limits: TMultipartLimits): Promise<T
       fields[name] = value;
     });
     for (const event of ["filesLimit", "fieldsLimit", "partsLimit"]) parser.on(event, () => fail(new AppError("validation_failed")));
-    parser.on("error", (err) => fail(new AppError("upload_failed", { cause: err })));
+    // busboy's errors are the body's faults (a broken part header, a name with a line break in it).
+    parser.on("error", (err) => fail(new AppError("upload_malformed", { cause: err })));
     parser.on("close", () => {
-      if (settled) return;
-      settled = true;
-      resolve({ fields, files });
+      void Promise.all(inspections).then(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ fields, files });
+      });
     });
     req.on("aborted", () => fail(new AppError("upload_failed")));
     req.pipe(parser);

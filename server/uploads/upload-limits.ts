@@ -31,6 +31,17 @@ export const MEDIA_IMAGE_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.larg
 export const MEDIA_VIDEO_LIMITS: TFileLimits = VIDEO_LIMITS;
 export const MEDIA_UPLOADS_PER_DAY = 100;
 
+/**
+ * What a compressed upload may unpack to (ZIP members of docx/xlsx, a PNG's pixel data, a PDF's
+ * streams), checked while it is read: at most `maxBytes` in all, and past the first `ratioGraceBytes`
+ * at most `maxRatio` times the bytes it was packed in (ordinary documents stay far below; a bomb is
+ * thousands). A ZIP holds at most `maxEntries` members, and a picture at most `maxPixels`.
+ */
+export const INFLATE_LIMITS = { maxBytes: 128 * MB, maxRatio: 200, ratioGraceBytes: 4 * MB, maxEntries: 10_000, maxPixels: 64_000_000 } as const;
+
+/** A file name as sent by the browser: a plain name (no folders, no control characters) of at most this many characters. */
+export const FILE_NAME_MAX_CHARS = 255;
+
 export const IMAGE_ACCEPT = "image/jpeg,image/png,.jpg,.jpeg,.png";
 export const VIDEO_ACCEPT = "video/mp4,video/quicktime,video/webm,.mp4,.mov,.webm";
 export const MEDIA_ACCEPT = `${IMAGE_ACCEPT},${VIDEO_ACCEPT}`;

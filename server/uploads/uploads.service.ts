@@ -1,6 +1,9 @@
 // The one way uploads are checked and kept (DESIGN 9), used by every area: by size, by the
-// content's own type (sniff.ts; an executable is refused whatever its name), for pictures by their
-// pixel size; only then written to the file store (file-store.ts: a local folder or an S3 bucket).
+// content's own type (sniff.ts; an executable is refused whatever its name), by what the form said
+// the file is (it must agree with the content: sniff.ts, rule 3), for pictures by their pixel size;
+// only then written to the file store (file-store.ts: a local folder or an S3 bucket). Before any of
+// this, the form reader has inspected every file for what is dangerous to keep or unpack whatever
+// the area (upload-guard.ts: names, programs, archives and pictures that unpack too far, polyglots).
 //
 // The API other areas call:
 //   acceptImage(bytes, limits)     a JPG/PNG picture within SPEC 5's bytes and 300-5000 px
@@ -14,8 +17,9 @@
 import { AppError } from "../errors/app-error";
 import { logger } from "../lib/logger";
 import * as accounts from "../accounts/accounts.repository";
+import { declaredTypeOf } from "./declared-type";
 import { getFileStore, newFileKey } from "./file-store";
-import { decodeText, FILE_TYPES, isExecutable, readImageSize, sniffType, type TFileKind } from "./sniff";
+import { agreesWithDeclared, decodeText, FILE_TYPES, isExecutable, readImageSize, sniffType, type TFileKind } from "./sniff";
 import { AVATAR_LIMITS, type TFileLimits, type TImageLimits } from "./upload-limits";
 
 export type TAcceptedFile<K extends TFileKind = TFileKind> = { bytes: Buffer; kind: K; mime: string; ext: string; size: number };
@@ -32,7 +36,16 @@ export type TAcceptedTextFile = TAcceptedFile<TTextFileKind>;
 export const PUBLIC_FOLDERS = ["avatars/", "images/", "media/"];
 export const PUBLIC_FILES_PATH = "/files/";
 
+/**
+ * Content of an accepted kind must also be what its form said (a .txt that is a PDF is not what it
+ * says; a .png that is a JPEG is still a picture). Bytes that came from no form declare nothing.
+ */
+export function checkDeclaredType(bytes: Buffer, kind: TFileKind) {
+  if (!agreesWithDeclared(kind, declaredTypeOf(bytes))) throw new AppError("file_type_mismatch", { params: { kind: FILE_TYPES[kind].ext.toUpperCase() } });
+}
+
 function describeFile<K extends TFileKind>(bytes: Buffer, kind: K): TAcceptedFile<K> {
+  checkDeclaredType(bytes, kind);
   return { bytes, kind, mime: FILE_TYPES[kind].mime, ext: FILE_TYPES[kind].ext, size: bytes.length };
 }
 

@@ -233,10 +233,13 @@ describe("import and export", () => {
     const u = await makeUser();
     const s = await newStandard(u);
     const revision = (await setRow(s.id)).revision;
-    for (const bytes of [makeExe(), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), makeDocx("not a sheet")]) {
+    for (const bytes of [Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), makeDocx("not a sheet")]) {
       const res = await u.browser.upload(`/api/v1/training/sets/${s.id}/qa/import`, { files: { file: { bytes, filename: "qa.xlsx" } } });
       expect(res.body).toMatchObject({ status: 420605, description: expect.stringContaining("could not be read") });
     }
+    // A program is refused as such by every upload, whatever it is called.
+    const exe = await u.browser.upload(`/api/v1/training/sets/${s.id}/qa/import`, { files: { file: { bytes: makeExe(), filename: "qa.xlsx" } } });
+    expect(exe.body.status).toBe(420018);
     const broken = await u.browser.upload(`/api/v1/training/sets/${s.id}/qa/import`, { files: { file: csv('a,"b\nc,d') } });
     expect(broken.body.status).toBe(420605);
     const empty = await u.browser.upload(`/api/v1/training/sets/${s.id}/qa/import`, { files: { file: csv("问题,答案\n,\n") } });
