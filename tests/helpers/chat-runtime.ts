@@ -51,7 +51,8 @@ export async function makeAgent(h: { fake: { base: string; setBehaviour: (k: str
   await createModel({ key: modelKey, display_name: "测试", supports_tools: true, supports_reasoning: true, ...setup.model });
   await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key, models: [modelKey], weight: 1 });
   h.fake.setBehaviour(key, setup.behaviour ?? {});
-  const agent = await createAgent(owner.actor, { name: "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, ...setup.config });
+  // A listed agent has a name of its own: the end-to-end tests share the database and find theirs on the shelf by name.
+  const agent = await createAgent(owner.actor, { name: setup.market ? "上架测试助手" : "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, ...setup.config });
   if (setup.publish) await publishAgent(owner.actor, { id: agent.id });
   if (setup.market) await putOnShelf(owner.actor, agent.id);
   return { agentId: agent.id, modelKey, key };
