@@ -30,7 +30,7 @@ async function makeSignedIn(account: string, lang = "en"): Promise<{ context: Br
 /** An app on the shelf with two dialogues of today (an H5 visitor's with a liked reply, an API caller's). */
 async function seedApp(ownerId: string, name: string) {
   const appId = cuid();
-  await sql(`INSERT INTO app (id, owner_account_id, type, state, name, icon_url, introduction, input_modes, output_modes, updated_at) VALUES ($1, $2, 'h5', 'on_shelf', $3, '', 'Answers questions about returns.', '{text}', '{text}', now())`, [appId, ownerId, name]);
+  await sql(`INSERT INTO app (id, owner_account_id, type, state, name, icon_url, introduction, tags, input_modes, output_modes, updated_at) VALUES ($1, $2, 'h5', 'on_shelf', $3, '', 'Answers questions about returns.', '{}', '{text}', '{text}', now())`, [appId, ownerId, name]);
   for (const [source, liked] of [["h5", true], ["api", false]] as const) {
     const dialogueId = cuid();
     await sql(`INSERT INTO dialogue (id, app_id, source, visitor_id, title, created_at, last_message_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [dialogueId, appId, source, `visitor-${source}-${run}`, `${source} question`]);

@@ -71,6 +71,9 @@ beforeAll(async () => {
   catB = await makeCategory(`Kites ${run}`);
   lanternId = await makeApp(developerId, catA, `Lantern guide ${run}`, "Explains how paper lanterns are folded and lit", ["craft"]);
   kiteId = await makeApp(developerId, catB, `Kite coach ${run}`, "Teaches kite flying on windy beaches", ["outdoor"]);
+  // Each web process keeps the market's header (categories, carousel) up to 5 s: wait until the
+  // new categories are surely in it, as a visitor would see them a few seconds after they are made.
+  await new Promise((r) => setTimeout(r, 5_500));
 });
 afterAll(() => browser?.close());
 

@@ -125,6 +125,18 @@ describe("listing rules", () => {
     expect(newest[0]).toMatchObject({ owner: { id: dev2.id }, categoryId, tags: ["烹饪", "kitchen"] });
   });
 
+  it("lists and details an app stored without tags as one with none (a null array must not take the app centre down)", async () => {
+    const { tags } = await getDb().app.findUniqueOrThrow({ where: { id: ids.travel }, select: { tags: true } });
+    await getDb().$executeRawUnsafe("UPDATE app SET tags = NULL WHERE id = $1", ids.travel);
+    try {
+      const listed = await allPages((cursor) => catalog.listAppCentre({ categoryId, cursor, limit: 5 }));
+      expect(listed.find((a) => a.id === ids.travel)?.tags).toEqual([]);
+      expect((await catalog.getAppDetail(null, ids.travel)).app.tags).toEqual([]);
+    } finally {
+      await getDb().app.update({ where: { id: ids.travel }, data: { tags } });
+    }
+  });
+
   it("refuses an altered cursor with validation_failed", async () => {
     expect((await refusal(catalog.listAppCentre({ categoryId, cursor: "bm90LWpzb24" }))).code).toBe("validation_failed");
   });
