@@ -43,6 +43,8 @@ describe("sensitive words", () => {
     const context = await makeSignedIn(`words_${run}`, ["platform_admin"]);
     const page = await context.newPage();
     await page.goto("/setting");
+    // The menu navigates in the browser: a click before React has taken over the page is lost.
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator(".ant-menu-item", { hasText: "Sensitive words" }).first().click();
     await page.waitForURL(/\/admin\/sensitive_words/);
     await hydrated(page, "[data-testid=words-add-submit]");
