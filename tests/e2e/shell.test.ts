@@ -28,7 +28,8 @@ describe("the landing page in each language", () => {
   it("defaults to Simplified Chinese and keeps a switch after reload", async () => {
     const context = await newContext(browser, { baseURL });
     const page = await context.newPage();
-    await page.goto("/");
+    // Documents, not their "load" events, which also wait for every picture and font (a loaded machine).
+    await page.goto("/", { waitUntil: "domcontentloaded" });
     expect(await page.getAttribute("html", "lang")).toBe("zh-Hans");
     await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=language-switcher]").click();
@@ -37,7 +38,7 @@ describe("the landing page in each language", () => {
     await page.locator("[data-testid=language-option-en]").click();
     await page.waitForSelector("html[lang=en]", { timeout: 60_000 });
     expect(await page.locator(".site-nav").innerText()).toContain("Customers");
-    await page.reload();
+    await page.reload({ waitUntil: "domcontentloaded" });
     expect(await page.getAttribute("html", "lang")).toBe("en");
     const cookie = (await context.cookies()).find((c) => c.name === "lang");
     expect(cookie?.value).toBe("en");
