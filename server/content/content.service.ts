@@ -1,4 +1,4 @@
-// The sensitive-word list in force (SPEC 5, 8): the shipped default words, less those an
+// The sensitive-word list in force: the shipped default words, less those an
 // administrator switched off, plus the administrators' own. Input with a hit is refused before any
 // model call; output with a hit ends the stream with `censor` (the runtime uses createOutputCensor).
 import { AppError } from "../errors/app-error";
