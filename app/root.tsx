@@ -1,5 +1,5 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { HTML_LANG } from "./i18n/config";
@@ -10,6 +10,9 @@ import { ShellEffects } from "./components/shell/shell-effects";
 import { RootErrorScreen, RootOverlays } from "./components/shell/root-overlays";
 import { getShellSettings } from "./lib/shell-settings.server";
 import { getSessionAccount } from "./lib/auth.server";
+import { isSetupOpen } from "../server/platform/setup.service";
+import { getT } from "../server/i18n/translate";
+import { errorPageMeta } from "./components/site/page-meta";
 import "./styles/global.css";
 import "./styles/auth-console.css";
 
@@ -18,8 +21,11 @@ export const handle = { i18n: ["common", "errors"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const locale = getRequestLanguage(request);
   const account = await getSessionAccount(request);
-  return { locale, uiSize: readUiSize(request.headers.get("cookie")), ...getShellSettings(), viewer: account ? { nickname: account.nickname, avatarUrl: account.avatarUrl } : null };
+  return { locale, uiSize: readUiSize(request.headers.get("cookie")), ...getShellSettings(), viewer: account ? { nickname: account.nickname, avatarUrl: account.avatarUrl } : null, setupOpen: await isSetupOpen().catch(() => false), notFoundTitle: getT(locale)("shell.errors.not_found_title") };
 }
+
+// A page that answered 404 (the not-found route, or a loader's Not Found) is titled so in the reader's language.
+export const meta: MetaFunction = (args) => errorPageMeta(args);
 
 export type TRootData = Awaited<ReturnType<typeof loader>>;
 

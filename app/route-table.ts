@@ -34,8 +34,12 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "sso_login", path: "/sso_login", file: "routes/auth/sso-login.tsx", layout: "auth" },
   { id: "registered", path: "/registered", file: "routes/auth/registered.tsx", layout: "auth" },
   { id: "forgot_password", path: "/forgot_password", file: "routes/auth/forgot-password.tsx", layout: "auth" },
+  // First-run setup: the first platform administrator, while none exists.
+  { id: "setup", path: "/setup", file: "routes/auth/setup.tsx", layout: "auth" },
   { id: "dev_sms", path: "/dev/sms", file: "routes/dev/sms.tsx", layout: "bare" },
   // Console.
+  // Where signing in and signing up land: the getting-started checklist, balance and quick links.
+  { id: "workspace", path: "/workspace", file: "routes/console/workspace.tsx", layout: "console" },
   { id: "setting", path: "/setting", file: "routes/console/setting.tsx", layout: "console" },
   { id: "admin_certifications", path: "/admin/certifications", file: "routes/admin/certifications.tsx", layout: "console" },
   // Model registry and channels (issue 4).
@@ -76,8 +80,9 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "admin_app_review", path: "/admin/app_review", file: "routes/admin/app-review.tsx", layout: "console" },
   // Bots (issue 8): my bots, the create form (?new=1) and a bot's page (?bot_id=).
   { id: "create_bot", path: "/create_bot", file: "routes/bots/create-bot.tsx", layout: "console" },
-  // Payments (issue 7): every payment order; the development provider's hand confirmation.
+  // Payments (issue 7): every payment order; the sandbox's cashier page, where its payer pays or cancels.
   { id: "admin_payments", path: "/admin/payments", file: "routes/admin/payments.tsx", layout: "console" },
+  { id: "cashier", path: "/cashier", file: "routes/money/cashier.tsx", layout: "bare" },
   // Selling (issue 7): an administrator's purchase list with refunds.
   { id: "admin_purchases", path: "/admin/purchases", file: "routes/admin/purchases.tsx", layout: "console" },
   // Metering (issue 7): the ledger reconciled, for platform administrators.

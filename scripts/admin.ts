@@ -1,4 +1,6 @@
-// Operator commands, run against DATABASE_URL (or the embedded database of a stopped `npm start`).
+// Operator commands, run against DATABASE_URL, or else the embedded database in DATA_DIR: the one
+// `npm start` is serving when it runs (its host records its address there), else a host of our own.
+//   npm run admin -- setup-code                  (a new one-time code for /setup, while no administrator exists)
 //   npm run admin -- create-platform-admin --account ops_admin --password 'S3cure-Pass!'
 //   npm run admin -- invite [--uses 10] [--days 30]
 //   npm run admin -- knowledge-pause --account NAME   (and knowledge-resume): the training-set service
@@ -8,6 +10,7 @@ import { hashPassword } from "../server/auth/password";
 import { ZAccountName, ZStrictPassword } from "../server/accounts/accounts.schema";
 import { randomToken } from "../server/lib/secret-box";
 import { startEmbeddedHost } from "../server/db/embedded-host";
+import { findRunningHost } from "../server/db/embedded-host-address";
 import { applyMigrations } from "../server/db/migrate";
 import { parseEnv } from "../server/env";
 
@@ -20,13 +23,30 @@ function fail(message: string): never {
 }
 
 const env = parseEnv();
-const host = env.DATABASE_URL ? undefined : await startEmbeddedHost({ dataDir: env.DATA_DIR });
-if (host) process.env.DATABASE_URL = host.url;
+const running = env.DATABASE_URL ? null : await findRunningHost(env.DATA_DIR);
+const host = env.DATABASE_URL || running ? undefined : await startEmbeddedHost({ dataDir: env.DATA_DIR });
+if (!env.DATABASE_URL) {
+  process.env.DATABASE_URL = running ?? host!.url;
+  // One PGlite session behind the socket: the server code must know (server/db/direct-pool.ts).
+  process.env.ZELIN_EMBEDDED_DB = "1";
+}
 await applyMigrations(process.env.DATABASE_URL!);
 const db = getDb();
 
 try {
-  if (command === "create-platform-admin") {
+  if (command === "setup-code") {
+    const { issueSetupCode } = await import("../server/platform/setup.service");
+    const issued = await issueSetupCode({ force: true });
+    if (issued.state === "issued") {
+      // The code alone on stdout, for scripts; the sentence for people on stderr.
+      console.error("Open /setup on this platform and enter this code (it replaces any earlier one):");
+      console.log(issued.code);
+    } else {
+      // Not fail(): the host must close (below) to keep what was written.
+      console.error("The platform already has an administrator: /setup is closed. Use create-platform-admin to add another.");
+      process.exitCode = 2;
+    }
+  } else if (command === "create-platform-admin") {
     const account = ZAccountName.safeParse(values.account);
     if (!account.success) fail("--account: 5-18 letters, digits or underscores");
     const password = ZStrictPassword.safeParse(values.password);
@@ -54,7 +74,7 @@ try {
     await setKnowledgePaused(row.id, command === "knowledge-pause");
     console.log(`${values.account}: training-set service ${command === "knowledge-pause" ? "paused" : "resumed"}`);
   } else {
-    fail("usage: npm run admin -- create-platform-admin --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME");
+    fail("usage: npm run admin -- setup-code | create-platform-admin --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME");
   }
 } finally {
   await db.$disconnect();

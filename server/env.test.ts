@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import os from "node:os";
-import { parseEnv, webWorkerCount } from "./env";
+import { appReviewPolicy, parseEnv, webWorkerCount } from "./env";
 
 describe("settings", () => {
   it("has embedded defaults", () => {
@@ -26,6 +26,15 @@ describe("settings", () => {
     expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "3" }))).toBe(3);
     expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "auto" }))).toBe(os.availableParallelism());
     for (const bad of ["0", "65", "2.5", "many"]) expect(() => parseEnv({ WEB_CONCURRENCY: bad })).toThrowError(/WEB_CONCURRENCY: must be a whole number from 1 to 64, or "auto"/);
+  });
+
+  it("lets an app's own link work before review on the embedded install, and reviews first on a production configuration", () => {
+    expect(appReviewPolicy(parseEnv({}))).toBe("listing");
+    expect(appReviewPolicy(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/zelin", ZELIN_EMBEDDED_DB: "1" }))).toBe("listing");
+    expect(appReviewPolicy(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/zelin" }))).toBe("review_first");
+    expect(appReviewPolicy(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/zelin", APP_REVIEW_POLICY: "listing" }))).toBe("listing");
+    expect(appReviewPolicy(parseEnv({ APP_REVIEW_POLICY: "review_first" }))).toBe("review_first");
+    expect(() => parseEnv({ APP_REVIEW_POLICY: "share" })).toThrowError(/APP_REVIEW_POLICY: must be "listing" \(review gates only the market listing\) or "review_first"/);
   });
 
   it("keeps an idle client connection past a load balancer's minute unless told otherwise", () => {

@@ -58,6 +58,11 @@ export const ZEnv = z.object({
   SMS_PROVIDER: z.enum(["dev", "aliyun"]).optional(),
   // Lets the development SMS provider run on a production configuration (codes in the log and on /dev/sms for administrators).
   ALLOW_DEV_SMS: ZBool.default(false),
+  // Whether an app's own link (share page, H5 chat, its plans) works before an administrator's review:
+  // "listing" lets it, and review gates only the market listing; "review_first" serves nobody but the
+  // owner until approved. Unset: "listing" on the embedded install, "review_first" on a production
+  // configuration (appReviewPolicy; docs/decisions/0023-app-review-policy.md).
+  APP_REVIEW_POLICY: z.enum(["listing", "review_first"], { message: 'must be "listing" (review gates only the market listing) or "review_first" (nothing is served before review)' }).optional(),
   // Set by `npm start` for its processes when it hosts the embedded database (server/supervisor.ts).
   ZELIN_EMBEDDED_DB: ZBool.default(false),
   // Aliyun Dysmsapi, used when SMS_PROVIDER=aliyun (server/auth/sms/aliyun-sms-provider.ts).
@@ -130,6 +135,13 @@ export function isProductionConfiguration(env: Pick<TEnv, "NODE_ENV" | "DATABASE
 /** The development SMS provider never runs on a production configuration unless ALLOW_DEV_SMS says so. */
 export function mayUseDevSms(env: Pick<TEnv, "NODE_ENV" | "DATABASE_URL" | "ZELIN_EMBEDDED_DB" | "ALLOW_DEV_SMS">) {
   return env.ALLOW_DEV_SMS || !isProductionConfiguration(env);
+}
+
+export type TAppReviewPolicy = "listing" | "review_first";
+
+/** The app review policy in force: the setting, else "review_first" on a production configuration and "listing" elsewhere. */
+export function appReviewPolicy(env: Pick<TEnv, "APP_REVIEW_POLICY" | "NODE_ENV" | "DATABASE_URL" | "ZELIN_EMBEDDED_DB"> = getEnv()): TAppReviewPolicy {
+  return env.APP_REVIEW_POLICY ?? (isProductionConfiguration(env) ? "review_first" : "listing");
 }
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): TEnv {

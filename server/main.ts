@@ -34,6 +34,11 @@ if (workers > 1 && cluster.isPrimary) {
     process.send?.({ type: "ready", port: env.PORT });
   });
   keepConnectionsAlive(server, env.HTTP_KEEP_ALIVE_MS);
+  // A fresh install has no administrator: say how to make one, once per start (the first worker).
+  if (!cluster.isWorker || cluster.worker?.id === 1) {
+    const { announceSetupCode } = await import("./platform/setup.service");
+    announceSetupCode(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).catch((err) => logger.error({ err }, "could not check for a platform administrator"));
+  }
   const stop = () => server.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -4,7 +4,7 @@ export type TLanguage = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = "zh_hans";
 export const LANGUAGE_COOKIE = "lang";
 export const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
-export const NAMESPACES = ["common", "errors", "home", "site", "legal", "mobi", "auth", "agents", "chat", "models", "media", "database", "train", "apps", "h5", "share", "appdata", "apikeys", "market", "statements", "withdrawals", "purchases", "metering", "editions", "payments", "distribution", "bots", "content"] as const;
+export const NAMESPACES = ["common", "errors", "home", "site", "legal", "mobi", "auth", "agents", "chat", "models", "media", "database", "train", "apps", "h5", "share", "appdata", "apikeys", "market", "statements", "withdrawals", "purchases", "metering", "editions", "payments", "distribution", "bots", "content", "workspace"] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /** The names each language is shown under in the switcher: always in its own script. */

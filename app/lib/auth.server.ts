@@ -29,6 +29,11 @@ export async function requirePageRole(request: Request, ...roles: string[]) {
 }
 
 /** Only same-site paths: a login link must not become an open redirect. */
-export function safeRedirect(target: string | null | undefined, fallback = "/setting") {
+export function safeRedirect(target: string | null | undefined, fallback = "/workspace") {
   return toSafeRedirect(target, fallback);
+}
+
+/** Where signing in or up lands when no `redirect` names a page: the workspace, on a phone its /mobi twin. */
+export function landingPath(request: Request) {
+  return isMobiPath(new URL(request.url).pathname) ? toMobiPath("/workspace") : "/workspace";
 }

@@ -54,6 +54,10 @@ export const ZSendSmsInput = z.object({ phone: ZPhone, purpose: z.enum(["login",
 
 export const ZLoginSmsInput = z.object({ phone: ZPhone, code: ZSmsCode, agreed: ZAgreed });
 
+/** Binding a phone, or replacing the bound one (then `password`, the account's current one, is required). */
+export const ZBindPhoneInput = z.object({ phone: ZPhone, code: ZSmsCode, password: z.string().max(64).optional() });
+export type TBindPhoneInput = z.infer<typeof ZBindPhoneInput>;
+
 export function resetPasswordSchema(strict: boolean) {
   return z
     .object({ phone: ZPhone, code: ZSmsCode, password: passwordSchema(strict), confirm: z.string() })

@@ -2,8 +2,14 @@
 // immutable: editing makes a new draft; an upgrade publishes a new version and cannot be undone.
 import { AppError } from "../errors/app-error";
 
-export const AGENT_STATES = ["draft", "under_review", "on_shelf", "removed", "published", "upgraded", "invalid"] as const;
+export const AGENT_STATES = ["draft", "under_review", "on_shelf", "removed", "published", "published_in_review", "upgraded", "invalid"] as const;
 export type TAgentState = (typeof AGENT_STATES)[number];
+
+/**
+ * The states whose version is what the agent runs outside its owner's debug chat (apps, bots, API,
+ * the market). A published version submitted to the market keeps running while it is reviewed.
+ */
+export const LIVE_AGENT_STATES = ["published", "published_in_review", "on_shelf", "invalid"] as const satisfies readonly TAgentState[];
 
 export const AGENT_TRANSITIONS: Record<TAgentState, readonly TAgentState[]> = {
   // A draft is submitted for review, or published for its owner's own use (not the market).
@@ -14,7 +20,11 @@ export const AGENT_TRANSITIONS: Record<TAgentState, readonly TAgentState[]> = {
   // training set they depend on fails or is paused.
   // A live version is replaced by a newer live version ("upgraded"), which cannot be rolled back.
   on_shelf: ["removed", "invalid", "upgraded"],
-  published: ["under_review", "invalid", "upgraded"],
+  // A published version is submitted to the market as it is, with no new version to invent.
+  published: ["published_in_review", "invalid", "upgraded"],
+  // It stays live for its owner meanwhile. Approved, it goes on the shelf; refused (with a reason)
+  // or withdrawn, it is simply published again: a refused listing never stops the owner's own use.
+  published_in_review: ["on_shelf", "published", "invalid", "upgraded"],
   // A removed agent's owner fixes it in a new draft; the removed version itself never returns.
   removed: [],
   upgraded: [],

@@ -4,20 +4,25 @@
 import { assertRole } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertWithinLimit } from "../accounts/entitlements.service";
+import type { TEditionKey } from "../accounts/editions";
 import { mapError } from "../errors/map-error";
 import { isAppError } from "../errors/app-error";
 import * as repo from "./agents.repository";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 
-/** Null when another agent may be created, else the edition's refusal in the reader's language. */
-export async function describeAgentQuota(actor: TActor, lng?: string): Promise<string | null> {
+/** The edition's refusal in the reader's language, its number of agents, and the first edition allowing more (null: none). */
+export type TAgentQuotaRefusal = { message: string; limit: number | null; upgrade: TEditionKey | null };
+
+/** Null when another agent may be created, else why not. */
+export async function describeAgentQuota(actor: TActor, lng?: string): Promise<TAgentQuotaRefusal | null> {
   try {
     await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id));
     return null;
   } catch (err) {
     if (!isAppError(err)) throw err;
-    return mapError(err, lng).envelope.description;
+    const data = (err.data ?? {}) as { limit?: number; upgrade?: TEditionKey | null };
+    return { message: mapError(err, lng).envelope.description, limit: data.limit ?? null, upgrade: data.upgrade ?? null };
   }
 }
 

@@ -94,9 +94,9 @@ export async function listVersionsOfAgents(agentIds: string[], tx: TDbOrTx = get
   return tx.agentVersion.findMany({ where: { agentId: { in: agentIds } }, orderBy: { createdAt: "desc" }, select: VERSION });
 }
 
-export async function listVersionsInState(state: TAgentState, tx: TDbOrTx = getDb()) {
+export async function listVersionsInState(state: TAgentState | readonly TAgentState[], tx: TDbOrTx = getDb()) {
   return tx.agentVersion.findMany({
-    where: { state, agent: { deletedAt: null } },
+    where: { state: typeof state === "string" ? state : { in: [...state] }, agent: { deletedAt: null } },
     orderBy: { submittedAt: "asc" },
     select: { ...VERSION, agent: { select: { ...AGENT, owner: { select: { account: true, nickname: true } } } } },
   });

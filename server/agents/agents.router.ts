@@ -1,7 +1,7 @@
 // tRPC procedures of the agent builder: authenticate, call the service (which parses), answer.
 import { z } from "zod";
 import { authedProcedure, publicProcedure, router } from "../trpc/trpc";
-import { AGENT_PLUGINS, ZAgentId, ZAgentInput, ZReorderAgentsInput, ZReviewDecisionInput, ZSaveAgentDraftInput } from "./agents.schema";
+import { AGENT_PLUGINS, ZAgentId, ZAgentInput, ZReorderAgentsInput, ZReviewDecisionInput, ZSaveAgentDraftInput, ZSubmitAgentInput } from "./agents.schema";
 import * as agents from "./agents.service";
 import { listPublicModels } from "../models/models.service";
 
@@ -13,7 +13,7 @@ export const agentsRouter = router({
   create: authedProcedure.input(ZAgentInput).mutation(({ ctx, input }) => agents.createAgent(ctx.account, input)),
   saveDraft: authedProcedure.input(ZSaveAgentDraftInput).mutation(({ ctx, input }) => agents.saveAgentDraft(ctx.account, input)),
   publish: authedProcedure.input(ZAgentId).mutation(({ ctx, input }) => agents.publishAgent(ctx.account, input)),
-  submit: authedProcedure.input(ZAgentId).mutation(({ ctx, input }) => agents.submitAgent(ctx.account, input)),
+  submit: authedProcedure.input(ZSubmitAgentInput).mutation(({ ctx, input }) => agents.submitAgent(ctx.account, input)),
   withdraw: authedProcedure.input(ZAgentId).mutation(({ ctx, input }) => agents.withdrawAgent(ctx.account, input)),
   reorder: authedProcedure.input(ZReorderAgentsInput).mutation(({ ctx, input }) => agents.reorderAgents(ctx.account, input)),
   delete: authedProcedure.input(ZAgentId).mutation(({ ctx, input }) => agents.deleteAgent(ctx.account, input)),

@@ -96,6 +96,8 @@ export function compareVersions(a: string, b: string) {
 }
 
 export const ZAgentId = z.object({ id: z.string().min(1).max(40) });
+/** Which version goes to the market's review: the draft, or the published one as it is (unnamed: the draft if any). */
+export const ZSubmitAgentInput = ZAgentId.extend({ source: z.enum(["draft", "published"], "validation.submit_source").optional() });
 export const ZSaveAgentDraftInput = z.object({ id: z.string().min(1).max(40), agent: ZAgentInput });
 export const ZReorderAgentsInput = z.object({ ids: z.array(z.string().min(1).max(40)).min(1).max(500) });
 export const ZReviewDecisionInput = z.object({ versionId: z.string().min(1).max(40), reason: z.string().trim().max(200, "validation.reject_reason").optional() });

@@ -9,7 +9,7 @@ import { assertWithinLimit } from "../accounts/entitlements.service";
 import { findModelByKey } from "../models/models.repository";
 import { findForeignSetIds } from "../knowledge/training-sets.repository";
 import { ZodError } from "zod";
-import { moveAgent, type TAgentState } from "./agent-lifecycle";
+import { LIVE_AGENT_STATES, moveAgent, type TAgentState } from "./agent-lifecycle";
 import * as repo from "./agents.repository";
 import { deepFreeze } from "../lib/deep-freeze";
 import {
@@ -19,6 +19,7 @@ import {
   ZReorderAgentsInput,
   ZReviewDecisionInput,
   ZSaveAgentDraftInput,
+  ZSubmitAgentInput,
   type TAgentDetail,
   type TAgentInput,
   type TAgentSummary,
@@ -29,7 +30,9 @@ import {
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 type TVersion = repo.TAgentVersionRow;
 
-const LIVE_STATES: readonly string[] = ["published", "on_shelf", "invalid"];
+const LIVE_STATES: readonly string[] = LIVE_AGENT_STATES;
+/** A submission waiting for the reviewers: a draft's, or a published version's as it is. */
+const REVIEW_STATES: readonly TAgentState[] = ["under_review", "published_in_review"];
 
 function toVersionView(v: TVersion): TAgentVersionView {
   return {
@@ -50,7 +53,7 @@ function classify(versions: TVersion[]) {
   return {
     live: versions.find((v) => LIVE_STATES.includes(v.state)) ?? null,
     draft: versions.find((v) => v.state === "draft") ?? null,
-    underReview: versions.find((v) => v.state === "under_review") ?? null,
+    underReview: versions.find((v) => REVIEW_STATES.includes(v.state as TAgentState)) ?? null,
     removed: versions.find((v) => v.state === "removed") ?? null,
   };
 }
@@ -151,11 +154,14 @@ export async function saveAgentDraft(actor: TActor, raw: unknown): Promise<TAgen
   return getAgent(actor, { id });
 }
 
-/** Moves one version and, when it goes live, retires the version that was live before it. */
-async function moveVersion(tx: TDbOrTx, version: TVersion, to: TAgentState, extra: { reason?: string; reviewerId?: string } = {}) {
+/**
+ * Moves one version and, when it goes live, retires the version that was live before it. A
+ * published version listed after review keeps the date it first went live (its update-log entry).
+ */
+async function moveVersion(tx: TDbOrTx, version: TVersion, to: TAgentState, extra: { reason?: string; reviewerId?: string; refusal?: string } = {}) {
   const moved = moveAgent(version.state as TAgentState, to, { reason: extra.reason });
   const now = new Date();
-  const goesLive = to === "published" || to === "on_shelf";
+  const goesLive = (to === "published" || to === "on_shelf") && !version.publishedAt;
   if (goesLive) {
     const versions = await repo.listVersionsOf(version.agentId, tx);
     assertVersionHigher(version.version, versions.filter((v) => v.id !== version.id));
@@ -167,7 +173,9 @@ async function moveVersion(tx: TDbOrTx, version: TVersion, to: TAgentState, extr
     {
       state: moved.state,
       ...(to === "removed" ? { removedReason: moved.reason } : {}),
-      ...(to === "under_review" ? { submittedAt: now } : {}),
+      // A refused listing of a published version: the reason is kept with it, still live.
+      ...(extra.refusal ? { removedReason: extra.refusal } : {}),
+      ...(to === "under_review" || to === "published_in_review" ? { submittedAt: now, removedReason: null } : {}),
       ...(to === "draft" ? { submittedAt: null } : {}),
       ...(extra.reviewerId ? { reviewedAt: now, reviewedById: extra.reviewerId } : {}),
       ...(goesLive ? { publishedAt: now } : {}),
@@ -176,17 +184,21 @@ async function moveVersion(tx: TDbOrTx, version: TVersion, to: TAgentState, extr
   );
 }
 
-async function moveOwnAgent(actor: TActor, raw: unknown, pick: (c: ReturnType<typeof classify>) => TVersion | null, to: TAgentState) {
-  const { id } = ZAgentId.parse(raw);
+type TClassified = ReturnType<typeof classify>;
+type TOwnMove = { version: TVersion; to: TAgentState } | null;
+
+async function moveOwnAgent(actor: TActor, id: string, intended: TAgentState, pick: (c: TClassified) => TOwnMove) {
   await getDb().$transaction(async (tx) => {
     await loadOwned(actor, id, tx);
     await repo.lockAgent(id, tx);
     const versions = await repo.listVersionsOf(id, tx);
     const c = classify(versions);
-    const version = pick(c);
-    if (!version) throw new AppError("invalid_state_transition", { params: { from: `$t:common:agent_state.${versions[0]?.state ?? "draft"}`, to: `$t:common:agent_state.${to}` } });
-    // One submission at a time, and a withdrawn submission may not overwrite a newer draft.
-    if (to === "under_review" && c.underReview) throw new AppError("repeat_action");
+    const picked = pick(c);
+    if (!picked) throw new AppError("invalid_state_transition", { params: { from: `$t:common:agent_state.${versions[0]?.state ?? "draft"}`, to: `$t:common:agent_state.${intended}` } });
+    const { version, to } = picked;
+    // One submission at a time, whichever version it is.
+    if (REVIEW_STATES.includes(to) && c.underReview) throw new AppError("repeat_action");
+    // A withdrawn submission may not overwrite a newer draft.
     if (to === "draft" && c.draft) throw new AppError("repeat_action");
     // A listed agent changes only through review: publishing around it would bypass the reviewers.
     if (to === "published" && c.live?.state === "on_shelf") throw new AppError("invalid_state_transition", { params: { from: "$t:common:agent_state.on_shelf", to: "$t:common:agent_state.published" } });
@@ -197,11 +209,26 @@ async function moveOwnAgent(actor: TActor, raw: unknown, pick: (c: ReturnType<ty
 }
 
 /** The owner publishes the draft for their own use (apps, debug), outside the market. */
-export const publishAgent = (actor: TActor, raw: unknown) => moveOwnAgent(actor, raw, (c) => c.draft, "published");
-/** The owner submits the draft for review before it goes on the market's shelf. */
-export const submitAgent = (actor: TActor, raw: unknown) => moveOwnAgent(actor, raw, (c) => c.draft, "under_review");
-/** The owner takes back a submission that is still waiting for review. */
-export const withdrawAgent = (actor: TActor, raw: unknown) => moveOwnAgent(actor, raw, (c) => c.underReview, "draft");
+export const publishAgent = async (actor: TActor, raw: unknown) => moveOwnAgent(actor, ZAgentId.parse(raw).id, "published", (c) => c.draft && { version: c.draft, to: "published" });
+
+/**
+ * The owner submits a version for review before it goes on the market's shelf: the draft, or the
+ * version published for their own use as it is (it keeps serving them while it waits). Unnamed,
+ * the draft when there is one, else the published version.
+ */
+export async function submitAgent(actor: TActor, raw: unknown) {
+  const { id, source } = ZSubmitAgentInput.parse(raw);
+  return moveOwnAgent(actor, id, "under_review", (c) => {
+    const published = c.live?.state === "published" ? c.live : null;
+    const pick = source ?? (c.draft ? "draft" : "published");
+    if (pick === "draft") return c.draft && { version: c.draft, to: "under_review" };
+    return published && { version: published, to: "published_in_review" };
+  });
+}
+
+/** The owner takes back a submission that is still waiting for review: a draft again, or simply published again. */
+export const withdrawAgent = async (actor: TActor, raw: unknown) =>
+  moveOwnAgent(actor, ZAgentId.parse(raw).id, "draft", (c) => c.underReview && { version: c.underReview, to: c.underReview.state === "published_in_review" ? "published" : "draft" });
 
 export async function reorderAgents(actor: TActor, raw: unknown) {
   const { ids } = ZReorderAgentsInput.parse(raw);
@@ -244,7 +271,7 @@ export async function getUpdateLog(actor: TActor | null, raw: unknown): Promise<
 
 export async function listReviewQueue(actor: TActor) {
   assertRole(actor, "platform_admin");
-  const rows = await repo.listVersionsInState("under_review");
+  const rows = await repo.listVersionsInState(REVIEW_STATES);
   return rows.map((r) => ({
     ...toVersionView(r),
     agent_id: r.agentId,
@@ -255,7 +282,19 @@ export async function listReviewQueue(actor: TActor) {
   }));
 }
 
-async function decide(actor: TActor, raw: unknown, from: TAgentState, to: TAgentState) {
+type TDecision = "approve" | "reject" | "take_down";
+/**
+ * Where each decision moves a version, by the state it is in. A refused listing of a published
+ * version leaves it published (the owner's own use goes on), with the reason kept beside it.
+ */
+const DECISIONS: Record<TDecision, Partial<Record<TAgentState, TAgentState>>> = {
+  approve: { under_review: "on_shelf", published_in_review: "on_shelf" },
+  reject: { under_review: "removed", published_in_review: "published" },
+  take_down: { on_shelf: "removed" },
+};
+const DECISION_TARGET: Record<TDecision, TAgentState> = { approve: "on_shelf", reject: "removed", take_down: "removed" };
+
+async function decide(actor: TActor, raw: unknown, decision: TDecision) {
   assertRole(actor, "platform_admin");
   const { versionId, reason } = ZReviewDecisionInput.parse(raw);
   return getDb().$transaction(async (tx) => {
@@ -263,14 +302,20 @@ async function decide(actor: TActor, raw: unknown, from: TAgentState, to: TAgent
     if (!found) throw new AppError("not_found");
     await repo.lockAgent(found.agentId, tx);
     const version = (await repo.findVersionById(versionId, tx))!;
-    if (version.state !== from) moveAgent(version.state as TAgentState, to, { reason }); // throws the precise refusal
+    const from = version.state as TAgentState;
+    const to = DECISIONS[decision][from];
+    if (!to) throw new AppError(from === DECISION_TARGET[decision] ? "repeat_action" : "invalid_state_transition", { data: { from, to: DECISION_TARGET[decision] }, params: { from: `$t:common:agent_state.${from}`, to: `$t:common:agent_state.${DECISION_TARGET[decision]}` } });
+    if (decision === "reject" && to === "published") {
+      if (!reason?.trim()) throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.required" }] } });
+      return toVersionView(await moveVersion(tx, version, to, { refusal: reason.trim() }));
+    }
     return toVersionView(await moveVersion(tx, version, to, { reason, reviewerId: actor.id }));
   });
 }
 
-export const approveAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "under_review", "on_shelf");
-export const rejectAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "under_review", "removed");
-export const takeDownAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "on_shelf", "removed");
+export const approveAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "approve");
+export const rejectAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "reject");
+export const takeDownAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "take_down");
 
 // --- For other areas ------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import type { TSendMessageInput } from "../runtime/chat.schema";
 import * as dialoguesRepo from "../runtime/dialogues.repository";
 import { loadReadableDocument } from "../runtime/documents.service";
 import { assertMayUse, claimUse, finishUse, releaseUse, type TConsumer, type TUseClaim, type TUseSource } from "./app-entitlements.service";
+import { isServedByLink } from "./app-review-policy";
 import * as repo from "./app-uses.repository";
 import { assertTurnImages, attachTurnImages } from "./app-voice.service";
 import { toPublicFileUrl } from "../uploads/uploads.service";
@@ -29,8 +30,9 @@ export async function loadOpenableApp(appId: string | undefined, consumer: TCons
 }
 
 /**
- * The owner opens their app in any state. Anyone else only an on-shelf app (private apps open by
- * id: the link is the secret); a sub-account app only for signed-in staff of the owner's enterprise.
+ * The owner opens their app in any state. Anyone else only an app served by its link (on the
+ * shelf, or waiting for review under the "listing" policy: app-review-policy.ts; private apps open
+ * by id: the link is the secret); a sub-account app only for signed-in staff of the owner's enterprise.
  */
 export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer, source?: TUseSource) {
   if (consumer.account?.id === app.ownerAccountId) return;
@@ -39,7 +41,7 @@ export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer, source
     if (app.state === "removed") throw new AppError("not_found");
     return;
   }
-  if (app.state !== "on_shelf") throw new AppError("not_found");
+  if (!isServedByLink(app)) throw new AppError("not_found");
   if (app.mode === "sub_account") {
     if (!consumer.account) throw new AppError("not_logged_in");
     const enterpriseId = app.enterpriseId ?? app.owner.enterpriseId;

@@ -2,6 +2,7 @@
 // live version, app dialogues with their owner (account or visitor), and AppUse rows.
 import { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
+import { LIVE_AGENT_STATES } from "../agents/agent-lifecycle";
 
 const APP_FOR_TURN = {
   id: true,
@@ -9,6 +10,7 @@ const APP_FOR_TURN = {
   enterpriseId: true,
   type: true,
   state: true,
+  removedAt: true,
   mode: true,
   isPublic: true,
   name: true,
@@ -33,7 +35,7 @@ export async function findAgentWithLiveVersion(agentId: string, tx: TDbOrTx = ge
   const agent = await tx.agent.findFirst({ where: { id: agentId, deletedAt: null }, select: { id: true, ownerAccountId: true, enterpriseId: true, name: true, avatarUrl: true } });
   if (!agent) return { agent: null, version: null };
   const version = await tx.agentVersion.findFirst({
-    where: { agentId, state: { in: ["published", "on_shelf", "invalid"] } },
+    where: { agentId, state: { in: [...LIVE_AGENT_STATES] } },
     orderBy: { createdAt: "desc" },
     select: { id: true, state: true, config: true, updatedAt: true },
   });

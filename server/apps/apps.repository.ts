@@ -12,6 +12,7 @@ export const APP = {
   type: true,
   state: true,
   removedReason: true,
+  removedAt: true,
   name: true,
   nameEn: true,
   iconUrl: true,
@@ -50,7 +51,7 @@ export const APP = {
 export type TAppRow = Prisma.AppGetPayload<{ select: typeof APP }>;
 
 /** Columns an app's form writes (everything but state, review and counters). */
-export type TAppData = Omit<Prisma.AppUncheckedCreateInput, "id" | "agents" | "plans" | "apiKeys" | "state" | "removedReason" | "reviewedAt" | "reviewedById" | "listedAt" | "deletedAt" | "submittedAt">;
+export type TAppData = Omit<Prisma.AppUncheckedCreateInput, "id" | "agents" | "plans" | "apiKeys" | "state" | "removedReason" | "removedAt" | "reviewedAt" | "reviewedById" | "listedAt" | "deletedAt" | "submittedAt">;
 export type TPlanData = { kind: "days" | "count"; quantity: number; priceMicro: bigint; dailyLimit: number | null };
 
 /** Serialises creations of one account's apps (the edition's app count). */
@@ -92,7 +93,7 @@ export async function insertApp(data: TAppData, agentIds: string[], plans: TPlan
   return row.id;
 }
 
-export async function updateAppById(id: string, data: Partial<TAppData> & { submittedAt?: Date; state?: TAppState; removedReason?: string | null; reviewedAt?: Date | null; reviewedById?: string | null; listedAt?: Date | null; deletedAt?: Date | null }, tx: TDbOrTx) {
+export async function updateAppById(id: string, data: Partial<TAppData> & { submittedAt?: Date; state?: TAppState; removedReason?: string | null; removedAt?: Date | null; reviewedAt?: Date | null; reviewedById?: string | null; listedAt?: Date | null; deletedAt?: Date | null }, tx: TDbOrTx) {
   await tx.app.update({ where: { id }, data, select: { id: true } });
 }
 
@@ -124,7 +125,7 @@ export async function deleteAppById(id: string, tx: TDbOrTx) {
 export async function findOwnLiveAgents(accountId: string, agentIds: string[], tx: TDbOrTx = getDb()) {
   if (!agentIds.length) return [];
   return tx.agent.findMany({
-    where: { id: { in: agentIds }, ownerAccountId: accountId, deletedAt: null, versions: { some: { state: { in: ["published", "on_shelf"] } } } },
+    where: { id: { in: agentIds }, ownerAccountId: accountId, deletedAt: null, versions: { some: { state: { in: ["published", "published_in_review", "on_shelf"] } } } },
     select: { id: true, name: true },
   });
 }

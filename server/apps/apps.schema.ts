@@ -156,6 +156,8 @@ export type TAppView = {
   type: TAppType;
   state: TAppState;
   removed_reason: string | null;
+  /** Whether others can open it by its link now (app-review-policy.ts): on the shelf, or waiting under the "listing" policy. */
+  link_open: boolean;
   name: string;
   icon_url: string;
   introduction: string;

@@ -7,6 +7,7 @@ import { assertOwned, assertRole } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertFeature, assertWithinLimit } from "../accounts/entitlements.service";
 import { moveApp, type TAppMove } from "./app-lifecycle";
+import { isServedByLink } from "./app-review-policy";
 import * as repo from "./apps.repository";
 import {
   parseAppSettings,
@@ -66,6 +67,7 @@ function toView(row: repo.TAppRow, names: Map<string, string>): TAppView {
     type: row.type as TAppType,
     state: row.state as TAppState,
     removed_reason: row.removedReason,
+    link_open: isServedByLink(row),
     name: row.name,
     icon_url: row.iconUrl,
     introduction: row.introduction,
@@ -290,7 +292,8 @@ async function decide(actor: TActor, id: string, move: "approve" | "remove", rea
     const row = (await repo.findAppById(id, tx))!;
     const moved = moveApp(row.state as TAppState, move, { reason });
     const now = new Date();
-    await repo.updateAppById(id, { state: moved.state, removedReason: moved.reason, reviewedAt: now, reviewedById: actor.id, listedAt: moved.state === "on_shelf" ? now : null }, tx);
+    // A removal is remembered until an approval: a resubmitted app stays closed to its link till then.
+    await repo.updateAppById(id, { state: moved.state, removedReason: moved.reason, removedAt: moved.state === "removed" ? now : null, reviewedAt: now, reviewedById: actor.id, listedAt: moved.state === "on_shelf" ? now : null }, tx);
   });
   return getView(id);
 }

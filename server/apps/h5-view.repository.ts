@@ -8,6 +8,7 @@ const H5_APP = {
   type: true,
   state: true,
   removedReason: true,
+  removedAt: true,
   name: true,
   nameEn: true,
   iconUrl: true,
@@ -30,6 +31,8 @@ const H5_APP = {
   deletedAt: true,
   owner: { select: { id: true, nickname: true, avatarUrl: true, enterpriseId: true } },
   category: { select: { slug: true, names: true } },
+  // The agent the chat runs (as the runtime picks it): its variables are asked for before chatting.
+  agents: { orderBy: [{ sortOrder: "asc" }, { agentId: "asc" }] as { sortOrder?: "asc"; agentId?: "asc" }[], take: 1, select: { agentId: true } },
 } as const;
 
 export async function findH5App(id: string, tx?: TDbOrTx) {

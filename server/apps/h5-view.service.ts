@@ -1,6 +1,10 @@
 // What the H5 pages (/share, /mobi/dialogue, /mobi/intro) may show of an app, and to whom
-// (contract 1): only on_shelf apps are served to anyone but their owner; a private app opens by
-// its link; a sub_account app only for signed-in staff of the owner's enterprise (and the owner).
+// (contract 1): only apps served by their link (on the shelf, or waiting for review under the
+// "listing" review policy: app-review-policy.ts) are shown to anyone but their owner; a private app
+// opens by its link; a sub_account app only for signed-in staff of the owner's enterprise (and the owner).
+import type { TVariable } from "../agents/agents.schema";
+import { readLiveVariables } from "./agent-variables.service";
+import { isServedByLink } from "./app-review-policy";
 import { findH5App, type TH5AppRow } from "./h5-view.repository";
 
 export type TH5Viewer = { id: string; enterpriseId: string | null } | null;
@@ -28,6 +32,8 @@ export type TH5App = {
   freePerDay: number;
   developer: { nickname: string; avatarUrl: string | null };
   isOwner: boolean;
+  /** The variables of the agent's live version, filled in before the first message. */
+  variables: TVariable[];
 };
 
 /** Why a page cannot show the app; each is an `h5:error.<reason>` text on /mobi/error. */
@@ -62,7 +68,7 @@ function readCategoryName(names: unknown, slug: string): string {
   return slug;
 }
 
-export function toH5App(row: TH5AppRow, isOwner: boolean): TH5App {
+export function toH5App(row: TH5AppRow, isOwner: boolean, variables: TVariable[] = []): TH5App {
   return {
     id: row.id,
     name: row.name,
@@ -83,6 +89,7 @@ export function toH5App(row: TH5AppRow, isOwner: boolean): TH5App {
     freePerDay: row.freePerDay,
     developer: { nickname: row.owner.nickname, avatarUrl: row.owner.avatarUrl },
     isOwner,
+    variables,
   };
 }
 
@@ -95,7 +102,7 @@ export async function lookupH5App(id: string | null | undefined, viewer: TH5View
   if (!isOwner) {
     if (row.state === "removed") return { ok: false, reason: "removed", removedReason: row.removedReason };
     if (row.state === "off_shelf") return { ok: false, reason: "off_shelf" };
-    if (row.state !== "on_shelf") return { ok: false, reason: "under_review" };
+    if (!isServedByLink(row)) return { ok: false, reason: "under_review" };
     if (row.mode === "sub_account") {
       if (!viewer) return { ok: false, reason: "login_required" };
       // The same rule as the runtime's assertMayOpen (app-turn.service.ts).
@@ -103,5 +110,7 @@ export async function lookupH5App(id: string | null | undefined, viewer: TH5View
       if (!enterpriseId || viewer.enterpriseId !== enterpriseId) return { ok: false, reason: "no_permission" };
     }
   }
-  return { ok: true, app: toH5App(row, isOwner) };
+  const agentId = row.agents[0]?.agentId;
+  const variables = agentId ? ((await readLiveVariables([agentId])).get(agentId) ?? []) : [];
+  return { ok: true, app: toH5App(row, isOwner, variables) };
 }

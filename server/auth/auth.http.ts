@@ -9,6 +9,7 @@ import { getRequestLanguage } from "../http/request-context";
 import { changePassword, loginWithPassword, loginWithSms, registerAccount, resetPasswordWithSms } from "./auth.service";
 import { endSession } from "./session.service";
 import { sendSmsCode } from "./sms";
+import { sendBindPhoneCode } from "./phone-binding.service";
 
 export function createAuthRouter() {
   const router = express.Router();
@@ -36,6 +37,8 @@ export function createAuthRouter() {
     "/v1/auth/sms/send",
     handle(async (req) => {
       const input = ZSendSmsInput.parse(req.body);
+      // Binding is for a signed-in account, and a phone another account holds gets no code.
+      if (input.purpose === "bind_phone") return sendBindPhoneCode((await requireAuth(req)).account.id, input, getRequestLanguage(req));
       if (input.purpose === "login" || input.purpose === "reset_password") {
         // Say so now rather than after the user waits for a code that cannot work.
         if (!(await repo.findAccountForLogin({ phone: input.phone }))) throw new AppError("phone_not_registered");

@@ -12,3 +12,19 @@ export function extendPaidUntil(current: Date | null, now: Date): Date {
   const from = current && current > now ? current : now;
   return new Date(from.getTime() + BOT_PACKAGE_DAYS * DAY_MS);
 }
+
+/** How long after buying a bot its owner may delete it for a full refund, while it has never come online. */
+export const REFUND_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Until when deleting the bot refunds what its package cost: 24 hours from its purchase, as long
+ * as it has never come online (a platform saw it: `lastSeenAt`); null once either has passed.
+ */
+export function refundableUntil(bot: { createdAt: Date; lastSeenAt: Date | null }, now: Date): Date | null {
+  if (bot.lastSeenAt) return null;
+  const until = new Date(bot.createdAt.getTime() + REFUND_WINDOW_MS);
+  return until > now ? until : null;
+}
+
+/** The ledger key of a bot's package refund: one per bot, so it is paid at most once. */
+export const packageRefundKey = (botId: string) => `bot_refund:${botId}`;

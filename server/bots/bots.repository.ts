@@ -21,6 +21,7 @@ const BOT_ROW = {
   enabled: true,
   leaseOwner: true,
   leaseUntil: true,
+  lastSeenAt: true,
   createdAt: true,
   app: { select: { enterpriseId: true, agents: { take: 1, orderBy: { sortOrder: "asc" }, select: { agentId: true } } } },
   _count: { select: { events: { where: { readAt: null } } } },
@@ -59,6 +60,25 @@ export async function softDeleteBot(id: string, appId: string, now: Date, tx: TD
   await tx.app.update({ where: { id: appId }, data: { deletedAt: now }, select: { id: true } });
 }
 
+/** The bot's row locked for its deletion: two deletions of one bot run one after the other. */
+export async function lockBotForDelete(id: string, tx: TDbOrTx) {
+  await tx.$executeRaw`SELECT id FROM bot WHERE id = ${id} FOR UPDATE`;
+  return tx.bot.findUnique({ where: { id }, select: { id: true, appId: true, ownerAccountId: true, name: true, createdAt: true, lastSeenAt: true, deletedAt: true } });
+}
+
+/** The ledger postings that paid the bot's package (the first year, renewals), with their legs. */
+export async function listPackagePostings(botIds: string[], tx: TDbOrTx = getDb()) {
+  if (!botIds.length) return [];
+  return tx.ledgerTransaction.findMany({
+    where: { kind: "bot_package", OR: botIds.map((id) => ({ idempotencyKey: { startsWith: `bot_package:${id}:` } })) },
+    select: { idempotencyKey: true, entries: { select: { ledgerAccountId: true, amountMicro: true } } },
+  });
+}
+
+export async function findPostingEntries(key: string, tx: TDbOrTx = getDb()) {
+  return (await tx.ledgerTransaction.findUnique({ where: { idempotencyKey: key }, select: { entries: { select: { ledgerAccountId: true, amountMicro: true } } } }))?.entries ?? null;
+}
+
 export async function findAgentNames(ids: string[]) {
   if (!ids.length) return [];
   return getDb().agent.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
@@ -66,7 +86,7 @@ export async function findAgentNames(ids: string[]) {
 
 export async function findLiveAgentOf(accountId: string, agentId: string, tx: TDbOrTx = getDb()) {
   return tx.agent.findFirst({
-    where: { id: agentId, ownerAccountId: accountId, deletedAt: null, versions: { some: { state: { in: ["published", "on_shelf"] } } } },
+    where: { id: agentId, ownerAccountId: accountId, deletedAt: null, versions: { some: { state: { in: ["published", "published_in_review", "on_shelf"] } } } },
     select: { id: true, name: true, avatarUrl: true },
   });
 }

@@ -5,6 +5,7 @@ import { authedProcedure, router } from "../trpc/trpc";
 import { ZBotCreate, ZBotUpdate, ZScheduleInput } from "./bots.schema";
 import * as schedules from "./bot-schedules.service";
 import * as bots from "./bots.service";
+import { deleteBot } from "./bot-delete.service";
 
 const ZBotId = z.object({ bot_id: z.string().min(1).max(40) });
 const ZScheduleId = ZBotId.extend({ schedule_id: z.string().min(1).max(40) });
@@ -16,7 +17,7 @@ export const botsRouter = router({
   get: authedProcedure.input(ZBotId).query(({ ctx, input }) => bots.getBot(ctx.account, input.bot_id)),
   create: authedProcedure.input(ZBotCreate).mutation(({ ctx, input }) => bots.createBot(ctx.account, input)),
   update: authedProcedure.input(ZBotUpdate).mutation(({ ctx, input }) => bots.updateBot(ctx.account, input)),
-  delete: authedProcedure.input(ZBotId).mutation(({ ctx, input }) => bots.deleteBot(ctx.account, input.bot_id)),
+  delete: authedProcedure.input(ZBotId).mutation(({ ctx, input }) => deleteBot(ctx.account, input.bot_id)),
   renew: authedProcedure.input(ZBotId).mutation(({ ctx, input }) => bots.renewBotPackage(ctx.account, input.bot_id)),
   relogin: authedProcedure.input(ZBotId).mutation(({ ctx, input }) => bots.relogin(ctx.account, input.bot_id)),
   schedules: router({

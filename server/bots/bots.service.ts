@@ -1,7 +1,7 @@
 // Bots as their owners manage them in the console (issue 8; SPEC 3 Bot, SPEC 4 Bot states): create
 // (the edition's bot count, the first year of the bot package paid from the wallet, the BOT app
-// and the bot in one transaction), edit, pause, renew, delete, log in again; greetings, scheduled
-// messages are in bot-schedules.service.ts; the owner's notices are here.
+// and the bot in one transaction), edit, pause, renew, log in again; deleting, with its refund, is
+// bot-delete.service.ts; scheduled messages are in bot-schedules.service.ts; the owner's notices are here.
 //
 // A change that needs a new connection (credentials, pause, delete, log in again) breaks the
 // bot's lease: the gateway holding it drops it at its next renewal and one takes it afresh.
@@ -11,11 +11,13 @@ import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertWithinLimit, getEntitlements } from "../accounts/entitlements.service";
 import * as appsRepo from "../apps/apps.repository";
 import { getDb } from "../db/client";
+import { runTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
-import { platform, spend } from "../money/ledger.service";
+import { getWallet, platform, spend } from "../money/ledger.service";
 import { newId } from "../runtime/chat.service";
 import { maskCredentials, openCredentialsOrEmpty, parseCredentials, sealCredentials } from "./bot-credentials";
 import { BOT_PACKAGE_DAYS, BOT_PACKAGE_YEAR_MICRO, extendPaidUntil } from "./bot-package";
+import { findDeleteRefunds, type TDeleteRefund } from "./bot-refund";
 import { RELOGIN_DETAIL, ZBotCreate, ZBotUpdate, type TBotChannel, type TBotState } from "./bots.schema";
 import * as repo from "./bots.repository";
 import { breakLease } from "./gateway.repository";
@@ -44,6 +46,8 @@ export type TBotView = {
   agent: { id: string; name: string } | null;
   created_at: string;
   unread_events: number;
+  /** What deleting it now gives back (never online, bought less than a day ago); null: nothing. */
+  refund_on_delete: TDeleteRefund;
 };
 
 export const fieldError = (path: (string | number)[], message: string) => new ZodError([{ code: "custom", path, message, input: undefined }]);
@@ -56,7 +60,8 @@ function callbackPath(channel: TBotChannel, id: string, creds: Record<string, un
 
 async function toViews(rows: repo.TBotRow[], now = new Date()): Promise<TBotView[]> {
   const agentIds = [...new Set(rows.map((r) => r.app.agents[0]?.agentId).filter((x): x is string => Boolean(x)))];
-  const names = new Map((await repo.findAgentNames(agentIds)).map((a) => [a.id, a.name]));
+  const [agentNames, refunds] = await Promise.all([repo.findAgentNames(agentIds), findDeleteRefunds(rows, now)]);
+  const names = new Map(agentNames.map((a) => [a.id, a.name]));
   return rows.map((r) => {
     const creds = openCredentialsOrEmpty(r.credentials);
     const agentId = r.app.agents[0]?.agentId;
@@ -80,6 +85,7 @@ async function toViews(rows: repo.TBotRow[], now = new Date()): Promise<TBotView
       agent: agentId ? { id: agentId, name: names.get(agentId) ?? "" } : null,
       created_at: r.createdAt.toISOString(),
       unread_events: r._count.events,
+      refund_on_delete: refunds.get(r.id) ?? null,
     };
   });
 }
@@ -90,10 +96,10 @@ export async function loadOwnedBot(actor: TActor, botId: string) {
   return assertOwned(row ? { ...row, accountId: row.ownerAccountId, enterpriseId: row.app.enterpriseId } : null, actor, { enterpriseWide: true });
 }
 
-/** The package's price, the edition's bot limit and how many bots the account has (the create form shows them). */
+/** The package's price, the edition's bot limit, how many bots the account has and what it can spend (the create form shows them). */
 export async function getBotPackageQuote(actor: TActor) {
-  const [{ edition, limits }, used] = await Promise.all([getEntitlements(actor.id), repo.countBotsOf(actor.id)]);
-  return { edition, price_year_micro: BOT_PACKAGE_YEAR_MICRO, package_days: BOT_PACKAGE_DAYS, limit: limits.bots, used };
+  const [{ edition, limits }, used, balance] = await Promise.all([getEntitlements(actor.id), repo.countBotsOf(actor.id), getWallet(actor.id)]);
+  return { edition, price_year_micro: BOT_PACKAGE_YEAR_MICRO, package_days: BOT_PACKAGE_DAYS, limit: limits.bots, used, balance_micro: balance.available };
 }
 
 export async function createBot(actor: TActor, raw: unknown): Promise<{ bot_id: string; app_id: string }> {
@@ -101,7 +107,7 @@ export async function createBot(actor: TActor, raw: unknown): Promise<{ bot_id: 
   const credentials = parseCredentials(input.channel, input.credentials);
   const botId = newId();
   const now = new Date();
-  const appId = await getDb().$transaction(async (tx) => {
+  const appId = await runTransaction(async (tx) => {
     await repo.lockAccountBots(actor.id, tx);
     await assertWithinLimit(actor.id, "bots", await repo.countBotsOf(actor.id, tx), now, tx);
     const agent = await repo.findLiveAgentOf(actor.id, input.agent_id, tx);
@@ -182,11 +188,6 @@ export async function updateBot(actor: TActor, raw: unknown): Promise<TBotView> 
   return getBot(actor, bot.id);
 }
 
-export async function deleteBot(actor: TActor, botId: string) {
-  const bot = await loadOwnedBot(actor, botId);
-  await getDb().$transaction((tx) => repo.softDeleteBot(bot.id, bot.appId, new Date(), tx));
-}
-
 /**
  * Pays one more year of the bot's package: from the current end while it lasts, else from now.
  * `seenPaidUntil` is the end the owner saw when they clicked: a second click (or a retried request)
@@ -196,7 +197,7 @@ export async function deleteBot(actor: TActor, botId: string) {
 export async function renewBotPackage(actor: TActor, botId: string, seenPaidUntil?: string): Promise<{ paid_until: string; charged: boolean }> {
   const bot = await loadOwnedBot(actor, botId);
   const now = new Date();
-  return getDb().$transaction(async (tx) => {
+  return runTransaction(async (tx) => {
     await tx.$executeRaw`SELECT id FROM bot WHERE id = ${bot.id} FOR UPDATE`;
     const row = await tx.bot.findUniqueOrThrow({ where: { id: bot.id }, select: { paidUntil: true, state: true, enabled: true } });
     const seen = seenPaidUntil ? new Date(seenPaidUntil) : row.paidUntil;

@@ -1,5 +1,7 @@
 // The embedded default: one PGlite in DATA_DIR/pg, served on a loopback port so the web process,
 // the worker and the bot gateway all reach the same database through ordinary Postgres drivers.
+// With a data directory it records that address there while it runs (embedded-host-address.ts),
+// so operator commands use the running host rather than open the directory a second time.
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -7,6 +9,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler } from "@electric-sql/pglite-socket";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { SessionQueue } from "./session-queue";
+import { removeHostAddress, writeHostAddress } from "./embedded-host-address";
 
 export type EmbeddedHost = {
   url: string;
@@ -45,13 +48,17 @@ export async function startEmbeddedHost(opts: { dataDir?: string; port?: number;
     server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
+  const url = `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+  if (opts.dataDir) writeHostAddress(opts.dataDir, { pid: process.pid, port, url });
 
   return {
-    url: `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    url,
     port,
     db,
     queue,
     async close() {
+      // First, so that no command reaches for a host that is going away.
+      if (opts.dataDir) removeHostAddress(opts.dataDir);
       for (const h of handlers.values()) await h.detach(true).catch(() => {});
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -73,6 +73,9 @@ export const ERROR_CODES = {
   wechat_unbind_needs_password: { status: 420119, http: 409 },
   /** No SMS provider on this deployment: a production configuration never falls back to the development one. */
   sms_unavailable: { status: 420120, http: 503 },
+  // Phone binding: the phone asked for is already this account's; replacing a bound phone needs a password.
+  phone_unchanged: { status: 421201, http: 409 },
+  phone_change_needs_password: { status: 421202, http: 409 },
   // Uploads (SPEC 5): what a file is is decided by its content, not its name.
   file_type_not_allowed: { status: 420201, http: 415 },
   image_size_out_of_range: { status: 420202, http: 422 },
@@ -137,6 +140,9 @@ export const ERROR_CODES = {
   // Content: the sensitive-word list's administration.
   sensitive_words_file_not_text: { status: 420901, http: 415 },
   sensitive_words_too_many: { status: 420902, http: 422 },
+  // First-run setup: the platform already has an administrator; the one-time setup code is wrong.
+  setup_closed: { status: 421101, http: 404 },
+  setup_code_invalid: { status: 421102, http: 422 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -43,11 +43,20 @@ export function mapError(err: unknown, lng?: string): TMappedError {
   const appError = isAppError(err) ? (err as AppError) : undefined;
   if (!appError) logger.error({ err }, "unexpected error");
   const code: TErrorCode = appError?.code ?? "internal_error";
+  const params = translateParams(appError?.params ?? {}, lng);
+  // A field refusal reads as its first field's message, as a schema's does: "fill in “city”", not "something is wrong".
+  const field = code === "validation_failed" ? firstFieldMessage(appError?.data) : null;
   return {
     httpStatus: ERROR_CODES[code].http,
     code,
-    envelope: { status: ERROR_CODES[code].status, description: t(code, translateParams(appError?.params ?? {}, lng)), data: appError?.data ?? null },
+    envelope: { status: ERROR_CODES[code].status, description: field ? t(field, { ...params, defaultValue: t(code, params) }) : t(code, params), data: appError?.data ?? null },
   };
+}
+
+function firstFieldMessage(data: unknown): string | null {
+  const fields = (data as { fields?: unknown } | null)?.fields;
+  const first = Array.isArray(fields) ? (fields[0] as { message?: unknown } | undefined) : undefined;
+  return typeof first?.message === "string" && first.message ? first.message : null;
 }
 
 /**

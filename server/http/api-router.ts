@@ -10,6 +10,7 @@ import { handle, sendError } from "./envelope-response";
 import { getRequestLanguage, isPlatformAdmin } from "./request-context";
 import { verifyCsrf } from "./csrf";
 import { createAuthRouter } from "../auth/auth.http";
+import { createSetupRouter } from "../platform/setup.http";
 import { createWechatRouter } from "../auth/wechat/wechat.http";
 import { createSettingsRouter } from "../accounts/settings.http";
 import { createUploadsRouter } from "../uploads/uploads.http";
@@ -47,6 +48,7 @@ export function createApiRouter() {
   router.use(bodyErrors);
   router.use(verifyCsrf);
   router.use(createAuthRouter());
+  router.use(createSetupRouter());
   router.use(createWechatRouter());
   router.use(createSettingsRouter());
   router.use(createUploadsRouter());

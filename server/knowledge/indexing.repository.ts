@@ -52,7 +52,7 @@ export async function finishRevision(id: string, revision: number, data: { state
 export async function listAgentIdsUsingSet(trainingSetId: string, tx: TDbOrTx = getDb()): Promise<string[]> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT DISTINCT a.id FROM agent a JOIN agent_version v ON v.agent_id = a.id
-    WHERE a.deleted_at IS NULL AND v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid')
+    WHERE a.deleted_at IS NULL AND v.state IN ('draft', 'under_review', 'published', 'published_in_review', 'on_shelf', 'invalid')
       AND v.config -> 'training_set_ids' ? ${trainingSetId}`;
   return rows.map((r) => r.id);
 }
@@ -63,7 +63,7 @@ export async function listFailingSetsOf(agentId: string, tx: TDbOrTx = getDb()):
     SELECT DISTINCT ts.id FROM agent_version v
     JOIN training_set ts ON v.config -> 'training_set_ids' ? ts.id
     JOIN account o ON o.id = ts.owner_account_id
-    WHERE v.agent_id = ${agentId} AND v.state IN ('published', 'on_shelf', 'invalid') AND ts.deleted_at IS NULL
+    WHERE v.agent_id = ${agentId} AND v.state IN ('published', 'published_in_review', 'on_shelf', 'invalid') AND ts.deleted_at IS NULL
       AND (ts.state IN ('failed', 'stopped', 'disabled') OR o.knowledge_paused_at IS NOT NULL)`;
   return rows.map((r) => r.id);
 }
@@ -104,6 +104,6 @@ export async function listAgentIdsUsingSetsOf(accountId: string, tx: TDbOrTx = g
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT DISTINCT a.id FROM agent a JOIN agent_version v ON v.agent_id = a.id
     JOIN training_set ts ON ts.owner_account_id = ${accountId} AND ts.deleted_at IS NULL AND v.config -> 'training_set_ids' ? ts.id
-    WHERE a.deleted_at IS NULL AND v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid')`;
+    WHERE a.deleted_at IS NULL AND v.state IN ('draft', 'under_review', 'published', 'published_in_review', 'on_shelf', 'invalid')`;
   return rows.map((r) => r.id);
 }

@@ -29,7 +29,7 @@ export type TQaItemRow = Prisma.QaItemGetPayload<{ select: typeof QA }>;
 export type TTrainingDocumentRow = Prisma.TrainingDocumentGetPayload<{ select: typeof DOCUMENT }>;
 
 /** Versions that count as an agent using a set: its draft, a submission, or what is live. */
-const USING_STATES = ["draft", "under_review", "published", "on_shelf", "invalid"];
+const USING_STATES = ["draft", "under_review", "published", "published_in_review", "on_shelf", "invalid"];
 
 /**
  * Serialises writes that add sets or characters to one account: the edition's set limit and the

@@ -8,7 +8,7 @@ import { toTsqueryLiteral } from "../knowledge/text-segmenter";
 /** Contract 1: what anyone but the owner may see listed: on shelf, public, in the app centre, general mode. */
 const LISTED = Prisma.sql`a.state = 'on_shelf' AND a.is_public AND a.in_app_centre AND a.mode = 'general' AND a.deleted_at IS NULL`;
 
-const APP_COLUMNS = Prisma.sql`a.id, a.name, a.name_en, a.icon_url, left(a.introduction, 160) AS introduction, a.category_id, coalesce(a.tags, '{}') AS tags, a.type::text AS type,
+const APP_COLUMNS = Prisma.sql`a.id, a.name, a.name_en, a.icon_url, left(a.introduction, 160) AS introduction, left(a.introduction_en, 160) AS introduction_en, a.category_id, coalesce(a.tags, '{}') AS tags, a.type::text AS type,
   a.like_count, a.collect_count, a.comment_count, a.popularity, a.listed_at, COALESCE(a.listed_at, a.created_at)::text AS newest_key,
   o.id AS owner_id, o.nickname AS owner_nickname, o.avatar_url AS owner_avatar_url`;
 
@@ -18,6 +18,7 @@ export type TAppCardRow = {
   name_en: string;
   icon_url: string;
   introduction: string;
+  introduction_en: string;
   category_id: number | null;
   tags: string[];
   type: string;

@@ -15,6 +15,7 @@ function toAppCard(r: repo.TAppCardRow): TAppCard {
     nameEn: r.name_en,
     iconUrl: r.icon_url,
     introduction: r.introduction,
+    introductionEn: r.introduction_en ?? "",
     categoryId: r.category_id,
     tags: r.tags ?? [],
     type: r.type,

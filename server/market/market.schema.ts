@@ -107,6 +107,7 @@ export type TAppCard = {
   nameEn: string;
   iconUrl: string;
   introduction: string;
+  introductionEn: string;
   categoryId: number | null;
   tags: string[];
   type: string;

@@ -38,24 +38,34 @@ export async function replaceList(list: string, select: Prisma.Sql, now: Date, t
 export const popularAppsSql = (limit: number) => Prisma.sql`SELECT a.id, 'app' AS target_type, a.popularity::bigint AS score FROM app a WHERE ${LISTED} ORDER BY a.popularity DESC, a.id LIMIT ${limit}`;
 
 /**
- * Developers with a listed app, by the uses others made of their apps (every reply given, the
- * owner's own excepted): what their earnings follow until the money issue brings the income ledger.
+ * Developers with a listed app or a shelved agent, by what they earned as developers: the credits
+ * to their coins in the ledger's sales (plans, buyouts, paid agent uses) less what refunds took
+ * back, in micro-Z. The ledger is read once per rebuild, grouped by the developer each sale names.
  */
-export const engineerEarningsSql = (limit: number) => Prisma.sql`SELECT s.id, 'account' AS target_type, s.score FROM (
-    SELECT a.owner_account_id AS id, COALESCE(sum((SELECT count(*) FROM app_use u WHERE u.app_id = a.id AND u.basis <> 'owner')), 0)::bigint AS score
-    FROM app a WHERE ${LISTED} GROUP BY a.owner_account_id) s
-  ORDER BY s.score DESC, s.id LIMIT ${limit}`;
+export const engineerEarningsSql = (limit: number) => Prisma.sql`SELECT d.id, 'account' AS target_type, COALESCE(i.micro, 0)::bigint AS score
+  FROM (SELECT a.owner_account_id AS id FROM app a WHERE ${LISTED}
+        UNION SELECT ag.owner_account_id FROM agent_version v JOIN agent ag ON ag.id = v.agent_id AND ag.deleted_at IS NULL WHERE v.state = 'on_shelf') d
+  LEFT JOIN (
+    SELECT t.memo->>'developerAccountId' AS id, sum(e.amount_micro) AS micro
+    FROM ledger_transaction t JOIN ledger_entry e ON e.transaction_id = t.id AND e.ledger_account_id = 'spendable:' || (t.memo->>'developerAccountId')
+    WHERE t.kind IN ('purchase', 'use_charge', 'refund') AND t.memo ? 'developerAccountId'
+    GROUP BY 1) i ON i.id = d.id
+  ORDER BY score DESC, d.id LIMIT ${limit}`;
 
-/** Shelved agents whose model is of one of the kinds, by 5 likes + 10 collects + 3 comments + others' dialogues. */
-export const agentsOfKindSql = (kinds: string[], limit: number) => Prisma.sql`SELECT s.id, 'agent' AS target_type, s.score FROM (
+/**
+ * Shelved agents of a kind, by 5 likes + 10 collects + 3 comments + others' dialogues. An agent is of
+ * the kind when its model is, or when a listed app in that kind's category runs it: an agent made
+ * for pictures (writing drawing prompts, say) counts as an image agent whatever model it answers on.
+ */
+export const agentsOfKindSql = (kinds: string[], limit: number, categorySlug?: string) => Prisma.sql`SELECT s.id, 'agent' AS target_type, s.score FROM (
     SELECT ag.id, (
       ${W.like}::int * (SELECT count(*) FROM market_reaction r WHERE r.target_type = 'agent' AND r.target_id = ag.id AND r.kind = 'like')
       + ${W.collect}::int * (SELECT count(*) FROM market_reaction r WHERE r.target_type = 'agent' AND r.target_id = ag.id AND r.kind = 'collect')
       + ${W.comment}::int * (SELECT count(*) FROM market_comment c WHERE c.target_type = 'agent' AND c.target_id = ag.id AND c.deleted_at IS NULL)
       + (SELECT count(*) FROM dialogue d WHERE d.agent_id = ag.id AND (d.account_id IS NULL OR d.account_id <> ag.owner_account_id))
     )::bigint AS score
-    FROM agent_version v JOIN agent ag ON ag.id = v.agent_id AND ag.deleted_at IS NULL JOIN model m ON m.key = v.config->>'model_key'
-    WHERE v.state = 'on_shelf' AND m.kind::text = ANY(${kinds}::text[])) s
+    FROM agent_version v JOIN agent ag ON ag.id = v.agent_id AND ag.deleted_at IS NULL LEFT JOIN model m ON m.key = v.config->>'model_key'
+    WHERE v.state = 'on_shelf' AND (m.kind::text = ANY(${kinds}::text[])${categorySlug ? Prisma.sql` OR EXISTS (SELECT 1 FROM app_agent aa JOIN app a ON a.id = aa.app_id JOIN app_category c ON c.id = a.category_id WHERE aa.agent_id = ag.id AND c.slug = ${categorySlug} AND ${LISTED})` : Prisma.empty})) s
   ORDER BY s.score DESC, s.id LIMIT ${limit}`;
 
 export type TRankingRowRaw = { list: string; rank: number; score: bigint; target_type: string; target_id: string; name: string | null; avatar_url: string | null; subtitle: string | null; computed_at: Date };

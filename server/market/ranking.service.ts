@@ -12,17 +12,18 @@ export { RANKING_LISTS, type TRankingList };
 
 export const RANKING_SIZE = 50;
 export const RANKING_EVERY_MS = 5 * 60_000;
+/** The app category whose apps' agents count as image agents (the market's starting "image" category). */
+export const IMAGE_CATEGORY_SLUG = "image";
 
 /** Recounts the apps' counters and popularity, then rebuilds every list; answers the rows written per list. */
 export async function rebuildRankings(now = new Date()) {
   const started = performance.now();
   await repo.recountApps();
   const sources: Record<TRankingList, ReturnType<typeof repo.popularAppsSql>> = {
-    // Until the income ledger exists (issue 7), a developer's earnings follow the uses of their apps.
     engineer_earnings: repo.engineerEarningsSql(RANKING_SIZE),
     popularity: repo.popularAppsSql(RANKING_SIZE),
     language_agents: repo.agentsOfKindSql(["text", "reasoning"], RANKING_SIZE),
-    image_agents: repo.agentsOfKindSql(["image"], RANKING_SIZE),
+    image_agents: repo.agentsOfKindSql(["image"], RANKING_SIZE, IMAGE_CATEGORY_SLUG),
   };
   const written: Record<string, number> = {};
   for (const list of RANKING_LISTS) {

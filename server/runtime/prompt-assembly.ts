@@ -3,6 +3,7 @@
 // then the user's message. A required variable left empty is refused before any model call.
 import { AppError } from "../errors/app-error";
 import type { TVariable } from "../agents/agents.schema";
+import { resolveVariableValues } from "../agents/variable-values";
 
 export type TChatMessage = { role: "system" | "user" | "assistant"; content: string };
 /** A retrieved passage; `source` names its training set (citations show it). */
@@ -38,20 +39,15 @@ function truncateToTokens(text: string, tokens: number) {
   return `${text.slice(0, lo)}…`;
 }
 
-/** Checks the values the user gave against the agent's variables and fills in defaults. */
+/**
+ * Checks the values the user gave against the agent's variables and fills in defaults. The refusal's
+ * message names the first variable at fault (its params go to the description).
+ */
 export function resolveVariables(variables: TVariable[], values: Record<string, string | undefined>) {
-  const resolved: Record<string, string> = {};
-  const problems: { path: string; message: string }[] = [];
-  for (const v of variables) {
-    const given = (values[v.name] ?? "").trim();
-    const value = given || v.default;
-    if (v.required && !value) problems.push({ path: v.name, message: "validation.variable_required" });
-    else if (v.type === "select" && value && !v.options.includes(value)) problems.push({ path: v.name, message: "validation.variable_option" });
-    else if (v.range && value && (value.length < v.range.min || value.length > v.range.max)) problems.push({ path: v.name, message: "validation.variable_range" });
-    resolved[v.name] = value;
-  }
-  if (problems.length) throw new AppError("validation_failed", { data: { fields: problems }, params: { name: problems[0].path } });
-  return resolved;
+  const resolved = resolveVariableValues(variables, values);
+  if (resolved.ok) return resolved.values;
+  const { problems } = resolved;
+  throw new AppError("validation_failed", { data: { fields: problems.map(({ path, message }) => ({ path, message })) }, params: problems[0].params });
 }
 
 function fill(template: string, values: Record<string, string>) {

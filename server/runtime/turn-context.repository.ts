@@ -74,8 +74,8 @@ type TRow = {
  * the newest version under review, else the newest live one; live runs the newest live one.
  */
 const VERSION_FILTER = {
-  debug: `v.state IN ('draft', 'under_review', 'published', 'on_shelf', 'invalid') ORDER BY CASE v.state WHEN 'draft' THEN 0 WHEN 'under_review' THEN 1 ELSE 2 END, v.created_at DESC`,
-  live: `v.state IN ('published', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`,
+  debug: `v.state IN ('draft', 'under_review', 'published', 'published_in_review', 'on_shelf', 'invalid') ORDER BY CASE v.state WHEN 'draft' THEN 0 WHEN 'under_review' THEN 1 ELSE 2 END, v.created_at DESC`,
+  live: `v.state IN ('published', 'published_in_review', 'on_shelf', 'invalid') ORDER BY v.created_at DESC`,
 };
 
 type TQuery = { sessionId: string; now: Date; agentId: string; mode: "debug" | "live"; dialogueId: string | null; earlyChargeKey?: string | null };

@@ -1,6 +1,7 @@
-// Accounts in a real browser (issue 3): register with an invitation code, log out, log in by
-// password, by SMS code (read from the development provider's outbox) and by WeChat QR (against a
-// loopback WeChat), reset a forgotten password, and the agreement that must be accepted first.
+// Accounts in a real browser: register with an invitation code, log out, log in by password, by
+// SMS code (read from the development provider's outbox) and by WeChat QR (against a loopback
+// WeChat), reset a forgotten password, and the agreement that must be accepted first. Every way in
+// lands on the workspace, unless the login was asked for by another page.
 import crypto from "node:crypto";
 import { sql } from "../helpers/e2e-db";
 import type { Browser, Page } from "playwright-core";
@@ -44,7 +45,9 @@ describe("accounts", () => {
     const account = `reg_${run}`;
     await fillRegister(page, account, "secret123");
     await page.locator("[data-testid=register] [data-testid=submit]").click();
-    await page.waitForURL(/\/setting$/);
+    // Signing up lands on the workspace.
+    await page.waitForURL(/\/workspace$/);
+    await page.goto("/setting");
     expect(await page.locator("[data-testid=nickname]").inputValue()).toBe(account);
     expect((await sql("SELECT uses FROM invitation_code WHERE code = $1", [invite]))[0].uses).toBe(1);
 
@@ -55,6 +58,7 @@ describe("accounts", () => {
     await page.waitForURL(/\/login\?redirect=%2Fsetting/);
     await page.waitForSelector("html[data-hydrated]");
 
+    // The page that sent the user to log in wins over the workspace.
     await page.locator("[data-testid=password-login] [data-testid=account]").fill(account);
     await page.locator("[data-testid=password-login] [data-testid=password]").fill("secret123");
     await page.locator("[data-testid=password-login] [data-testid=agreement]").check();
@@ -88,7 +92,7 @@ describe("accounts", () => {
     await page.waitForSelector("html[data-hydrated]");
     await fillRegister(page, account, "secret123");
     await page.locator("[data-testid=register] [data-testid=submit]").click();
-    await page.waitForURL(/\/setting$/);
+    await page.waitForURL(/\/workspace$/);
     await sql("UPDATE account SET phone = $1 WHERE account = $2", [phone, account]);
     await context.clearCookies({ name: "zl_session" });
 
@@ -102,7 +106,7 @@ describe("accounts", () => {
     await form.locator("[data-testid=sms-code]").fill(await readDevSms(page, phone));
     await form.locator("[data-testid=agreement]").check();
     await form.locator("[data-testid=submit]").click();
-    await page.waitForURL(/\/setting$/);
+    await page.waitForURL(/\/workspace$/);
 
     await context.clearCookies({ name: "zl_session" });
     await sql("UPDATE sms_code SET created_at = now() - interval '2 minutes' WHERE phone = $1", [phone]);
@@ -123,7 +127,7 @@ describe("accounts", () => {
     await page.locator("[data-testid=password-login] [data-testid=password]").fill("brand-new-1");
     await page.locator("[data-testid=password-login] [data-testid=agreement]").check();
     await page.locator("[data-testid=password-login] [data-testid=submit]").click();
-    await page.waitForURL(/\/setting$/);
+    await page.waitForURL(/\/workspace$/);
     await context.close();
   });
 
@@ -136,7 +140,8 @@ describe("accounts", () => {
     await page.locator("[data-testid=wechat-login]").click();
     await page.waitForSelector("#confirm");
     await page.locator("#confirm").click();
-    await page.waitForURL(/\/setting$/);
+    await page.waitForURL(/\/workspace$/);
+    await page.goto("/setting");
     expect(await page.locator("[data-testid=nickname]").inputValue()).toBe("微信用户");
     await context.close();
   });

@@ -35,6 +35,12 @@ async function open(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated]");
 }
 
+/** Unfolds one of the editor's sections (nothing to do when it is open). */
+async function openSection(page: Page, key: string) {
+  const head = page.locator(".ant-collapse-header", { has: page.locator(`[data-testid=section-head-${key}]`) });
+  if ((await head.getAttribute("aria-expanded")) !== "true") await head.click();
+}
+
 const fieldError = (page: Page, text: string) => page.locator(".ant-form-item-explain-error", { hasText: text });
 const plugin = (page: Page, name: string) => page.locator("[data-testid=agent-plugins] .ant-checkbox-wrapper", { hasText: name });
 
@@ -82,6 +88,7 @@ describe("agent builder", () => {
     expect(await page.locator("[data-testid=no-plugins-hint]").count()).toBe(0);
 
     // A required variable, inserted into the prompt where the cursor is.
+    await openSection(page, "variables");
     await page.locator("[data-testid=variable-add]").click();
     await page.locator("[data-testid=variable-row] [data-testid=variable-name]").fill("topic");
     await page.locator("[data-testid=variable-row] [data-testid=variable-prompt]").fill("What should the essay be about?");
@@ -91,12 +98,14 @@ describe("agent builder", () => {
     await expect.poll(() => page.locator("[data-testid=agent-prompt]").inputValue()).toBe("Write an essay about {{topic}}");
 
     // Four plugins are one too many; back to one.
+    await openSection(page, "abilities");
     for (const p of ["Web page reader", "HTML interpreter", "Python interpreter", "Current time"]) await plugin(page, p).click();
     await fieldError(page, "Choose at most 3 plugins at once").waitFor();
     for (const p of ["HTML interpreter", "Python interpreter", "Current time"]) await plugin(page, p).click();
     await fieldError(page, "Choose at most 3 plugins at once").waitFor({ state: "detached" });
 
     // A price under 0.1 yuan is refused as you type.
+    await openSection(page, "pricing");
     await page.locator("[data-testid=agent-use_price]").fill("0.05");
     await fieldError(page, "A price is 0 or at least 0.1 yuan").waitFor();
     await page.locator("[data-testid=agent-use_price]").fill("0.5");
@@ -118,6 +127,7 @@ describe("agent builder", () => {
     expect(await page.locator("[data-testid=variable-row] [data-testid=variable-name]").inputValue()).toBe("topic");
     expect(await plugin(page, "Web page reader").locator("input").isChecked()).toBe(true);
     expect(await page.locator("[data-testid=agent-prompt]").inputValue()).toBe("Write an essay about {{topic}}");
+    await openSection(page, "versions");
     await page.locator("[data-testid=version-item][data-version='1.0.0'][data-state=draft]").waitFor();
 
     // Unsaved changes: leaving inside the app asks first; closing the tab is warned about too.
@@ -207,9 +217,9 @@ describe("agent builder", () => {
     await page.locator("[data-testid=creator-create]").waitFor();
     // Nothing sticks out sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    // The edition allows one agent (basic): asking for another says how to get more.
-    await page.locator("[data-testid=creator-create]").click();
-    await toast(page, "upgrade to Professional");
+    // The edition allows one agent (basic): no way to ask for another, but a way to get more.
+    expect(await page.locator("[data-testid=creator-create]").isDisabled()).toBe(true);
+    await page.locator("[data-testid=limit-notice] [data-testid=create-limit-upgrade]", { hasText: "Upgrade to Professional for more" }).waitFor();
     await context.close();
   });
 

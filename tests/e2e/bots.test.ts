@@ -2,9 +2,11 @@
 // /create_bot, pays the first year of its package, sees the login QR code and "to be associated",
 // scans it (the e2e gateway runs wechaty's mock puppet, whose QR is a loopback URL) and watches the
 // page turn online by itself; sets a greeting; adds a daily scheduled message and sees it listed
-// with its next send time, on a desktop and on a 375 px phone. The refusals: a basic-edition account
-// is told "bot limit reached, upgrade", an unfunded one "balance insufficient, recharge", and
-// nothing is created or paid. BOTS_SHOTS=<dir> keeps screenshots.
+// with its next send time, on a desktop and on a 375 px phone. Nothing is charged before the owner
+// confirms the price, what it buys and the balance in a dialog; a bot that never came online is
+// deleted within its first day for a full refund, the dialog saying so first. The refusals: a
+// basic-edition account is told "bot limit reached, upgrade", one short of the price is offered a
+// top-up, and nothing is created or paid. BOTS_SHOTS=<dir> keeps screenshots.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -24,6 +26,8 @@ const shotsDir = process.env.BOTS_SHOTS;
 async function shot(page: Page, name: string) {
   if (!shotsDir) return;
   fs.mkdirSync(shotsDir, { recursive: true });
+  // Dialogs fade in: let them settle before the picture.
+  await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
 }
 
@@ -52,12 +56,18 @@ async function open(page: Page, url: string) {
 const spendable = async (id: string) => Number((await sql("SELECT balance_micro::text AS b FROM ledger_account WHERE id = $1", [`spendable:${id}`]))[0]?.b ?? 0);
 const botsOf = async (id: string) => (await sql("SELECT b.id, b.channel::text AS channel, b.greeting, b.paid_until, b.login_qr, a.type::text AS app_type FROM bot b JOIN app a ON a.id = b.app_id WHERE b.owner_account_id = $1", [id])) as Array<{ id: string; channel: string; greeting: string; paid_until: Date; login_qr: string | null; app_type: string }>;
 
-/** Fills the create form for a personal-WeChat bot and submits it. */
+/** Fills the create form for a personal-WeChat bot and submits it: the price dialog opens. */
 async function submitWechatBot(page: Page, name: string) {
   await page.locator("[data-testid=bot-name-input]").fill(name);
   await page.locator("[data-testid=bot-platform-wechat]").click();
   await page.locator("[data-testid=bot-cred-wechat]").waitFor();
   await page.locator("[data-testid=bot-create-submit]").click();
+  await page.locator("[data-testid=bot-buy-confirm] [data-testid=bot-buy-price]").waitFor();
+}
+
+/** Confirms the price dialog: only now is the package paid. */
+async function confirmPurchase(page: Page) {
+  await page.locator("[data-testid=bot-buy-ok]").click();
 }
 
 beforeAll(async () => {
@@ -98,7 +108,24 @@ describe("/create_bot", () => {
     expect(await botsOf(owner.id)).toEqual([]);
     await shot(page, "bots-create-form");
 
+    // The price, what it buys, the balance it comes from and the refund rule, before any charge.
     await submitWechatBot(page, "Front desk");
+    const confirm = page.locator("[data-testid=bot-buy-confirm]");
+    expect(await confirm.locator(".ant-modal-title").innerText()).toBe("Create Front desk and pay for its package?");
+    expect(await confirm.locator("[data-testid=bot-buy-price]").innerText()).toBe("99.00 Z for 365 days");
+    await expect.poll(() => confirm.locator("[data-testid=bot-buy-balance]").innerText()).toBe("Your balance, 300.00 Z");
+    expect(await confirm.innerText()).toContain("201.00 Z left after paying");
+    expect(await confirm.locator("[data-testid=bot-buy-refund]").innerText()).toContain("within 24 hours, before it first comes online");
+    expect(await confirm.locator("[data-testid=bot-buy-short]").count()).toBe(0);
+    await shot(page, "bots-buy-confirm");
+    // Not now: nothing created, nothing paid.
+    await page.locator("[data-testid=bot-buy-cancel]").click();
+    await confirm.locator("[data-testid=bot-buy-price]").waitFor({ state: "detached" });
+    expect(await botsOf(owner.id)).toEqual([]);
+    expect(await spendable(owner.id)).toBe(300 * Z);
+    await page.locator("[data-testid=bot-create-submit]").click();
+    await confirm.locator("[data-testid=bot-buy-price]").waitFor();
+    await confirmPurchase(page);
     await page.waitForURL(/\/create_bot\?bot_id=/);
     const botId = new URL(page.url()).searchParams.get("bot_id")!;
     expect(new URL(page.url()).searchParams.has("new")).toBe(false);
@@ -200,6 +227,10 @@ describe("/create_bot", () => {
     await page.locator("[data-testid=bot-name-input]").fill("手机上的机器人");
     await page.locator("[data-testid=bot-platform-wechat]").click();
     await page.locator("[data-testid=bot-create-submit]").click();
+    await page.locator("[data-testid=bot-buy-confirm] [data-testid=bot-buy-price]").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, "bots-buy-confirm-phone");
+    await confirmPurchase(page);
     await page.waitForURL(/\/mobi\/create_bot\?bot_id=/);
     const botId = new URL(page.url()).searchParams.get("bot_id")!;
     await page.locator("[data-testid=bot-status] [data-testid=bot-state][data-state=to_be_associated]").waitFor({ timeout: 30_000 });
@@ -241,6 +272,7 @@ describe("/create_bot", () => {
     expect(await upfront.innerText()).toContain("The basic edition does not include bots");
     // ...and by the server when the owner tries anyway: nothing is created and nothing is paid.
     await submitWechatBot(page, "Not allowed");
+    await confirmPurchase(page);
     const refusal = page.locator("[data-testid=bot-refusal]");
     await refusal.waitFor();
     expect(await refusal.getAttribute("data-code")).toBe("bot_limit_reached");
@@ -254,20 +286,51 @@ describe("/create_bot", () => {
     await page.waitForURL(/\/upgrade/);
   });
 
-  it("tells an owner without the package price \"balance insufficient, recharge\" and creates nothing", async () => {
+  it("tells an owner short of the package price by how much, offers a top-up, and charges nothing", async () => {
     const owner = await makeOwner("professional", 50);
     contexts.push(owner.context);
     const page = await owner.context.newPage();
     await open(page, "/create_bot?new=1");
     await submitWechatBot(page, "Too dear");
-    const refusal = page.locator("[data-testid=bot-refusal]");
-    await refusal.waitFor();
-    expect(await refusal.getAttribute("data-code")).toBe("balance_insufficient");
-    expect(await refusal.innerText()).toContain("Balance insufficient, please recharge");
+    const confirm = page.locator("[data-testid=bot-buy-confirm]");
+    const short = confirm.locator("[data-testid=bot-buy-short]");
+    await short.waitFor();
+    expect(await short.innerText()).toContain("Your balance is 49.00 Z short");
+    expect(await confirm.locator("[data-testid=bot-buy-ok]").isDisabled()).toBe(true);
+    await shot(page, "bots-buy-short");
+    // The way out: the recharge dialog, for the missing amount.
+    await short.locator("[data-testid=bot-buy-topup]").click();
+    const recharge = page.locator("[data-testid=recharge-dialog]");
+    await recharge.locator("[data-testid=recharge-amount]").waitFor();
+    await expect.poll(() => recharge.locator("[data-testid=recharge-amount]").inputValue()).toBe("49");
     expect(await botsOf(owner.id)).toEqual([]);
     expect(await spendable(owner.id)).toBe(50 * Z);
-    // The way out: the recharge dialog.
-    await refusal.locator("[data-testid=bot-refusal-recharge]").click();
-    await page.locator(".ant-modal").first().waitFor();
+  });
+
+  it("deletes a bot that never came online within its first day for a full refund, saying so before the owner confirms", async () => {
+    const owner = await makeOwner("professional", 300);
+    contexts.push(owner.context);
+    const page = await owner.context.newPage();
+    await open(page, "/create_bot?new=1");
+    await submitWechatBot(page, "Changed my mind");
+    await confirmPurchase(page);
+    await page.waitForURL(/\/create_bot\?bot_id=/);
+    await page.locator("[data-testid=bot-page]").waitFor();
+    expect(await spendable(owner.id)).toBe(201 * Z);
+    expect(await page.locator("[data-testid=bot-refund-window]").innerText()).toContain("refunds 99.00 Z");
+
+    await page.locator("[data-testid=bot-delete]").click();
+    const said = page.locator("[data-testid=bot-delete-refund]");
+    await said.waitFor();
+    expect(await said.getAttribute("data-refund")).toBe("yes");
+    expect(await said.innerText()).toContain("deleting it now refunds 99.00 Z to your balance");
+    expect(await page.locator("[data-testid=bot-delete-ok]").innerText()).toBe("Delete and refund 99.00 Z");
+    await shot(page, "bots-delete-refund");
+    await page.locator("[data-testid=bot-delete-ok]").click();
+    await page.waitForURL((u) => u.pathname === "/create_bot" && !u.searchParams.has("bot_id"));
+    await toast(page, "Bot deleted; 99.00 Z refunded to your balance");
+    expect(await spendable(owner.id)).toBe(300 * Z);
+    expect(await sql("SELECT deleted_at IS NOT NULL AS gone FROM bot WHERE owner_account_id = $1", [owner.id])).toEqual([{ gone: true }]);
+    expect((await sql("SELECT count(*)::int AS n FROM ledger_transaction WHERE idempotency_key LIKE 'bot_refund:%' AND account_id = $1", [owner.id]))[0].n).toBe(1);
   });
 });

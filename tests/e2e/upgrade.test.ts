@@ -40,7 +40,7 @@ describe("/upgrade", () => {
     await page.locator("[data-testid=register] [data-testid=confirm]").fill("secret123");
     await page.locator("[data-testid=register] [data-testid=agreement]").check();
     await page.locator("[data-testid=register] [data-testid=submit]").click();
-    await page.waitForURL(/\/setting$/);
+    await page.waitForURL(/\/workspace$/);
     const id = (await sql("SELECT id FROM account WHERE account = $1", [account]))[0].id as string;
     expect(await balance(`gift:${id}`)).toBe(100 * Z);
     await ledger.post({ key: `e2e-fund:${id}`, kind: "topup", accountId: id, legs: [{ account: "payment_clearing", amount: -300 * Z }, { account: ledger.wallet("spendable", id), amount: 300 * Z }] });
@@ -48,8 +48,8 @@ describe("/upgrade", () => {
     await page.goto("/upgrade");
     await page.waitForSelector("html[data-hydrated]");
     expect(await page.locator("[data-testid=membership-edition]").getAttribute("data-edition")).toBe("basic");
-    expect(await page.locator("[data-testid=wallet-gift]").innerText()).toBe("¥100.00");
-    expect(await page.locator("[data-testid=wallet-coins]").innerText()).toBe("¥300.00");
+    expect(await page.locator("[data-testid=wallet-gift]").innerText()).toBe("100.00 Z");
+    expect(await page.locator("[data-testid=wallet-coins]").innerText()).toBe("300.00 Z");
     // A 30-day term shows its share of the yearly fee.
     await page.locator("[data-testid=term-30]").click();
     expect(await page.locator("[data-testid=buy-professional]").innerText()).toContain("116.36");
@@ -65,8 +65,8 @@ describe("/upgrade", () => {
     await page.locator("[data-testid=buy-confirm]").click();
     await page.locator("[data-testid=membership-edition][data-edition=professional]").waitFor();
     expect(await page.locator("[data-testid=membership-left]").innerText()).toMatch(/^1 year left/);
-    expect(await page.locator("[data-testid=wallet-gift]").innerText()).toBe("¥0.00");
-    expect(await page.locator("[data-testid=wallet-coins]").innerText()).toBe("¥201.00");
+    expect(await page.locator("[data-testid=wallet-gift]").innerText()).toBe("0.00 Z");
+    expect(await page.locator("[data-testid=wallet-coins]").innerText()).toBe("201.00 Z");
     // Now the renewal and the upgrade are offered, the upgrade with its credit.
     expect(await page.locator("[data-testid=buy-professional]").getAttribute("data-kind")).toBe("renew");
     expect(await page.locator("[data-testid=buy-flagship]").getAttribute("data-kind")).toBe("upgrade");

@@ -69,10 +69,11 @@ export default async function setup(project: TestProject) {
   const ssrfAllowList = [process.env.SSRF_ALLOWLIST, `${mysqlUrl.hostname}:${mysqlUrl.port || 3306}`].filter(Boolean).join(",");
   const base = { ...wechatEnv, SSRF_ALLOWLIST: ssrfAllowList, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", ALLOW_DEV_SMS: "1", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
   // Top-ups go through the loopback WeChat Pay; its notifications reach the first web instance, whose
-  // port is fixed beforehand for that. The development provider stays on for the other money tests.
+  // port is fixed beforehand for that. The sandbox stays on beside it, as on a fresh install (its cashier
+  // page); these web processes are a production configuration, so it is allowed by name.
   const wechatPay = await startFakeWechatPay(makeWechatMerchant());
   const webPort = await freePort();
-  const payEnv = { ...wechatPay.env(), PAYMENT_NOTIFY_BASE: `http://127.0.0.1:${webPort}`, PAYMENT_DEV_PROVIDER: "on" };
+  const payEnv = { ...wechatPay.env(), PAYMENT_NOTIFY_BASE: `http://127.0.0.1:${webPort}`, PAYMENT_SANDBOX: "on", ALLOW_PAYMENT_SANDBOX: "1" };
   const [web, web2, expiring, expired] = await Promise.all([
     startWeb({ ...base, ...payEnv, PORT: String(webPort) }),
     startWeb({ ...base, ...payEnv }),

@@ -116,7 +116,7 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
   const exported = await startAppExport(actor, { appId: app.appId, filters: {} }, "en");
   const withdrawal = await user.browser.call("/api/v1/withdrawal", { body: { real_name: "张三", id_number: VALID_ID_NUMBER, phone: "13800138000", amount: "20", request_id: crypto.randomUUID() } });
   // A top-up waiting for its payment (made as the payment service makes one; no provider is set up here).
-  const order = await getDb().paymentOrder.create({ data: { accountId: user.id, purpose: "topup", provider: "dev", amountMicro: 10_000_000n, details: { note: MARKER } }, select: { id: true } });
+  const order = await getDb().paymentOrder.create({ data: { accountId: user.id, purpose: "topup", provider: "sandbox", amountMicro: 10_000_000n, details: { note: MARKER } }, select: { id: true } });
   const channel = await getDb().channel.create({
     data: { name: `own ${MARKER}`, type: "openai", baseUrl: "https://api.example.com/v1", keyEncrypted: sealSecret(`sk-${MARKER}`), keyHint: "sk-…", models: [agent.modelKey], ownerAccountId: user.id },
     select: { id: true },

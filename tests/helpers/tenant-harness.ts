@@ -6,6 +6,7 @@ import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import { afterAll, beforeAll } from "vitest";
+import { resetEnvCache } from "../../server/env";
 import { verifyCsrf } from "../../server/http/csrf";
 import { startTurnsEarly } from "../../server/runtime/early-start";
 import { appRouter } from "../../server/trpc/app-router";
@@ -28,7 +29,12 @@ export type TTenantHarness = {
 export function useTenantHarness() {
   const h = {} as TTenantHarness;
   let server: Server;
+  const policyBefore = process.env.APP_REVIEW_POLICY;
   beforeAll(async () => {
+    // Ada's app waits for review. Under the "listing" policy its own link already serves anyone, as a
+    // shelved app's does; here it stands for what is not public, so it must stay Ada's alone.
+    process.env.APP_REVIEW_POLICY = "review_first";
+    resetEnvCache();
     h.fake = await startFakeOpenai();
     const app = createApiApp();
     app.use("/trpc", verifyCsrf, createExpressMiddleware({ router: appRouter, createContext }));
@@ -43,6 +49,9 @@ export function useTenantHarness() {
     h.before = await snapshotTenant(h.ada.ids.account);
   }, 120_000);
   afterAll(async () => {
+    if (policyBefore === undefined) delete process.env.APP_REVIEW_POLICY;
+    else process.env.APP_REVIEW_POLICY = policyBefore;
+    resetEnvCache();
     await h.ada?.drop();
     await new Promise((r) => server?.close(r));
     await h.fake?.close();

@@ -10,6 +10,7 @@ import { getDb } from "../../server/db/client";
 import { ERROR_CODES } from "../../server/errors/codes";
 import { Browser } from "../helpers/api-client";
 import { createTestApp } from "../helpers/apps";
+import { withReviewPolicy } from "../helpers/review-policy";
 import { contentOf, dataOf, makeAgent, makeUser, names, sendSse, useChatHarness, type TUser } from "../helpers/chat-runtime";
 
 const h = useChatHarness();
@@ -175,14 +176,17 @@ describe("who may open an app", () => {
     expect(await getDb().appUse.count({ where: { appId } })).toBe(1);
   });
 
-  it("refuses off-shelf and removed apps to consumers (not_found) but not to their owner", async () => {
-    for (const state of ["off_shelf", "removed", "under_review"] as const) {
-      const { appId, key, owner } = await fakeUpstreamApp({}, state);
-      const r = await send(makeVisitor(), { app_id: appId, content: "hi" });
-      expect(errorOf(r)?.status).toBe(ERROR_CODES.not_found.status);
-      expect(h.fake.requestsFor(key)).toBe(0);
-      expect(names(await send(owner, { app_id: appId, content: "hi" }))).toContain("close");
-    }
+  it("refuses off-shelf and removed apps (and, reviewing first, apps under review) to consumers (not_found) but not to their owner", async () => {
+    // Under the "listing" policy an app under review opens by its link: tests/integration/review-policy.test.ts.
+    await withReviewPolicy("review_first", async () => {
+      for (const state of ["off_shelf", "removed", "under_review"] as const) {
+        const { appId, key, owner } = await fakeUpstreamApp({}, state);
+        const r = await send(makeVisitor(), { app_id: appId, content: "hi" });
+        expect(errorOf(r)?.status).toBe(ERROR_CODES.not_found.status);
+        expect(h.fake.requestsFor(key)).toBe(0);
+        expect(names(await send(owner, { app_id: appId, content: "hi" }))).toContain("close");
+      }
+    });
     expect(errorOf(await send(makeVisitor(), { app_id: "no-such-app", content: "hi" }))?.status).toBe(ERROR_CODES.not_found.status);
   });
 });

@@ -9,7 +9,7 @@ import { createWechatChannel } from "../../bot-gateway/channels/wechat";
 import { waitForMocker, type MockWechat, type TContactMock } from "../../bot-gateway/channels/wechat/mock-puppet";
 import { botVisitorId } from "../../bot-gateway/core/dispatcher";
 import type { TGateway } from "../../bot-gateway/core/gateway";
-import { deleteBot } from "../../server/bots/bots.service";
+import { deleteBot } from "../../server/bots/bot-delete.service";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
 import { createChannel } from "../../server/models/channels.service";

@@ -211,7 +211,7 @@ describe("refused before any model call", () => {
     const { agentId, key } = await makeAgent(h, alice, { config: { prompt: "About {{city}}", variables: [{ name: "city", type: "fill", required: true }] } });
     const r = await sendSse(base(), alice, { agent_id: agentId, content: "hello", variables: { city: "  " } });
     expect(names(r)).toEqual(["error"]);
-    expect(dataOf(r, "error")[0]).toMatchObject({ status: 400001, data: { fields: [{ path: "city", message: "validation.variable_required" }] } });
+    expect(dataOf(r, "error")[0]).toMatchObject({ status: 400001, description: "Fill in “city” first: it is required", data: { fields: [{ path: "city", message: "validation.variable_missing" }] } });
     expect(h.fake.requestsFor(key)).toBe(0);
     expect(await getDb().dialogue.count({ where: { agentId } })).toBe(0);
   });

@@ -9,10 +9,10 @@ import { getWallet, platform, post, wallet } from "../../server/money/ledger.ser
 import { buyEditionFromWallet, createEditionOrder, getMembership } from "../../server/money/editions/editions.service";
 import { grantExperienceBonus } from "../../server/money/editions/experience-bonus";
 import { DAY_MS, termFeeMicro } from "../../server/money/editions/edition-pricing";
-import { confirmDevPayment } from "../../server/money/payments/payment-admin.service";
 import { applyPaidOrder } from "../../server/money/payments/payment-apply.service";
 import { reconcileLedger } from "../../server/money/reconciliation.service";
 import { Browser, startApiServer } from "../helpers/api-client";
+import { paySandbox } from "../helpers/sandbox-pay";
 
 const M = 1_000_000;
 let api: Awaited<ReturnType<typeof startApiServer>>;
@@ -21,7 +21,6 @@ let n = 0;
 const name = (p = "ed") => `${p}${run}${++n}`.slice(0, 18);
 const ip = () => `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 255)}`;
 const uuid = () => crypto.randomUUID();
-const admin = { isPlatformAdmin: true, accountId: null };
 const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => (e instanceof AppError ? e.code : e instanceof Error ? e.name : String(e)));
 
 function setEnv(env: Record<string, string | undefined>) {
@@ -194,9 +193,9 @@ describe("buying an edition from the balance", () => {
 describe("buying an edition through a payment order", () => {
   it("applies the paid order: fee to revenue, prepaid to the coins, the membership changed", async () => {
     const { b, id } = await registered();
-    const res = await b.call("/api/v1/editions/order", { body: { edition: "professional", days: 365, provider: "dev" } });
+    const res = await b.call("/api/v1/editions/order", { body: { edition: "professional", days: 365, provider: "sandbox" } });
     expect(res.body).toMatchObject({ status: 200, data: { purpose: "edition", amount: 299, state: "pending" } });
-    await confirmDevPayment(admin, res.body.data.id);
+    expect((await paySandbox(b, res.body.data.id)).body.data).toMatchObject({ state: "paid" });
     expect((await membershipOf(id)).edition).toBe("professional");
     expect(await getWallet(id)).toMatchObject({ spendable: 100 * M, gift: 100 * M });
     const t = (await txByKey(`pay:${res.body.data.id}`))!;
@@ -205,13 +204,13 @@ describe("buying an edition through a payment order", () => {
   });
 
   it("puts the whole amount in the buyer's coins when the membership changed before the money arrived", async () => {
-    const { id } = await registered();
+    const { b, id } = await registered();
     await fundCoins(id, 500 * M);
-    const order = await createEditionOrder(id, { edition: "flagship", days: 30, provider: "dev" });
+    const order = await createEditionOrder(id, { edition: "flagship", days: 30, provider: "sandbox" });
     await buyEditionFromWallet(id, { edition: "professional", days: 30, request_id: uuid() });
     const expires = (await membershipOf(id)).editionExpiresAt;
     const coins = (await getWallet(id)).spendable;
-    await confirmDevPayment(admin, order.id);
+    expect((await paySandbox(b, order.id)).body.data).toMatchObject({ state: "paid" });
     expect(await membershipOf(id)).toMatchObject({ edition: "professional", editionExpiresAt: expires });
     expect((await getWallet(id)).spendable).toBe(coins + Math.round(order.amount * M));
     expect((await txByKey(`pay:${order.id}`))!.memo).toMatchObject({ notApplied: "membership_changed" });
@@ -221,13 +220,16 @@ describe("buying an edition through a payment order", () => {
     const { b } = await registered();
     expect((await b.call("/api/v1/editions/order", { body: { edition: "professional", days: 365, provider: "paypal" } })).body.status).not.toBe(200);
     const other = await registered();
-    const res = await other.b.call("/api/v1/editions/order", { body: { edition: "professional", days: 30, provider: "dev" } });
+    const res = await other.b.call("/api/v1/editions/order", { body: { edition: "professional", days: 30, provider: "sandbox" } });
     expect((await b.call(`/api/v1/pay/orders/${res.body.data.id}`)).body.status).toBe(404001);
+    // Nor can they pay it in the sandbox's cashier: not found, and the order stays the other's.
+    expect((await paySandbox(b, res.body.data.id)).body.status).toBe(404001);
+    expect((await getDb().paymentOrder.findUniqueOrThrow({ where: { id: res.body.data.id } })).state).toBe("pending");
   });
 });
 
 describe("paid registration", () => {
-  const form = (account: string) => ({ account, password: "secret123", confirm: "secret123", agreed: true, provider: "dev" });
+  const form = (account: string) => ({ account, password: "secret123", confirm: "secret123", agreed: true, provider: "sandbox" });
 
   it("orders, reserves the name, creates the account when paid (fee to revenue, bonus as gift, touser as referrer) and signs in with the claim", async () => {
     const sharer = await registered();
@@ -236,7 +238,7 @@ describe("paid registration", () => {
     const account = name("pr");
     const terms = (await b.call("/api/v1/auth/register/terms")).body.data;
     expect(terms).toMatchObject({ mode: "paid", fee: 10 * M });
-    expect(terms.providers).toContain("dev");
+    expect(terms.providers).toContain("sandbox");
     const res = await b.call(`/api/v1/auth/register/order?touser=${sharer.id}`, { body: form(account) });
     expect(res.body).toMatchObject({ status: 200, data: { account, order: { purpose: "registration", amount: 10, state: "pending" } } });
     const { order, claim } = res.body.data;
@@ -249,7 +251,10 @@ describe("paid registration", () => {
     expect((await new Browser(api.base, ip()).call("/api/v1/auth/register/order", { body: form(account) })).body.status).toBe(420107);
     // Not paid yet: no sign-in.
     expect((await b.call("/api/v1/auth/register/complete", { body: { order_id: order.id, claim } })).body.status).toBe(await statusOf("payment_order_state"));
-    await confirmDevPayment(admin, order.id);
+    // The cashier lets in the page holding the claim, nobody else.
+    expect((await paySandbox(new Browser(api.base, ip()), order.id)).body.status).toBe(404001);
+    expect((await paySandbox(new Browser(api.base, ip()), order.id, "not-the-claim")).body.status).toBe(404001);
+    expect((await paySandbox(b, order.id, claim)).body.data).toMatchObject({ id: order.id, state: "paid" });
     const created = await getDb().account.findUniqueOrThrow({ where: { account }, select: { id: true, referredById: true, passwordHash: true } });
     expect(created.referredById).toBe(sharer.id);
     expect(await getWallet(created.id)).toMatchObject({ gift: 100 * M, spendable: 0 });
@@ -291,7 +296,7 @@ describe("paid registration", () => {
     const winner = await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account, password: "other1234", confirm: "other1234", agreed: true } });
     expect(winner.body.status).toBe(200);
     // A genuine payment reported late is still money received (payments apply it from cancelled).
-    expect(await applyPaidOrder(order.id, { providerTradeNo: "late-1", provider: "dev", body: "{}" })).toBe("applied");
+    expect(await applyPaidOrder(order.id, { providerTradeNo: "late-1", provider: "sandbox", body: "{}" })).toBe("applied");
     expect(await getDb().account.count({ where: { account } })).toBe(1);
     const t = (await txByKey(`pay:${order.id}`))!;
     expect(t.memo).toMatchObject({ refundOwed: true, reason: "account_taken" });

@@ -13,6 +13,8 @@ import * as catalog from "../../server/market/catalog.service";
 import * as social from "../../server/market/social.service";
 import { rebuildRankings, readRankings } from "../../server/market/ranking.service";
 import { countWords } from "../../server/market/market.schema";
+import { buyAppPlan } from "../../server/money/purchases/purchases.service";
+import { fundAccount } from "../helpers/money";
 
 const run = crypto.randomBytes(3).toString("hex");
 let n = 0;
@@ -310,6 +312,10 @@ describe("ranking job", () => {
     // A counter that drifted is healed by the recount.
     await getDb().app.update({ where: { id: ids.english }, data: { likeCount: 99 } });
     await social.addReaction(fan, { targetType: "agent", targetId: ids.imageAgent, kind: "collect" });
+    // A sale of dev's app through the ledger: dev earns 90% of it (the platform keeps 10%).
+    const plan = await getDb().appPlan.create({ data: { appId: ids.travel, kind: "count", quantity: 10, priceMicro: 500_000_000n, dailyLimit: 5 }, select: { id: true } });
+    await fundAccount(fan.id, 500_000_000);
+    await buyAppPlan(fan, { app_id: ids.travel, plan_id: plan.id, request_id: crypto.randomUUID() });
     const written = await rebuildRankings();
     expect(Object.keys(written).sort()).toEqual(["engineer_earnings", "image_agents", "language_agents", "popularity"]);
     expect(await appRow(ids.english)).toMatchObject({ likeCount: 0 });
@@ -320,8 +326,8 @@ describe("ranking job", () => {
     expect(popular.find((r) => r.targetId === ids.travel)).toMatchObject({ targetType: "app", score: 48, name: `旅行规划师${run}` });
     expect(popular.some((r) => r.targetId === ids.private)).toBe(false);
     for (let i = 1; i < popular.length; i++) expect(popular[i - 1].score).toBeGreaterThanOrEqual(popular[i].score);
-    // Earnings follow others' uses of the developer's listed apps (the owner's own and private apps' uses do not count).
-    expect(lists.engineer_earnings.find((r) => r.targetId === dev.id)).toMatchObject({ targetType: "account", score: 40 });
+    // Earnings are what the ledger credited the developer for sales (uses earn nothing by themselves).
+    expect(lists.engineer_earnings.find((r) => r.targetId === dev.id)).toMatchObject({ targetType: "account", score: 450_000_000 });
     expect(lists.language_agents.find((r) => r.targetId === ids.textAgent)).toMatchObject({ targetType: "agent", score: 5 });
     expect(lists.image_agents.find((r) => r.targetId === ids.imageAgent)).toMatchObject({ score: 10, subtitle: expect.stringMatching(/^Market \d+$/) });
     expect(lists.image_agents.some((r) => r.targetId === ids.textAgent)).toBe(false);

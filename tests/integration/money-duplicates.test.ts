@@ -1,6 +1,6 @@
 // Duplicated money requests under load: every request that moves money (a plan purchase, an
-// edition bought from the balance or through a payment order, a top-up confirmed by an
-// administrator or by the provider's notification, a withdrawal and its review, a refund) is sent
+// edition bought from the balance or through a payment order, a top-up paid on the sandbox's
+// cashier or reported by the provider's notification, a withdrawal and its review, a refund) is sent
 // twice at once, in rounds, while other buyers keep buying the same app's plan through the same
 // sharer's link. No answer may be a 5xx; both copies answer the same result; each request is
 // applied once; every wallet ends exact to the micro and the ledger reconciles.
@@ -39,7 +39,7 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   api = await startApiServer();
   wechat = await startFakeWechatPay(makeWechatMerchant());
-  Object.assign(process.env, wechat.env(), { PAYMENT_NOTIFY_BASE: api.base, PAYMENT_DEV_PROVIDER: "on" });
+  Object.assign(process.env, wechat.env(), { PAYMENT_NOTIFY_BASE: api.base, PAYMENT_SANDBOX: "on" });
   resetPaymentSettings();
 });
 
@@ -256,21 +256,21 @@ describe("money requests sent twice at once while sales run through the same sha
     await expectLedgerReconciled();
   });
 
-  it("a payment confirmed twice (an administrator's top-up and edition confirmations, the provider's notification): both copies answer the paid order, credited once", { timeout: 60_000 }, async () => {
+  it("a payment made twice (the sandbox cashier's Pay on a top-up and an edition, the provider's notification): both copies answer the paid order, credited once", { timeout: 60_000 }, async () => {
     const m = await makeMarket();
     const before = (await getDb().account.findUniqueOrThrow({ where: { id: m.sharer.id }, select: { editionExpiresAt: true } })).editionExpiresAt!;
     const { result: orders, ...load } = await underSales(m, async () => {
       const out: { id: string; micro: number }[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        const topup = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${20 + r}.5`, provider: "dev" } });
-        const edition = await m.sharer.browser.call("/api/v1/editions/order", { body: { edition: "professional", days: 30, provider: "dev" } });
+        const topup = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${20 + r}.5`, provider: "sandbox" } });
+        const edition = await m.sharer.browser.call("/api/v1/editions/order", { body: { edition: "professional", days: 30, provider: "sandbox" } });
         const viaWechat = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${30 + r}.25`, provider: "wechat" } });
         for (const o of [topup, edition, viaWechat]) expect(o.body.status).toBe(200);
         const trade = wechat.trades.get(viaWechat.body.data.id)!;
         trade.trade_state = "SUCCESS";
         trade.transaction_id = `4200${run}${r}`;
         const note = wechat.buildNotification(viaWechat.body.data.id);
-        const confirm = (id: string) => () => m.admin.browser.call(`/api/v1/admin/payments/${id}/confirm`, { body: {} });
+        const confirm = (id: string) => () => m.sharer.browser.call(`/api/v1/pay/sandbox/orders/${id}/pay`, { body: {} });
         const [[a, b], [c, d], notified] = await Promise.all([twice(confirm(topup.body.data.id)), twice(confirm(edition.body.data.id)), Promise.all([wechat.deliver(note), wechat.deliver(note)])]);
         for (const [x, y, id] of [[a, b, topup.body.data.id], [c, d, edition.body.data.id]] as const) {
           expect([x.body.data.id, y.body.data.id]).toEqual([id, id]);

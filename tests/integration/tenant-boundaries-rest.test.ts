@@ -31,6 +31,7 @@ const ask = (ids: TIds, extra: Record<string, unknown> = {}) => ({ content: "Wha
 const CASES: Record<string, TCase[]> = {
   "POST /api/v1/pay/wechat/notify": [signed((ids) => at("/api/v1/pay/wechat/notify", { out_trade_no: ids.order }))],
   "POST /api/v1/pay/alipay/notify": [signed((ids) => at("/api/v1/pay/alipay/notify", { out_trade_no: ids.order, trade_status: "TRADE_SUCCESS" }))],
+  "POST /api/v1/pay/sandbox/notify": [signed((ids) => at("/api/v1/pay/sandbox/notify", { order_id: ids.order, trade_no: "sbx1", trade_status: "SUCCESS", amount_fen: 1000 }))],
   "GET /api/v1/bots/:botId/wecom": [signed((ids) => at(`/api/v1/bots/${ids.bot}/wecom?msg_signature=x&timestamp=1&nonce=n&echostr=e`))],
   "POST /api/v1/bots/:botId/wecom": [signed((ids) => at(`/api/v1/bots/${ids.bot}/wecom?msg_signature=x&timestamp=1&nonce=n`, { xml: "<xml/>" }))],
   "POST /api/v1/bots/:botId/feishu": [signed((ids) => at(`/api/v1/bots/${ids.bot}/feishu`, { type: "url_verification", challenge: "c", token: "t" }))],
@@ -43,6 +44,8 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/auth/password/change": [own(() => at("/api/v1/auth/password/change", {}))],
   "GET /api/v1/account/me": [own(() => at("/api/v1/account/me"))],
   "GET /api/v1/qy/info_by_domain": [own(() => at("/api/v1/qy/info_by_domain?domain=nowhere"))],
+  // First-run setup: closed once an administrator exists; before that, a wrong code is refused.
+  "POST /api/v1/setup": [refused(() => at("/api/v1/setup", { code: "AAAA-AAAA", account: "bob_setup", password: "Bob-Setup-2026", confirm: "Bob-Setup-2026" }), ["setup_closed", "setup_code_invalid"])],
   // Without WeChat set up this deployment answers "not available here" (503 with its catalogue code).
   "GET /api/v1/auth/wechat/start": [own(() => at("/api/v1/auth/wechat/start"))],
   "GET /api/v1/auth/wechat/callback": [own(() => at("/api/v1/auth/wechat/callback?code=x&state=y"))],
@@ -51,6 +54,7 @@ const CASES: Record<string, TCase[]> = {
   "GET /api/v1/account/app_key": [own(() => at("/api/v1/account/app_key"))],
   "POST /api/v1/account/app_key/reset": [own(() => at("/api/v1/account/app_key/reset", {}))],
   "GET /api/v1/account/entitlements": [own(() => at("/api/v1/account/entitlements"))],
+  "POST /api/v1/account/phone": [own(() => at("/api/v1/account/phone", {}))],
   "POST /api/v1/account/avatar": [own(() => ({ path: "/api/v1/account/avatar", multipart: true }))],
   "POST /api/v1/uploads/image": [own(() => ({ path: "/api/v1/uploads/image", multipart: true }))],
   "GET /api/v1/account/certification": [own(() => at("/api/v1/account/certification"))],
@@ -126,8 +130,8 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/pay/topup": [own(() => at("/api/v1/pay/topup", {}))],
   "GET /api/v1/pay/orders/:id": [refused((ids) => at(`/api/v1/pay/orders/${ids.order}`))],
   "GET /api/v1/admin/payments": [refused(() => at("/api/v1/admin/payments"))],
-  "POST /api/v1/admin/payments/:id/confirm": [refused((ids) => at(`/api/v1/admin/payments/${ids.order}/confirm`, {}))],
-  "POST /api/v1/admin/payments/:id/fail": [refused((ids) => at(`/api/v1/admin/payments/${ids.order}/fail`, { reason: "x" }))],
+  "POST /api/v1/pay/sandbox/orders/:id/pay": [refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/pay`, {})), refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/pay`, { claim: ids.account }))],
+  "POST /api/v1/pay/sandbox/orders/:id/cancel": [refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/cancel`, {}))],
   "GET /api/v1/statements/:book": [own(() => at("/api/v1/statements/income")), own(() => at("/api/v1/statements/consumption"))],
   "GET /api/v1/statements/:book/totals": [own(() => at("/api/v1/statements/income/totals"))],
   "GET /api/v1/statements/:book/export": [own(() => at("/api/v1/statements/consumption/export"))],

@@ -30,6 +30,7 @@ const CASES: Record<string, TCase[]> = {
   "platform.systemConfig": [own()],
   "platform.screenLock": [own()],
   "platform.setScreenLock": [refused(() => ({ items: [] }))],
+  "platform.adminQueue": [refused(() => undefined)],
 
   "agents.list": [own()],
   "agents.get": [refused((ids) => ({ id: ids.agent })), refused((ids) => ({ id: ids.draftAgent }))],

@@ -217,7 +217,7 @@ describe("WeChat login", () => {
     const first = await scan(user);
     const accountsBefore = await getDb().account.count();
     const second = await scan(user);
-    expect(second).toMatchObject({ status: 302, location: "/" });
+    expect(second).toMatchObject({ status: 302, location: "/workspace" });
     expect(second.session).toBeTruthy();
     expect(second.session).not.toBe(first.session);
     expect(await getDb().account.count()).toBe(accountsBefore);
@@ -241,7 +241,7 @@ describe("WeChat login", () => {
   it("never redirects off the site", async () => {
     for (const redirect of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "/%09/evil.example"]) {
       const result = await scan(newUser(), { query: `purpose=login&redirect=${encodeURIComponent(decodeURIComponent(redirect))}` });
-      expect(result.location, redirect).toBe("/");
+      expect(result.location, redirect).toBe("/workspace");
     }
   });
 

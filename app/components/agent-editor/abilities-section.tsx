@@ -1,6 +1,6 @@
 // Abilities: plugins (at most 3, only on models that call tools), networking, output, context,
 // document reading and whether the model's reasoning is shown.
-import { Alert, Card, Checkbox, Col, Form, InputNumber, Row, Select, Switch } from "antd";
+import { Alert, Checkbox, Col, Form, InputNumber, Row, Select, Switch } from "antd";
 import { useTranslation } from "react-i18next";
 import { MAX_PLUGINS, ZAgentInput } from "../../../server/agents/agents.schema";
 import { valueRule, type TEditorModel } from "./agent-rules";
@@ -12,7 +12,7 @@ export function AbilitiesSection({ models, plugins }: { models: TEditorModel[]; 
   const noTools = Boolean(model && !model.supports_tools);
   const shape = ZAgentInput.shape;
   return (
-    <Card title={t("sections.abilities")} data-testid="section-abilities">
+    <div className="agent-editor__section" data-testid="section-abilities">
       {noTools && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t("model_no_plugins", { ns: "errors" })} data-testid="no-plugins-hint" />}
       <Form.Item name="plugins" label={t("fields.plugins")} extra={t("fields.plugins_hint", { max: MAX_PLUGINS })} rules={[valueRule(shape.plugins, t)]}>
         <Checkbox.Group disabled={noTools} className="agent-editor__plugins" data-testid="agent-plugins">
@@ -51,6 +51,6 @@ export function AbilitiesSection({ models, plugins }: { models: TEditorModel[]; 
           </Form.Item>
         </Col>
       </Row>
-    </Card>
+    </div>
   );
 }

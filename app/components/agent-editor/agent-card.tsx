@@ -26,7 +26,8 @@ export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; bus
   const more = {
     items: [
       { key: "log", icon: <HistoryOutlined />, label: <span data-testid="agent-card-log">{t("creator.update_log")}</span> },
-      { key: "upload", icon: <SendOutlined />, disabled: !agent.draft || Boolean(agent.under_review), label: <span data-testid="agent-card-upload">{t("creator.submit")}</span> },
+      // A draft, or the published version as it is, may go to the market's review; one at a time.
+      { key: "upload", icon: <SendOutlined />, disabled: !(agent.draft || agent.live?.state === "published") || Boolean(agent.under_review), label: <span data-testid="agent-card-upload">{t("creator.submit")}</span> },
       { key: "publish", icon: <CloudUploadOutlined />, disabled: !agent.draft || agent.live?.state === "on_shelf", label: <span data-testid="agent-card-publish">{t("creator.publish")}</span> },
       { type: "divider" as const },
       { key: "delete", icon: <DeleteOutlined />, danger: true, label: <span data-testid="agent-card-delete">{t("creator.delete")}</span> },
@@ -45,7 +46,7 @@ export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; bus
           <h3 className="agent-card__name" title={agent.name}>{agent.name}</h3>
           <div className="agent-card__tags">
             {agent.live && <AgentStateTag state={agent.live.state} />}
-            {agent.under_review && <AgentStateTag state="under_review" />}
+            {agent.under_review && agent.under_review.id !== agent.live?.id && <AgentStateTag state="under_review" />}
             {agent.draft && <AgentStateTag state="draft" />}
             {!agent.live && !agent.under_review && !agent.draft && agent.removed && <AgentStateTag state="removed" />}
           </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZAgentInput } from "../../../server/agents/agents.schema";
-import { bumpVersion, checkLogitBias, checkWholeForm, groupFieldErrors, newAgentInput, toAgentInput, toFormFieldName, toFormValues } from "./agent-form-values";
+import { bumpVersion, checkLogitBias, checkWholeForm, groupFieldErrors, newAgentInput, toAgentInput, toDebugVariables, toFormFieldName, toFormValues, type TVariableFormValues } from "./agent-form-values";
 
 const valid = () => ({ ...newAgentInput("gpt-4o"), name: "作文助手", introduction: "Writes essays." });
 
@@ -79,5 +79,20 @@ describe("agent form values", () => {
   it("suggests the next version above the highest one", () => {
     expect(bumpVersion("1.0.0")).toBe("1.0.1");
     expect(bumpVersion("2.3")).toBe("2.3.1");
+  });
+  it("gives the debug chat the variables being edited: named ones, once each, options only for a choice", () => {
+    const rows = [
+      { name: " city ", prompt: "Which city?", required: true, type: "fill", options: ["x"], default: "Shanghai", range: { min: null, max: null }, associated: [] },
+      { name: "", prompt: "half typed", required: true, type: "fill", options: [], default: "", range: { min: null, max: null }, associated: [] },
+      { name: "tone", prompt: "", required: false, type: "select", options: ["warm", "dry"], default: "", range: { min: 2, max: 10 }, associated: [] },
+      { name: "city", prompt: "again", required: false, type: "fill", options: [], default: "", associated: [] },
+      { name: "len", prompt: "", required: false, type: "fill", options: [], default: "", range: { min: 3, max: null }, associated: [] },
+    ] as TVariableFormValues[];
+    expect(toDebugVariables(rows)).toEqual([
+      { name: "city", prompt: "Which city?", required: true, type: "fill", options: [], default: "Shanghai", range: undefined, associated: [] },
+      { name: "tone", prompt: "", required: false, type: "select", options: ["warm", "dry"], default: "", range: { min: 2, max: 10 }, associated: [] },
+      { name: "len", prompt: "", required: false, type: "fill", options: [], default: "", range: undefined, associated: [] },
+    ]);
+    expect(toDebugVariables(undefined)).toEqual([]);
   });
 });

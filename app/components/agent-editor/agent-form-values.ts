@@ -79,6 +79,22 @@ export function toAgentInput(values: TAgentFormValues): unknown {
 }
 
 /**
+ * The variables as the debug chat asks for them, while the form is being edited: rows without a
+ * name yet are left out, and a range counts once its maximum is typed (saving refuses it before).
+ */
+export function toDebugVariables(rows: TVariableFormValues[] | undefined): TVariable[] {
+  const seen = new Set<string>();
+  return (rows ?? []).flatMap((v) => {
+    const name = v?.name?.trim();
+    if (!name || seen.has(name)) return [];
+    seen.add(name);
+    const range = v.range?.max != null ? { min: v.range.min ?? 0, max: v.range.max } : undefined;
+    const options = v.type === "select" ? (v.options ?? []) : [];
+    return [{ name, prompt: v.prompt ?? "", required: Boolean(v.required), type: v.type ?? "fill", options, default: v.default ?? "", range, associated: v.associated ?? [] }];
+  });
+}
+
+/**
  * A schema or server field path ("agent.variables.0.name", "sale_price_micro") as the form's
  * field name (["variables", 0, "name"], ["sale_price"]).
  */

@@ -7,6 +7,7 @@ const COLORS: Record<string, string> = {
   under_review: "processing",
   on_shelf: "success",
   published: "green",
+  published_in_review: "processing",
   removed: "error",
   upgraded: "default",
   invalid: "warning",

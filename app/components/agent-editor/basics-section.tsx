@@ -1,5 +1,5 @@
 // Basics: who the agent is (name with the reading-width rule, avatar, texts, version, originality).
-import { Card, Col, Form, Input, Row, Switch } from "antd";
+import { Col, Form, Input, Row, Switch } from "antd";
 import { useTranslation } from "react-i18next";
 import { ZAgentInput } from "../../../server/agents/agents.schema";
 import { zodRule } from "../../lib/zod-rule";
@@ -9,7 +9,7 @@ export function BasicsSection() {
   const { t } = useTranslation("agents");
   const shape = ZAgentInput.shape;
   return (
-    <Card title={t("sections.basics")} data-testid="section-basics">
+    <div className="agent-editor__section" data-testid="section-basics">
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item name="name" label={t("fields.name")} extra={t("fields.name_hint")} rules={[zodRule(shape.name, t)]}>
@@ -45,6 +45,6 @@ export function BasicsSection() {
           </Form.Item>
         </Col>
       </Row>
-    </Card>
+    </div>
   );
 }

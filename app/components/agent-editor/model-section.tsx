@@ -1,5 +1,5 @@
 // Model: which model answers, its version, and the SPEC 9 parameters (advanced, folded away).
-import { Card, Col, Collapse, Form, Input, InputNumber, Row, Select, Switch } from "antd";
+import { Col, Collapse, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { useTranslation } from "react-i18next";
 import { ZAgentInput, ZAgentParameters } from "../../../server/agents/agents.schema";
 import { OFFLINE_MODEL_KEY } from "../../../server/knowledge/offline-model";
@@ -47,7 +47,7 @@ export function ModelSection({ models }: { models: TEditorModel[] }) {
     </Row>
   );
   return (
-    <Card title={t("sections.model")} data-testid="section-model">
+    <div className="agent-editor__section" data-testid="section-model">
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item
@@ -74,6 +74,6 @@ export function ModelSection({ models }: { models: TEditorModel[] }) {
         </Col>
       </Row>
       <Collapse size="small" items={[{ key: "parameters", label: t("sections.parameters"), children: parameters, forceRender: true }]} />
-    </Card>
+    </div>
   );
 }

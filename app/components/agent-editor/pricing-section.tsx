@@ -1,5 +1,5 @@
 // Pricing in yuan (kept as micro-Z): a price is 0 (free) or at least 0.1 yuan (SPEC 5).
-import { Card, Col, Form, InputNumber, Row } from "antd";
+import { Col, Form, InputNumber, Row } from "antd";
 import { useTranslation } from "react-i18next";
 import { ZAgentInput } from "../../../server/agents/agents.schema";
 import { valueRule, yuanRule } from "./agent-rules";
@@ -10,7 +10,7 @@ export function PricingSection() {
   const { t } = useTranslation("agents");
   const shape = ZAgentInput.shape;
   return (
-    <Card title={t("sections.pricing")} data-testid="section-pricing">
+    <div className="agent-editor__section" data-testid="section-pricing">
       <Row gutter={16}>
         {PRICES.map((p) => (
           <Col xs={24} sm={12} md={6} key={p}>
@@ -26,6 +26,6 @@ export function PricingSection() {
         </Col>
       </Row>
       <p className="agent-editor__hint">{t("pricing.note")}</p>
-    </Card>
+    </div>
   );
 }

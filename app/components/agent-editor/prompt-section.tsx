@@ -1,5 +1,5 @@
 // Prompt: role or style, the prompt itself with {{variable}} insertion, and the fixed replies.
-import { Button, Card, Form, Input, Space, Typography } from "antd";
+import { Button, Form, Input, Space, Typography } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -48,7 +48,7 @@ export function PromptSection() {
   const names = [...new Set(variables.map((v) => v?.name?.trim()).filter((n): n is string => Boolean(n)))];
   const shape = ZAgentInput.shape;
   return (
-    <Card title={t("sections.prompt")} data-testid="section-prompt">
+    <div className="agent-editor__section" data-testid="section-prompt">
       <Form.Item name="role_style" label={t("fields.role_style")} rules={[valueRule(shape.role_style, t)]}>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} placeholder={t("fields.role_style_placeholder")} data-testid="agent-role-style" />
       </Form.Item>
@@ -61,6 +61,6 @@ export function PromptSection() {
       <Form.Item name="out_of_scope_reply" label={t("fields.out_of_scope_reply")} extra={t("fields.out_of_scope_hint")} rules={[valueRule(shape.out_of_scope_reply, t)]}>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} data-testid="agent-out-of-scope" />
       </Form.Item>
-    </Card>
+    </div>
   );
 }

@@ -4,14 +4,14 @@ import { Avatar, Button, Card, Collapse, Descriptions, Space, Tag, Typography } 
 import { useTranslation } from "react-i18next";
 import type { TAgentInput } from "../../../server/agents/agents.schema";
 import { LocalDate } from "../ui/local-date";
-import { toYuan } from "./agent-form-values";
+import { formatZ } from "../../../server/money/money-format";
 
-export type TReviewItem = { id: string; version: string; agent_id: string; name: string; avatar_url: string | null; owner: string; submitted_at: string | null; update_note: string; config: TAgentInput };
+export type TReviewItem = { id: string; version: string; state?: string; agent_id: string; name: string; avatar_url: string | null; owner: string; submitted_at: string | null; update_note: string; config: TAgentInput };
 
 export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewItem; busy: boolean; onApprove: () => void; onReject: () => void }) {
   const { t } = useTranslation("agents");
   const c = item.config;
-  const price = (micro: number) => (micro ? t("upload.yuan", { amount: toYuan(micro).toFixed(2) }) : t("upload.free"));
+  const price = (micro: number) => (micro ? t("upload.yuan", { amount: formatZ(micro) }) : t("upload.free"));
   const yes = (b: boolean) => (b ? t("upload.yes") : t("upload.no"));
   return (
     <Card
@@ -23,6 +23,7 @@ export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewI
           <Avatar shape="square" src={item.avatar_url ?? undefined} icon={<RobotOutlined />} />
           <span>{item.name}</span>
           <Tag>v{item.version}</Tag>
+          {item.state === "published_in_review" && <Tag color="green" data-testid="review-published">{t("review.published_tag")}</Tag>}
         </Space>
       }
       extra={
@@ -36,6 +37,8 @@ export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewI
         </Space>
       }
     >
+      {/* Approving lists it as it runs today; refusing leaves it published for its owner. */}
+      {item.state === "published_in_review" && <Typography.Paragraph type="secondary">{t("review.published_note")}</Typography.Paragraph>}
       <Descriptions column={{ xs: 1, sm: 2 }} size="small">
         <Descriptions.Item label={t("review.owner")}>{item.owner}</Descriptions.Item>
         <Descriptions.Item label={t("review.submitted_at")}>{item.submitted_at ? <LocalDate iso={item.submitted_at} withTime /> : "—"}</Descriptions.Item>

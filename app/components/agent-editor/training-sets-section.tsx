@@ -1,7 +1,7 @@
 // The agent's training sets (training_set_ids): a multi-select of the owner's sets with their type
 // and state, the chosen sets listed with their state, and a warning for a set the agent cannot
 // answer from now (failed, stopped, disabled, unavailable, deleted).
-import { Alert, Card, Empty, Form, Select, Space, Tag } from "antd";
+import { Alert, Empty, Form, Select, Space, Tag } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { callTrpc, trpc } from "../../lib/trpc";
@@ -43,7 +43,7 @@ export function TrainingSetsSection() {
   const gone = sets ? chosen.filter((id) => !byId.has(id)) : [];
 
   return (
-    <Card title={t("picker.title")} data-testid="section-training-sets" extra={<AppLink to="/train">{t("picker.manage")}</AppLink>}>
+    <div className="agent-editor__section" data-testid="section-training-sets">
       <Form.Item name="training_set_ids" label={t("picker.label")} extra={t("picker.hint")} rules={[valueRule(ZAgentInput.shape.training_set_ids, ta)]}>
         <Select
           mode="multiple"
@@ -78,6 +78,6 @@ export function TrainingSetsSection() {
         <Alert key={s.id} type="warning" showIcon style={{ marginTop: 12 }} title={t("picker.warning", { name: s.name, state: t(`state.${s.state}`) })} data-testid="training-set-warning" />
       ))}
       {gone.length > 0 && <Alert type="error" showIcon style={{ marginTop: 12 }} title={t("validation.training_set_unknown", { ns: "errors" })} description={t("picker.deleted")} data-testid="training-set-gone" />}
-    </Card>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 // The editor's actions (save, publish) through tRPC: the form is checked with the server's schema
-// first, and the server's field refusals are put back on the fields they name.
+// first, and the server's field refusals are put back on the fields they name (and reported, so the
+// editor can unfold the sections that hold them).
 import { App, type FormInstance } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +11,9 @@ import { checkWholeForm, groupFieldErrors, toAgentInput, type TAgentFormValues }
 
 export type TBusy = "save" | "publish" | "submit" | null;
 
-export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TAgentDetail | null, onSaved: (d: TAgentDetail) => void) {
+type TFieldName = (string | number)[];
+
+export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TAgentDetail | null, onSaved: (d: TAgentDetail) => void, onRefused?: (names: TFieldName[]) => void) {
   const { t } = useTranslation("agents");
   const { message } = App.useApp();
   const [busy, setBusy] = useState<TBusy>(null);
@@ -23,7 +26,11 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
     const fields = fieldErrorsOf(err).filter((f) => f.path);
     // Schema refusals arrive translated; a service refusal names its code, and its sentence is the description.
     const say = (m: string) => (/^[a-z_.]+$/.test(m) ? (fields.length === 1 ? err.description : t(m, { ns: "errors" })) : m);
-    if (fields.length) form.setFields(groupFieldErrors(fields).map((f) => ({ name: f.name as never, errors: f.errors.map(say) })));
+    if (fields.length) {
+      const grouped = groupFieldErrors(fields);
+      form.setFields(grouped.map((f) => ({ name: f.name as never, errors: f.errors.map(say) })));
+      onRefused?.(grouped.map((f) => f.name));
+    }
     message.error(err.description);
   };
 
@@ -38,6 +45,7 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
     const whole = checkWholeForm(values);
     if (whole.length) form.setFields(whole.map((f) => ({ name: f.name as never, errors: f.errors.map((m) => t(m, { ns: "errors" })) })));
     if (!fieldsOk || whole.length) {
+      onRefused?.(form.getFieldsError().filter((f) => f.errors.length).map((f) => f.name));
       message.error(t("editor.fix_errors"));
       return null;
     }

@@ -92,7 +92,7 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
 export function VariablesSection() {
   const { t } = useTranslation("agents");
   return (
-    <Card title={t("sections.variables")} data-testid="section-variables">
+    <div className="agent-editor__section" data-testid="section-variables">
       <Form.List name="variables">
         {(fields, { add, remove }) => (
           <div className="agent-editor__variables">
@@ -106,6 +106,6 @@ export function VariablesSection() {
           </div>
         )}
       </Form.List>
-    </Card>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 // The agent's versions, newest first, with their states; the one the editor shows is marked.
-import { Card, List, Space, Typography } from "antd";
+import { List, Space, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { TAgentVersionView } from "../../../server/agents/agents.schema";
 import { LocalDate } from "../ui/local-date";
@@ -8,7 +8,7 @@ import { AgentStateTag } from "./agent-state-tag";
 export function VersionHistory({ versions, currentId }: { versions: TAgentVersionView[]; currentId?: string }) {
   const { t } = useTranslation("agents");
   return (
-    <Card title={t("sections.versions")} size="small" data-testid="version-history">
+    <div data-testid="version-history">
       <List
         size="small"
         dataSource={versions}
@@ -30,6 +30,6 @@ export function VersionHistory({ versions, currentId }: { versions: TAgentVersio
           </List.Item>
         )}
       />
-    </Card>
+    </div>
   );
 }

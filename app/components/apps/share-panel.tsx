@@ -2,17 +2,19 @@
 // downloadable as PNG), the embed snippets for other websites, and the way to the poster editor.
 // Mounted only while open; everything is built in the browser from server/apps/app-share.ts.
 import { CopyOutlined, DownloadOutlined, PictureOutlined } from "@ant-design/icons";
-import { App, Button, Input, Modal, Space, Tabs, Typography } from "antd";
+import { Alert, App, Button, Input, Modal, Space, Tabs, Typography } from "antd";
 import QRCode from "qrcode";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { copyText } from "../../lib/clipboard";
-import { useAppNavigate } from "../app-link";
+import { AppLink, useAppNavigate } from "../app-link";
 import { buildIframeSnippet, buildScriptSnippet, buildShareUrl, posterEditorPath } from "../../../server/apps/app-share";
+import type { TShareCredit } from "../../../server/money/distribution/share-credit";
 import "./share.css";
 
 export type TShareApp = { id: string; name: string };
-type TProps = { app: TShareApp | null; touser: string; origin?: string; onClose: () => void };
+/** `credit`: whether the sharer's edition earns a dividend from the link (the panel promises one only then). */
+type TProps = { app: TShareApp | null; touser: string; credit: TShareCredit; origin?: string; onClose: () => void };
 
 /** Width of the QR picture in pixels: sharp when printed, and large enough for phones to scan. */
 export const QR_SIZE = 320;
@@ -55,7 +57,27 @@ function CopyField({ value, testId, multiline, onCopy }: { value: string; testId
   );
 }
 
-function ShareDialog({ app, touser, origin, onClose }: TProps & { app: TShareApp }) {
+/** What the link earns the sharer: a dividend, or (basic edition) nothing yet and how to change that. */
+function CreditNote({ credit }: { credit: TShareCredit }) {
+  const { t } = useTranslation("share");
+  if (credit.earns) return <Alert type="success" showIcon className="share-panel__credit" message={t("credit.earns")} data-testid="share-credit-earns" />;
+  return (
+    <Alert
+      type="info"
+      showIcon
+      className="share-panel__credit"
+      message={t("credit.none_title")}
+      description={
+        <>
+          {t("credit.none_body", { edition: t(`editions.${credit.upgradeTo ?? "professional"}`, { ns: "common" }) })} <AppLink to="/upgrade">{t("credit.upgrade")}</AppLink>
+        </>
+      }
+      data-testid="share-credit-none"
+    />
+  );
+}
+
+function ShareDialog({ app, touser, credit, origin, onClose }: TProps & { app: TShareApp }) {
   const { t } = useTranslation("share");
   const { message } = App.useApp();
   const navigate = useAppNavigate();
@@ -89,6 +111,7 @@ function ShareDialog({ app, touser, origin, onClose }: TProps & { app: TShareApp
             {t("link_hint")}
           </Typography.Paragraph>
           <CopyField value={link} testId="share-link" onCopy={() => void copy(link)} />
+          <CreditNote credit={credit} />
         </section>
         <section className="share-panel__section share-panel__qr">
           <div className="share-panel__qr-box">{qr ? <img src={qr} alt={t("qr_alt", { name: app.name })} width={180} height={180} data-testid="share-qr" /> : <div className="share-panel__qr-placeholder" />}</div>

@@ -7,7 +7,7 @@ import { apiRequest, ApiError } from "../../lib/api-client";
 import { zodRule } from "../../lib/zod-rule";
 
 /** Phone and code fields with a send button that counts down the minute between codes. */
-export function SmsCodeFields({ form, purpose }: { form: FormInstance; purpose: "login" | "register" | "reset_password" | "bind_phone" }) {
+export function SmsCodeFields({ form, purpose, phoneLabel }: { form: FormInstance; purpose: "login" | "register" | "reset_password" | "bind_phone"; phoneLabel?: string }) {
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
   const [wait, setWait] = useState(0);
@@ -35,7 +35,7 @@ export function SmsCodeFields({ form, purpose }: { form: FormInstance; purpose: 
 
   return (
     <>
-      <Form.Item name="phone" label={t("fields.phone")} rules={[zodRule(ZPhone, t)]}>
+      <Form.Item name="phone" label={phoneLabel ?? t("fields.phone")} rules={[zodRule(ZPhone, t)]}>
         <Input inputMode="tel" autoComplete="tel" placeholder={t("fields.phone_placeholder")} data-testid="phone" />
       </Form.Item>
       <Form.Item label={t("fields.code")} required>

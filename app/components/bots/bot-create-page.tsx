@@ -1,16 +1,19 @@
 // /create_bot?new=1: a new bot. Name, agent (mine, with a live version), platform, the platform's
 // credentials, group reply and greeting; the package price per year and the edition's bot count.
-// The server decides (edition limit, first year paid from the wallet) and its refusals show here
-// with their way out; nothing is created when it refuses.
+// Nothing is charged until the owner confirms the price, what it buys and the balance it comes
+// from (bot-buy-confirm.tsx). The server decides (edition limit, first year paid from the wallet)
+// and its refusals show here with their way out; nothing is created when it refuses.
 import { ArrowLeftOutlined } from "@ant-design/icons";
 import { Link } from "@remix-run/react";
 import { Alert, App, Button, Card, Form, Input, Radio, Select } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { WALLET_CHANGED_EVENT } from "../money/recharge-api";
-import { BOT_NAME_MAX, CREDENTIAL_SCHEMAS, GREETING_MAX, ZBotCreate, type TBotChannel } from "../../../server/bots/bots.schema";
+import { BOT_NAME_MAX, CREDENTIAL_SCHEMAS, GREETING_MAX, ZBotCreate, type TBotChannel, type TBotCreate } from "../../../server/bots/bots.schema";
+import { BotBuyConfirm } from "./bot-buy-confirm";
+import { forgetBotDraft, keepBotDraft, takeBotDraft } from "./bot-draft";
 import { BotRefusal, useBotRefusal } from "./bot-refusal";
 import { botPath, BOTS_PATH, useBotsHref, useBotsNavigate } from "./bot-links";
 import { CredentialFields, credentialInitial } from "./credential-fields";
@@ -29,7 +32,13 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
   const [form] = Form.useForm<TValues>();
   const channel = (Form.useWatch("channel", form) ?? "wechat") as TBotChannel;
   const [saving, setSaving] = useState(false);
+  const [confirming, setConfirming] = useState<TBotCreate | null>(null);
   const { refusal, take, clear } = useBotRefusal();
+  // Back from a top-up on the sandbox's cashier: the form as it was left.
+  useEffect(() => {
+    const draft = takeBotDraft();
+    if (draft) form.setFieldsValue(draft);
+  }, [form]);
 
   const showIssues = (issues: TFieldIssue[]) => {
     setFieldIssues(form, issues);
@@ -45,9 +54,14 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
     const creds = CREDENTIAL_SCHEMAS[values.channel].safeParse(values.credentials ?? {});
     if (!creds.success) issues.push(...creds.error.issues.map((i) => ({ path: ["credentials", ...i.path].join("."), message: t(i.message, { ns: "errors" }) })));
     if (issues.length || !checked.success) return showIssues(issues);
+    setConfirming(checked.data);
+  };
+
+  const create = async (input: TBotCreate) => {
     setSaving(true);
     try {
-      const created = await callTrpc(() => trpc.bots.create.mutate(checked.data));
+      const created = await callTrpc(() => trpc.bots.create.mutate(input));
+      forgetBotDraft();
       message.success(t("create.created"));
       // The first year was paid: the header's balance follows.
       window.dispatchEvent(new CustomEvent(WALLET_CHANGED_EVENT));
@@ -58,6 +72,7 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
       else if (!take(err)) message.error(err instanceof ApiError ? err.description : String(err));
     } finally {
       setSaving(false);
+      setConfirming(null);
     }
   };
 
@@ -122,6 +137,18 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
           </Form.Item>
         </Card>
         <BotRefusal refusal={refusal} onClose={clear} />
+        {confirming && (
+          <BotBuyConfirm
+            open
+            quote={data.quote}
+            name={confirming.name}
+            channel={confirming.channel}
+            busy={saving}
+            onConfirm={() => void create(confirming)}
+            onCancel={() => setConfirming(null)}
+            onTopUp={() => keepBotDraft(form.getFieldsValue(true) as TValues)}
+          />
+        )}
         <div className="bots-form__actions">
           <Button type="primary" htmlType="submit" loading={saving} data-testid="bot-create-submit">
             {t("create.submit", { price: formatMicro(data.quote.price_year_micro) })}

@@ -18,7 +18,7 @@ import { DeliveriesCard } from "./deliveries-card";
 import { NoticesCard, useNoticeText } from "./notices-card";
 import { PlatformBadge } from "./platform-badge";
 import { SchedulesCard } from "./schedules-card";
-import type { TBotView, TDeliveryView, TEventView, TScheduleView, TTargetView } from "./types";
+import { formatMicro, type TBotView, type TDeliveryView, type TEventView, type TScheduleView, type TTargetView } from "./types";
 import { useBotPoll } from "./use-bot-poll";
 import { BOT_PACKAGE_YEAR_MICRO } from "../../../server/bots/bot-package";
 
@@ -145,7 +145,9 @@ export function BotPage({ data }: { data: TData }) {
             }}
             onToggle={async () => setBot(await act("toggle", () => trpc.bots.update.mutate({ bot_id: botId, enabled: !bot.enabled }), bot.enabled ? t("package.paused") : t("package.resumed")))}
             onDelete={async () => {
-              await act("delete", () => trpc.bots.delete.mutate({ bot_id: botId }), t("package.deleted"));
+              const { refunded_micro } = await act("delete", () => trpc.bots.delete.mutate({ bot_id: botId }));
+              message.success(refunded_micro > 0 ? t("package.deleted_refunded", { amount: formatMicro(refunded_micro) }) : t("package.deleted"));
+              if (refunded_micro > 0) window.dispatchEvent(new CustomEvent(WALLET_CHANGED_EVENT));
               navigate(BOTS_PATH);
             }}
           />

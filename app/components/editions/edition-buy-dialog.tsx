@@ -8,6 +8,7 @@ import { apiRequest, ApiError } from "../../lib/api-client";
 import type { TMembershipView, TQuoteView } from "../../../server/money/editions/editions.service";
 import { OrderPayment, type TOrderState } from "./order-payment";
 import { yuan } from "./membership-summary";
+import { formatZBalance } from "../../../server/money/money-format";
 import { uiLocale } from "../../i18n/config";
 
 type TProps = { quote: TQuoteView; membership: TMembershipView; providers: string[]; onClose: () => void; onDone: (message: string) => void };
@@ -73,7 +74,7 @@ export function EditionBuyDialog({ quote, membership, providers, onClose, onDone
           <Radio.Group value={pay} onChange={(e) => setPay(e.target.value)} data-testid="buy-pay-with">
             <Space direction="vertical">
               <Radio value="balance" data-testid="pay-balance">
-                {t("confirm.balance")} <span className="app-form__muted">({t("confirm.balance_hint", { coins: yuan(membership.wallet.spendable), gift: yuan(membership.wallet.gift) })})</span>
+                {t("confirm.balance")} <span className="app-form__muted">({t("confirm.balance_hint", { coins: formatZBalance(membership.wallet.spendable), gift: formatZBalance(membership.wallet.gift) })})</span>
               </Radio>
               {providers.map((p) => (
                 <Radio key={p} value={p} data-testid={`pay-${p}`}>

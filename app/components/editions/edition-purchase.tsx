@@ -1,11 +1,13 @@
 // The editions as cards with this account's price for the chosen term and the buy / renew /
-// upgrade button, and the dialog that pays. /upgrade and /mobi/upgrade both use it.
+// upgrade button, and the dialog that pays. /upgrade and /mobi/upgrade both use it. A payer back
+// from the sandbox's cashier with an edition order is told how it went.
 import { useRevalidator } from "@remix-run/react";
 import { App, Button, Segmented, Space, Tooltip, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TMembershipView, TQuoteView } from "../../../server/money/editions/editions.service";
 import { EditionCards } from "../site/edition-plans";
+import { useReturnedOrder } from "../money/cashier-return";
 import { EditionBuyDialog } from "./edition-buy-dialog";
 import { yuan } from "./membership-summary";
 
@@ -15,6 +17,14 @@ export function EditionPurchase({ membership, providers }: { membership: TMember
   const revalidator = useRevalidator();
   const [days, setDays] = useState<30 | 365>(365);
   const [buying, setBuying] = useState<TQuoteView | null>(null);
+  const returned = useReturnedOrder("edition");
+  useEffect(() => {
+    if (!returned || returned.state === "pending") return;
+    if (returned.state === "paid") void message.success(t("done.order_paid"));
+    else void message.error(t("payment_failed", { ns: "errors" }));
+    revalidator.revalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per order the payer came back with
+  }, [returned]);
   const quoteOf = (edition: string) => membership.quotes.find((q) => q.edition === edition && q.days === days);
 
   const footer = (e: { key: string }) => {

@@ -4,11 +4,11 @@ import { Card, Descriptions, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TMembershipView } from "../../../server/money/editions/editions.service";
-import { formatZ } from "../../../server/money/money-format";
+import { formatZ, formatZBalance } from "../../../server/money/money-format";
 import { formatDuration } from "./duration";
 import { uiLocale } from "../../i18n/config";
 
-/** Micro-Z for the membership pages (the one formatter: server/money/money-format.ts). */
+/** Micro-Z for the membership pages' prices (the one formatter: server/money/money-format.ts). */
 export const yuan = (micro: number) => formatZ(micro);
 
 export function MembershipSummary({ membership, extra }: { membership: TMembershipView; extra?: ReactNode }) {
@@ -31,10 +31,10 @@ export function MembershipSummary({ membership, extra }: { membership: TMembersh
           )}
         </Descriptions.Item>
         <Descriptions.Item label={<><WalletOutlined /> {t("wallet.coins")}</>}>
-          <span data-testid="wallet-coins">¥{yuan(membership.wallet.spendable)}</span>
+          <span data-testid="wallet-coins">{t("money.z", { ns: "common", amount: formatZBalance(membership.wallet.spendable) })}</span>
         </Descriptions.Item>
         <Descriptions.Item label={<><GiftOutlined /> {t("wallet.gift")}</>}>
-          <span data-testid="wallet-gift">¥{yuan(membership.wallet.gift)}</span>
+          <span data-testid="wallet-gift">{t("money.z", { ns: "common", amount: formatZBalance(membership.wallet.gift) })}</span>
         </Descriptions.Item>
       </Descriptions>
       {membership.lapsed && (

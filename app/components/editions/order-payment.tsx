@@ -1,17 +1,30 @@
 // The payment step of an order made for an edition or a paid registration: WeChat's code as a QR
-// code, Alipay's cashier link, or the development provider's note; it polls until the order settles.
+// code, Alipay's cashier link, or off to the sandbox's cashier page (which sends the payer back
+// here; `claim` lets a paid registration's payer in, `onLeave` keeps what the page needs on return);
+// it polls until the order settles.
 import { LoadingOutlined } from "@ant-design/icons";
 import { Alert, Button, Space, Spin } from "antd";
 import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { cameBackWith, cashierUrl, goToCashier } from "../money/cashier-return";
+import { formatYuan } from "../../../server/money/money-format";
 
 export type TOrderState = { id: string; provider: string; amount: number; state: "pending" | "paid" | "failed" | "cancelled"; pay_url: string | null };
 
-export function OrderPayment({ order, poll, onSettled, everyMs = 2000 }: { order: TOrderState; poll: () => Promise<TOrderState>; onSettled: (o: TOrderState) => void; everyMs?: number }) {
+type TProps = { order: TOrderState; poll: () => Promise<TOrderState>; onSettled: (o: TOrderState) => void; everyMs?: number; claim?: string; onLeave?: () => void };
+
+export function OrderPayment({ order, poll, onSettled, everyMs = 2000, claim, onLeave }: TProps) {
   const { t } = useTranslation(["editions", "errors"]);
   const [qr, setQr] = useState<string | null>(null);
   const [current, setCurrent] = useState(order);
+
+  const toCashier = order.provider === "sandbox" && order.state === "pending" && order.pay_url && !cameBackWith(order.id) ? order.pay_url : null;
+  useEffect(() => {
+    if (!toCashier) return;
+    onLeave?.();
+    goToCashier(toCashier, { claim });
+  }, [toCashier, claim, onLeave]);
 
   useEffect(() => {
     if (order.provider === "wechat" && order.pay_url) void QRCode.toDataURL(order.pay_url, { margin: 1, width: 200 }).then(setQr);
@@ -40,7 +53,7 @@ export function OrderPayment({ order, poll, onSettled, everyMs = 2000 }: { order
   if (current.state === "paid") return <Alert type="success" showIcon title={t("payment.paid")} data-testid="order-paid" />;
   return (
     <Space direction="vertical" align="center" style={{ width: "100%" }} data-testid="order-payment" data-order-id={order.id}>
-      <strong>{t("payment.title", { amount: order.amount.toFixed(2) })}</strong>
+      <strong>{t("payment.title", { amount: formatYuan(order.amount) })}</strong>
       {order.provider === "wechat" && (qr ? <img src={qr} alt={t("payment.scan")} width={200} height={200} data-testid="order-qr" /> : <Spin />)}
       {order.provider === "wechat" && <span>{t("payment.scan")}</span>}
       {order.provider === "alipay" && order.pay_url && (
@@ -48,7 +61,12 @@ export function OrderPayment({ order, poll, onSettled, everyMs = 2000 }: { order
           {t("payment.open")}
         </Button>
       )}
-      {order.provider === "dev" && <Alert type="warning" showIcon title={t("payment.dev")} data-testid="order-dev" />}
+      {order.provider === "sandbox" && <Alert type="warning" showIcon title={t("payment.sandbox")} data-testid="order-sandbox" />}
+      {order.provider === "sandbox" && order.pay_url && (
+        <Button type="primary" href={cashierUrl(order.pay_url, { claim })} onClick={() => onLeave?.()} data-testid="order-sandbox-link">
+          {t("payment.sandbox_open")}
+        </Button>
+      )}
       <span className="app-form__muted">
         <LoadingOutlined /> {t("payment.waiting")}
       </span>

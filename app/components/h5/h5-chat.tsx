@@ -1,6 +1,7 @@
 // The H5 app's chat (/mobi/dialogue?app=): background, welcome messages, recommended questions,
 // the menu bar, conversation or Q&A style, streamed markdown answers, history, feedback,
-// regenerate, share, voice and image input, spoken replies, and the free uses left today.
+// regenerate, share, voice and image input, spoken replies, the free uses left today, and the
+// agent's variables asked for before the first message and sent with every turn.
 import { HistoryOutlined, ShareAltOutlined } from "@ant-design/icons";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,6 +18,7 @@ import { H5MenuBar, MenuReply } from "./h5-menu-bar";
 import { H5Message } from "./h5-message";
 import { H5PlanSheet } from "./h5-plan-sheet";
 import { useToast } from "./h5-toast";
+import { H5Variables, useH5Variables } from "./h5-variables";
 import { useSpeechPlayer } from "./use-voice";
 import { copyText } from "../../lib/clipboard";
 
@@ -40,6 +42,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   const { messages } = chat.state;
   const listRef = useRef<HTMLDivElement>(null);
   const scroll = useAutoscroll(listRef, messages);
+  const vars = useH5Variables(app.variables, app.id);
 
   // The free uses left today: read at first and again after every reply.
   useEffect(() => {
@@ -63,12 +66,21 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   }, [speaks, app.autoPlay, lastReply, speech]);
 
   const chatSend = chat.send;
+  const commitVariables = vars.commit;
+  const showToast = toast.show;
+  // A message waits for the variables: refused here (the form shows why), it is not sent and the input keeps it.
   const send = useCallback(
     (content: string, images: string[] = []) => {
+      const given = commitVariables();
+      if ("error" in given) {
+        showToast(given.error);
+        return false;
+      }
       scroll.follow();
-      chatSend({ content, images });
+      chatSend({ content, images, variables: given.values });
+      return true;
     },
-    [chatSend, scroll],
+    [chatSend, scroll, commitVariables, showToast],
   );
 
   const setFeedback = chat.setFeedback;
@@ -158,6 +170,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
           </button>
         </div>
       </header>
+      <H5Variables state={vars} />
 
       <div className="h5-chat__list" ref={listRef} onScroll={scroll.onScroll} data-testid="h5-messages">
         {app.welcomeMessages.map((w, i) => (
@@ -178,7 +191,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
                 actions={{
                   onFeedback,
                   onCopy,
-                  onRegenerate: canRegenerate ? (m) => chat.regenerate(m, {}) : undefined,
+                  onRegenerate: canRegenerate ? (m) => chat.regenerate(m, { variables: vars.values }) : undefined,
                   onSpeak: speaks ? (m) => void speech.play(m.key, m.content) : undefined,
                   speaking: speech.playingKey === msg.key,
                   refusalHint,
@@ -217,7 +230,10 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
           onPick={(id) => {
             setHistoryOpen(false);
             setNotes([]);
-            chat.load(id).catch((err: Error) => toast.show(err.message));
+            chat
+              .load(id)
+              .then((d) => vars.adopt(d.dialogue.variables))
+              .catch((err: Error) => toast.show(err.message));
           }}
         />
       )}

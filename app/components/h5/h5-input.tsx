@@ -14,7 +14,8 @@ type TProps = {
   appId: string;
   inputModes: string[];
   streaming: boolean;
-  onSend: (content: string, images: string[]) => void;
+  /** `false`: not sent (the chat showed why), so the text and pictures stay in the input. */
+  onSend: (content: string, images: string[]) => boolean | void;
   onStop: () => void;
   onError: (message: string) => void;
 };
@@ -33,7 +34,7 @@ export function H5Input({ appId, inputModes, streaming, onSend, onStop, onError 
   const submit = () => {
     const content = text.trim();
     if (!content || streaming || uploading) return;
-    onSend(content, images);
+    if (onSend(content, images) === false) return;
     setText("");
     setImages([]);
   };

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
 import { AppLink } from "../app-link";
-import { BALANCE_INSUFFICIENT_STATUS, buyAppPlan, fetchOffer, formatZ, newRequestId, type TOffer, type TOfferPlan } from "../purchases/purchase-api";
+import { BALANCE_INSUFFICIENT_STATUS, buyAppPlan, fetchOffer, formatZ, formatZBalance, newRequestId, type TOffer, type TOfferPlan } from "../purchases/purchase-api";
 import { PlanText } from "../purchases/plan-text";
 import "./h5-plans.css";
 
@@ -42,6 +42,8 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
   const plan = offer?.plans.find((p) => p.id === picked) ?? null;
   const short = Boolean(offer && plan && offer.balance_micro !== null && offer.balance_micro < plan.price_micro);
   const loginPath = useMemo(() => (typeof window === "undefined" ? "/mobi/login" : `/mobi/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`), []);
+  // The recharge page offers the way back to this chat once the coins are in.
+  const rechargePath = useMemo(() => (typeof window === "undefined" ? PHONE_RECHARGE_PATH : `${PHONE_RECHARGE_PATH}?return=${encodeURIComponent(window.location.pathname + window.location.search)}`), []);
 
   const pay = async () => {
     if (!confirming || busy) return;
@@ -107,12 +109,12 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
             ) : (
               <>
                 <p className="h5-plan-balance" data-testid="h5-plan-balance">
-                  <WalletOutlined /> {t("balance", { amount: formatZ(offer.balance_micro) })}
+                  <WalletOutlined /> {t("balance", { amount: formatZBalance(offer.balance_micro) })}
                 </p>
                 {(short || error?.recharge) && (
                   <div className="h5-plan-note is-warning" data-testid="h5-plan-insufficient">
                     <p>{t("insufficient")}</p>
-                    <AppLink to={PHONE_RECHARGE_PATH} className="h5-link" data-testid="h5-plan-recharge">
+                    <AppLink to={rechargePath} className="h5-link" data-testid="h5-plan-recharge">
                       {t("recharge")}
                     </AppLink>
                   </div>

@@ -1,5 +1,5 @@
 // The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
-import { CommentOutlined, ShoppingCartOutlined, CrownOutlined, ReconciliationOutlined, AppstoreOutlined, RiseOutlined, TransactionOutlined, WalletOutlined, FundProjectionScreenOutlined, ShopOutlined, TagsOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ApiOutlined, AuditOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined, ShareAltOutlined } from "@ant-design/icons";
+import { CommentOutlined, CrownOutlined, AppstoreOutlined, RiseOutlined, TransactionOutlined, WalletOutlined, ShopOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SettingOutlined, UserOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -11,17 +11,22 @@ import { AppLink, useAppNavigate, useIsMobi } from "../app-link";
 import { LanguageSwitcher } from "../shell/preference-switchers";
 import { BrandLogo } from "../ui/brand-logo";
 import { AntdShell } from "../shell/antd-shell";
-import { PayCircleOutlined, StopOutlined } from "@ant-design/icons";
 import { RechargeWalletButton } from "../money/recharge-wallet-button";
+import { HomeOutlined } from "@ant-design/icons";
+import { ShoppingOutlined } from "@ant-design/icons";
+import { useAdminMenuGroup } from "./admin-menu";
+import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
 export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition }, isPlatformAdmin: account.roles.includes("platform_admin") };
+  const isPlatformAdmin = account.roles.includes("platform_admin");
+  return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition }, isPlatformAdmin, devSms: isPlatformAdmin && isDevSmsActive() };
 }
 
 const MENU = [
+  { key: "/workspace", icon: <HomeOutlined />, label: "console.menu.workspace" },
   { key: "/creator", icon: <RobotOutlined />, label: "console.menu.creator" },
   { key: "/dialogue", icon: <MessageOutlined />, label: "console.menu.dialogue" },
   { key: "/history_qa", icon: <HistoryOutlined />, label: "console.menu.history_qa" },
@@ -31,25 +36,14 @@ const MENU = [
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
   { key: "/multimedia", icon: <PictureOutlined />, label: "console.menu.multimedia" },
   { key: "/intelligent_store", icon: <ShopOutlined />, label: "console.menu.intelligent_store" },
+  // The public market (its home with the app centre and agent market), outside the console.
+  { key: "/index", icon: <ShoppingOutlined />, label: "console.menu.market" },
   { key: "/distribution", icon: <ShareAltOutlined />, label: "common:money_menu.distribution" },
   { key: "/income", icon: <RiseOutlined />, label: "common:money_menu.income" },
   { key: "/consumption", icon: <TransactionOutlined />, label: "common:money_menu.consumption" },
   { key: "/withdrawal", icon: <WalletOutlined />, label: "common:money_menu.withdrawal" },
   { key: "/upgrade", icon: <CrownOutlined />, label: "console.menu.upgrade" },
   { key: "/setting", icon: <SettingOutlined />, label: "console.menu.setting" },
-];
-const ADMIN_MENU = [
-  { key: "/modelProducer", icon: <ApiOutlined />, label: "admin.model_producer.menu" },
-  { key: "/admin/agent_review", icon: <AuditOutlined />, label: "admin.agent_review.menu" },
-  { key: "/admin/app_review", icon: <AuditOutlined />, label: "admin.app_review.menu" },
-  { key: "/admin/certifications", icon: <SafetyCertificateOutlined />, label: "admin.certifications.menu" },
-  { key: "/admin/app_categories", icon: <TagsOutlined />, label: "admin.app_categories.menu" },
-  { key: "/admin/carousel", icon: <FundProjectionScreenOutlined />, label: "admin.carousel.menu" },
-  { key: "/admin/payments", icon: <PayCircleOutlined />, label: "payments:admin.menu" },
-  { key: "/admin/purchases", icon: <ShoppingCartOutlined />, label: "purchases:admin.menu" },
-  { key: "/admin/reconciliation", icon: <ReconciliationOutlined />, label: "metering:reconciliation.menu" },
-  { key: "/admin/withdrawals", icon: <WalletOutlined />, label: "common:money_menu.admin_withdrawals" },
-  { key: "/admin/sensitive_words", icon: <StopOutlined />, label: "content:admin.menu" },
 ];
 
 /** Pages reached from a menu entry light up that entry. */
@@ -71,16 +65,17 @@ export default function ConsoleLayout() {
 
 function ConsoleLayoutFrame() {
   const { t } = useTranslation("auth");
-  const { account, isPlatformAdmin } = useLoaderData<typeof loader>();
-  const menu = isPlatformAdmin ? [...MENU, ...ADMIN_MENU] : MENU;
+  const { account, isPlatformAdmin, devSms } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
+  // Administrators' screens are a group of their own, with counts of what waits (admin-menu.tsx).
+  const adminGroup = useAdminMenuGroup({ isPlatformAdmin, devSms, pathname, t });
   const navigate = useAppNavigate();
   const mobi = useIsMobi();
   const path = pathname.replace(/^\/mobi/, "") || "/";
   const selected = MENU_PARENT[path] ?? path;
   const [drawerOpen, setDrawerOpen] = useState(false);
   useEffect(() => setDrawerOpen(false), [pathname]);
-  const menuItems = menu.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) }));
+  const menuItems = [...MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) })), ...(adminGroup ? [adminGroup] : [])];
   const userMenu = {
     items: [{ key: "logout", icon: <LogoutOutlined />, label: <span data-testid="logout">{t("console.logout")}</span> }],
     onClick: ({ key }: { key: string }) => key === "logout" && void logout(),

@@ -8,7 +8,10 @@ import type { TAgentCard, TAppCard } from "../../../server/market/market.schema"
 
 export function AppCard({ app }: { app: TAppCard }) {
   const { t, i18n } = useTranslation("market");
-  const name = i18n.language === "en" || i18n.language === "pt" ? app.nameEn || app.name : app.name;
+  // Apps keep a Chinese and an English text: readers of English and Portuguese get the English one.
+  const latin = i18n.language === "en" || i18n.language === "pt";
+  const name = latin ? app.nameEn || app.name : app.name;
+  const introduction = latin ? app.introductionEn || app.introduction : app.introduction;
   return (
     <AppLink to={`/detail?id=${app.id}`} className="mk-card" data-testid="market-app-card" data-id={app.id} data-name={app.name}>
       <div className="mk-card__head">
@@ -18,7 +21,7 @@ export function AppCard({ app }: { app: TAppCard }) {
           <span className="mk-card__owner">{app.owner.nickname}</span>
         </div>
       </div>
-      <p className="mk-card__intro">{app.introduction || t("card.no_introduction")}</p>
+      <p className="mk-card__intro">{introduction || t("card.no_introduction")}</p>
       <div className="mk-card__foot">
         <span className="mk-card__tags">
           <Tag variant="filled" color="geekblue">{t(`app_type.${app.type}`)}</Tag>

@@ -4,6 +4,7 @@ import { Avatar } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../app-link";
 import type { TRankingRow } from "../../../server/market/market.schema";
+import { formatZ } from "../../../server/money/money-format";
 
 const hrefOf = (r: TRankingRow) => (r.targetType === "account" ? `/customer?id=${r.targetId}` : r.targetType === "agent" ? `/detail?id=${r.targetId}&type=agent` : `/detail?id=${r.targetId}`);
 const iconOf = (r: TRankingRow) => (r.targetType === "account" ? <UserOutlined /> : r.targetType === "agent" ? <RobotOutlined /> : <AppstoreOutlined />);
@@ -28,7 +29,8 @@ export function RankingCard({ list, rows }: { list: string; rows: TRankingRow[] 
                   {r.name}
                   {r.subtitle && <small>{r.subtitle}</small>}
                 </span>
-                <span className="mk-rank__score">{t(`ranking.score_${list}`, { score: r.score })}</span>
+                {/* Earnings are micro-Z from the ledger; the other lists count heat. */}
+                <span className="mk-rank__score">{t(`ranking.score_${list}`, { score: list === "engineer_earnings" ? formatZ(r.score) : r.score })}</span>
               </AppLink>
             </li>
           ))}

@@ -5,7 +5,8 @@ import { Button, Card, Empty, Grid, Popconfirm, Space, Switch, Table, Tag, Typog
 import type { ColumnsType } from "antd/es/table";
 import { useTranslation } from "react-i18next";
 import { useIsMobi } from "../app-link";
-import { formatTokens, formatYuan } from "./model-format";
+import { formatTokens } from "./model-format";
+import { formatZ } from "../../../server/money/money-format";
 
 export type TCatalogueModel = {
   id: string;
@@ -42,7 +43,7 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
   const narrow = useIsMobi() || screens.md === false;
   if (models.length === 0) return <Card><Empty description={t("catalogue.empty")} /></Card>;
 
-  const price = (micro: number) => t("catalogue.price", { amount: formatYuan(micro) });
+  const price = (micro: number) => t("catalogue.price", { amount: formatZ(micro) });
   const enabledSwitch = (m: TCatalogueModel) => (
     <Switch size="small" checked={m.enabled} loading={busy === m.id} onChange={(on) => onToggle(m, on)} aria-label={t("fields.enabled")} data-testid="model-enabled" />
   );
@@ -91,8 +92,8 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
     },
     { title: t("fields.kind"), dataIndex: "kind", render: (k: string) => <Tag color={KIND_COLOURS[k]}>{t(`kinds.${k}`)}</Tag> },
     { title: t("fields.context_window"), dataIndex: "context_window", align: "right", render: (n: number) => formatTokens(n) },
-    { title: t("fields.input_price"), dataIndex: "input_price_micro", align: "right", render: (v: number) => `¥${formatYuan(v)}` },
-    { title: t("fields.output_price"), dataIndex: "output_price_micro", align: "right", render: (v: number) => `¥${formatYuan(v)}` },
+    { title: t("fields.input_price"), dataIndex: "input_price_micro", align: "right", render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }) },
+    { title: t("fields.output_price"), dataIndex: "output_price_micro", align: "right", render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }) },
     { title: t("fields.supports_tools"), dataIndex: "supports_tools", align: "center", render: (v: boolean) => <Yes on={v} label={t("fields.supports_tools")} /> },
     { title: t("fields.supports_reasoning"), dataIndex: "supports_reasoning", align: "center", render: (v: boolean) => <Yes on={v} label={t("fields.supports_reasoning")} /> },
     ...(admin

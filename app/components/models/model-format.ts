@@ -14,7 +14,7 @@ export function isKindInFilter(kind: string, filter: number) {
   return (MODEL_FILTER_KINDS[filter] ?? []).includes(kind as TModelKind);
 }
 
-/** 2000 micro-Z → "0.002": up to six decimals, no trailing zeros. */
+/** 2000 micro-Z → "0.002" for the price form's number input (pages show prices through formatZ). */
 export function formatYuan(micro: number) {
   return String(Number((micro / MICRO).toFixed(6)));
 }

@@ -1,6 +1,7 @@
 // The recharge dialog, usable from any console page: an amount (presets or custom, checked by the
 // shared schema), a provider among those configured, then the payment itself (recharge-pay-step)
-// and the new balance. `onPaid` lets the opener refresh what it shows.
+// and the new balance. `onPaid` lets the opener refresh what it shows; `resumeOrder` opens it on
+// an order the payer came back with from the sandbox's cashier page.
 import { Alert, Button, Form, Input, Modal, Radio, Space, Spin, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +14,9 @@ import { RechargePayStep, RechargeResult } from "./recharge-pay-step";
 type TStep = { kind: "amount" } | { kind: "pay"; order: TPaymentOrderView } | { kind: "done"; order: TPaymentOrderView; balance: number | null };
 type TForm = { amount: string; provider: TPaymentProviderId };
 
-export function RechargeDialog({ open, onClose, onPaid, initialAmount }: { open: boolean; onClose: () => void; onPaid?: (balance: number) => void; initialAmount?: number }) {
+type TProps = { open: boolean; onClose: () => void; onPaid?: (balance: number) => void; initialAmount?: number; resumeOrder?: TPaymentOrderView | null };
+
+export function RechargeDialog({ open, onClose, onPaid, initialAmount, resumeOrder }: TProps) {
   const { t } = useTranslation("payments");
   const [form] = Form.useForm<TForm>();
   const [options, setOptions] = useState<TPaymentOptions | null>(null);
@@ -24,10 +27,10 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount }: { open:
 
   useEffect(() => {
     if (!open) return;
-    setStep({ kind: "amount" });
+    setStep(resumeOrder ? { kind: "pay", order: resumeOrder } : { kind: "amount" });
     setError(null);
     getPaymentOptions().then(setOptions, (err) => setError(err instanceof ApiError ? err.description : String(err)));
-  }, [open]);
+  }, [open, resumeOrder]);
   useEffect(() => {
     if (options && open) form.setFieldsValue({ amount: initialAmount ? String(initialAmount) : (form.getFieldValue("amount") ?? String(options.presets[1] ?? options.presets[0])), provider: form.getFieldValue("provider") ?? options.providers[0] });
   }, [options, open, form, initialAmount]);
@@ -86,7 +89,7 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount }: { open:
               </Space>
             </Radio.Group>
           </Form.Item>
-          {options.providers.includes("dev") && <Typography.Paragraph type="warning">{t("recharge.dev_notice")}</Typography.Paragraph>}
+          {options.providers.includes("sandbox") && <Typography.Paragraph type="warning" data-testid="recharge-sandbox-notice">{t("recharge.sandbox_notice")}</Typography.Paragraph>}
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="recharge-submit">
             {t("recharge.pay")}
           </Button>

@@ -1,10 +1,12 @@
 // The console header's balance with a "Recharge" button that opens the recharge dialog. The
-// balance follows top-ups here and WALLET_CHANGED_EVENT from other parts of the console.
+// balance follows top-ups here and WALLET_CHANGED_EVENT from other parts of the console. A payer
+// back from the sandbox's cashier with a top-up finds the dialog open on its result.
 import { WalletOutlined } from "@ant-design/icons";
 import { Button, Space, Tooltip, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TWalletView } from "../../../server/money/payments/payments.schema";
+import { useResumedTopup } from "./cashier-return";
 import { formatCoins, getWalletView, WALLET_CHANGED_EVENT } from "./recharge-api";
 import { RechargeDialog } from "./recharge-dialog";
 
@@ -13,6 +15,7 @@ export function RechargeWalletButton({ compact = false }: { compact?: boolean })
   const [wallet, setWallet] = useState<TWalletView | null>(null);
   const [open, setOpen] = useState(false);
   const refresh = useCallback(() => void getWalletView().then(setWallet, () => undefined), []);
+  const { resume, clear } = useResumedTopup();
 
   useEffect(() => {
     refresh();
@@ -20,7 +23,11 @@ export function RechargeWalletButton({ compact = false }: { compact?: boolean })
     return () => window.removeEventListener(WALLET_CHANGED_EVENT, refresh);
   }, [refresh]);
 
-  const dialog = <RechargeDialog open={open} onClose={() => setOpen(false)} onPaid={refresh} />;
+  const close = () => {
+    setOpen(false);
+    clear();
+  };
+  const dialog = <RechargeDialog open={open || Boolean(resume)} onClose={close} onPaid={refresh} resumeOrder={resume} />;
   // Phones: one small button, the balance on it; it opens the same dialog. On /mobi it is the only
   // one; on a narrow window of a desktop path the stylesheet swaps it for the full one (both are
   // rendered so the server's HTML already fits a phone, without a flash after hydration).

@@ -6,8 +6,9 @@ import { App, Button, Space, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
+import { useResumedTopup } from "../money/cashier-return";
 import { RechargeDialog } from "../money/recharge-dialog";
-import { BALANCE_INSUFFICIENT_STATUS, buyAgent, buyAppPlan, fetchOffer, formatZ, newRequestId, type TOffer, type TOfferPlan } from "./purchase-api";
+import { BALANCE_INSUFFICIENT_STATUS, buyAgent, buyAppPlan, fetchOffer, formatZ, formatZBalance, newRequestId, type TOffer, type TOfferPlan } from "./purchase-api";
 import { PlanText } from "./plan-text";
 import "./buy-panel.css";
 
@@ -20,6 +21,8 @@ export function BuyPanel({ offer: initial, target }: TProps) {
   const [busy, setBusy] = useState<string | null>(null);
   const [short, setShort] = useState(false);
   const [recharging, setRecharging] = useState(false);
+  // Back from the sandbox's cashier with a top-up: its result, over the balance the page loaded with.
+  const topup = useResumedTopup();
 
   const loginHref = typeof window === "undefined" ? "/login" : `/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`;
 
@@ -33,7 +36,7 @@ export function BuyPanel({ offer: initial, target }: TProps) {
             {t("confirm.body", { amount: formatZ(priceMicro) })} {what}
           </p>
           <p>
-            <WalletOutlined /> {t("balance", { amount: formatZ(offer.balance_micro) })}
+            <WalletOutlined /> {t("balance", { amount: formatZBalance(offer.balance_micro) })}
           </p>
         </div>
       ),
@@ -113,7 +116,7 @@ export function BuyPanel({ offer: initial, target }: TProps) {
         </a>
       ) : (
         <p className="buy-muted" data-testid="buy-balance">
-          <WalletOutlined /> {t("balance", { amount: formatZ(offer.balance_micro) })}
+          <WalletOutlined /> {t("balance", { amount: formatZBalance(offer.balance_micro) })}
           {" "}
           <Button type={short ? "primary" : "link"} size="small" onClick={() => setRecharging(true)} data-testid="buy-recharge">
             {t("recharge")}
@@ -124,8 +127,12 @@ export function BuyPanel({ offer: initial, target }: TProps) {
       {!offer.own && <p className="buy-muted">{t("detail.share_note", { percent: offer.share_percent })}</p>}
       {offer.signed_in && (
         <RechargeDialog
-          open={recharging}
-          onClose={() => setRecharging(false)}
+          open={recharging || Boolean(topup.resume)}
+          resumeOrder={topup.resume}
+          onClose={() => {
+            setRecharging(false);
+            topup.clear();
+          }}
           onPaid={() => {
             setShort(false);
             void fetchOffer(target).then(setOffer, () => {});

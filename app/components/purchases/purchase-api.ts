@@ -1,7 +1,7 @@
 // The browser's calls for buying (the H5 plan sheet and /detail): the offer, and a purchase with
 // the request id made once per confirm dialog (a double click buys once). api-client appends the
 // page's touser to the URL; it is also sent in the body so the server reads it either way.
-import { formatZ as formatMicroZ } from "../../../server/money/money-format";
+import { formatZ as formatMicroZ, formatZBalance } from "../../../server/money/money-format";
 import type { TOffer } from "../../../server/money/purchases/purchases.service";
 import type { TPurchaseView } from "../../../server/money/purchases/purchases.schema";
 import { apiRequest } from "../../lib/api-client";
@@ -37,7 +37,9 @@ export const buyAppPlan = (appId: string, planId: string, requestId: string) =>
 export const buyAgent = (agentId: string, requestId: string) =>
   apiRequest<TBought>("/api/v2/purchase/agent", { body: { agent_id: agentId, request_id: requestId, touser: touserOfPage() } });
 
-/** Prices may be set to the micro: shown exactly. */
-export const formatZ = (micro: number | null | undefined) => formatMicroZ(micro, { exact: true });
+/** Prices may be set to the micro: shown with every digit they have (server/money/money-format.ts). */
+export const formatZ = (micro: number | null | undefined) => formatMicroZ(micro);
+/** The buyer's balance: rounded down to the fen, never more than is there. */
+export { formatZBalance };
 
 export const BALANCE_INSUFFICIENT_STATUS = 420001;

@@ -3,7 +3,7 @@
 import { PictureOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Avatar, Button, Card, Empty, Form, Input, Modal, Space, Tag, type ButtonProps } from "antd";
+import { Alert, Avatar, Button, Card, Empty, Form, Input, Modal, Space, Tag, type ButtonProps } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LocalDate } from "../../components/ui/local-date";
@@ -13,18 +13,19 @@ import { callTrpc, trpc } from "../../lib/trpc";
 import { zodRule } from "../../lib/zod-rule";
 import { listReviewQueue } from "../../../server/apps/apps.service";
 import { ZRemoveAppInput } from "../../../server/apps/apps.schema";
+import { appReviewPolicy } from "../../../server/env";
 import "../../components/apps/app-form/app-form.css";
 
 export const handle = { i18n: ["apps"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requirePageRole(request, "platform_admin");
-  return { queue: await listReviewQueue(account) };
+  return { queue: await listReviewQueue(account), policy: appReviewPolicy() };
 }
 
 export default function AppReviewPage() {
   const { t } = useTranslation("apps");
-  const { queue } = useLoaderData<typeof loader>();
+  const { queue, policy } = useLoaderData<typeof loader>();
   const { busyId, run, confirm } = useAppAction();
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const [form] = Form.useForm<{ reason: string }>();
@@ -40,6 +41,8 @@ export default function AppReviewPage() {
   return (
     <div className="console__page" data-testid="app-review-page">
       <h1 className="console__title">{t("review.title")}</h1>
+      {/* Read-only: the policy is a setting of the deployment (APP_REVIEW_POLICY), not of this page. */}
+      <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t(`review.policy.${policy}.title`)} description={t(`review.policy.${policy}.body`)} data-testid="app-review-policy" data-policy={policy} />
       {queue.length === 0 ? (
         <Card>
           <Empty description={t("review.empty")} data-testid="app-review-empty" />
@@ -53,6 +56,7 @@ export default function AppReviewPage() {
                 <Space size={6} wrap>
                   <span className="apps-card__name">{app.name}</span>
                   <Tag>{t(`type.${app.type}`)}</Tag>
+                  {app.link_open && <Tag color="green" data-testid="app-review-link-open">{t("review.link_open")}</Tag>}
                   {app.input.tags.map((tag) => (
                     <Tag key={tag} color="blue">{tag}</Tag>
                   ))}

@@ -1,17 +1,16 @@
 // /admin/payments: platform administrators see every payment order with its state, filtered by
-// state, provider, purpose or payer, and settle the development provider's orders by hand
-// (no real money moves: server/money/payments/payment-admin.service.ts).
+// state, provider, purpose or payer. Orders are settled by their provider only; the sandbox's by
+// their payers on its cashier page (server/money/payments/sandbox-cashier.service.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
-import { Alert, App, Button, Card, Empty, Input, Segmented, Select, Space, Table, Tag, type ButtonProps } from "antd";
-import { useState } from "react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { Alert, Card, Empty, Input, Segmented, Select, Space, Table, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { LocalDate } from "../../components/ui/local-date";
-import { apiRequest, ApiError } from "../../lib/api-client";
 import { requirePageRole } from "../../lib/auth.server";
 import { listPaymentsForAdmin } from "../../../server/money/payments/payment-admin.service";
 import { getPaymentOptions } from "../../../server/money/payments/payment-orders.service";
 import { PAYMENT_PROVIDERS, PAYMENT_STATES, type TAdminPaymentOrder } from "../../../server/money/payments/payments.schema";
+import { formatYuan } from "../../../server/money/money-format";
 
 export const handle = { i18n: ["payments"] };
 
@@ -19,18 +18,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requirePageRole(request, "platform_admin");
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const list = await listPaymentsForAdmin({ isPlatformAdmin: true, accountId: account.id }, query);
-  return { ...list, devProvider: getPaymentOptions().providers.includes("dev") };
+  return { ...list, sandbox: getPaymentOptions().providers.includes("sandbox") };
 }
 
 const STATE_COLOURS: Record<string, string> = { pending: "blue", paid: "green", failed: "red", cancelled: "default" };
 
 export default function AdminPaymentsPage() {
   const { t } = useTranslation("payments");
-  const { items, total, page, page_size, devProvider } = useLoaderData<typeof loader>();
-  const { modal, message } = App.useApp();
-  const revalidator = useRevalidator();
+  const { items, total, page, page_size, sandbox } = useLoaderData<typeof loader>();
   const [params, setParams] = useSearchParams();
-  const [busy, setBusy] = useState<string | null>(null);
   const setFilter = (name: string, value: string | undefined) =>
     setParams((prev) => {
       const next = new URLSearchParams(prev);
@@ -40,29 +36,10 @@ export default function AdminPaymentsPage() {
       return next;
     });
 
-  const settle = (o: TAdminPaymentOrder, action: "confirm" | "fail") =>
-    modal.confirm({
-      title: t(action === "confirm" ? "admin.confirm_title" : "admin.fail_title", { amount: o.amount.toFixed(2), account: o.account_name ?? "—" }),
-      content: t("admin.dev_note"),
-      okButtonProps: { danger: action === "fail", "data-testid": `payment-${action}-ok` } as ButtonProps,
-      onOk: async () => {
-        setBusy(o.id);
-        try {
-          await apiRequest(`/api/v1/admin/payments/${encodeURIComponent(o.id)}/${action}`, { method: "POST", body: {} });
-          message.success(t(action === "confirm" ? "admin.confirmed" : "admin.marked_failed"));
-          revalidator.revalidate();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        } finally {
-          setBusy(null);
-        }
-      },
-    });
-
   return (
     <div className="console__page" data-testid="admin-payments">
       <h1 className="console__title">{t("admin.title")}</h1>
-      {devProvider && <Alert type="warning" showIcon message={t("admin.dev_banner")} style={{ marginBottom: 16 }} data-testid="admin-payments-dev-banner" />}
+      {sandbox && <Alert type="warning" showIcon title={t("admin.sandbox_banner")} style={{ marginBottom: 16 }} data-testid="admin-payments-sandbox-banner" />}
       <Card>
         <Space wrap style={{ marginBottom: 12 }}>
           <Segmented
@@ -104,26 +81,11 @@ export default function AdminPaymentsPage() {
               { title: t("admin.order"), dataIndex: "id", render: (v: string) => <code>{v}</code> },
               { title: t("admin.account"), dataIndex: "account_name", render: (v: string | null) => v ?? "—" },
               { title: t("admin.purpose"), dataIndex: "purpose", render: (v: string) => t(`purposes.${v}`, { defaultValue: v }) },
-              { title: t("admin.provider"), dataIndex: "provider", render: (v: string) => (v === "dev" ? <Tag color="orange">{t("providers.dev")}</Tag> : t(`providers.${v}`)) },
-              { title: t("admin.amount"), dataIndex: "amount", align: "right", render: (v: number) => v.toFixed(2) },
+              { title: t("admin.provider"), dataIndex: "provider", render: (v: string) => (v === "sandbox" || v === "dev" ? <Tag color="orange">{t(`providers.${v}`)}</Tag> : t(`providers.${v}`)) },
+              { title: t("admin.amount"), dataIndex: "amount", align: "right", render: (v: number) => formatYuan(v) },
               { title: t("admin.state"), dataIndex: "state", render: (v: string, o: TAdminPaymentOrder) => <Tag color={STATE_COLOURS[v]} title={o.failure_reason ?? undefined}>{t(`states.${v}`)}</Tag> },
               { title: t("admin.trade_no"), dataIndex: "provider_trade_no", render: (v: string | null) => v ?? "—" },
               { title: t("admin.notifications"), dataIndex: "notifications", align: "right" },
-              {
-                title: "",
-                key: "actions",
-                render: (_: unknown, o: TAdminPaymentOrder) =>
-                  o.provider === "dev" && o.state === "pending" ? (
-                    <Space>
-                      <Button type="primary" size="small" loading={busy === o.id} onClick={() => settle(o, "confirm")} data-testid="payment-confirm">
-                        {t("admin.confirm")}
-                      </Button>
-                      <Button danger size="small" disabled={busy === o.id} onClick={() => settle(o, "fail")} data-testid="payment-fail">
-                        {t("admin.fail")}
-                      </Button>
-                    </Space>
-                  ) : null,
-              },
             ]}
           />
         )}

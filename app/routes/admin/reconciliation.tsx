@@ -17,7 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { report: await reconcileLedger() };
 }
 
-const formatZ = (micro: number) => formatMicroZ(micro, { exact: true });
+// Every digit down to the micro: an amount is never rounded (server/money/money-format.ts).
+const formatZ = (micro: number) => formatMicroZ(micro);
 
 const PLATFORM_KINDS = ["platform_revenue", "platform_promotion", "escrow", "tax_withheld", "payment_clearing", "payout"];
 

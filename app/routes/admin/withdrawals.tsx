@@ -11,6 +11,7 @@ import { requirePageRole } from "../../lib/auth.server";
 import { zodRule } from "../../lib/zod-rule";
 import { listWithdrawalsForReview } from "../../../server/money/withdrawals/withdrawals.service";
 import { WITHDRAWAL_STATES, ZWithdrawalNote, type TWithdrawalForReview, type TWithdrawalState } from "../../../server/money/withdrawals/withdrawals.schema";
+import { formatZ, yuanToMicro } from "../../../server/money/money-format";
 import "../../components/money/withdrawals/withdrawals.css";
 
 export const handle = { i18n: ["withdrawals"] };
@@ -32,7 +33,7 @@ export default function WithdrawalQueue() {
 
   const arrive = (item: TWithdrawalForReview) =>
     modal.confirm({
-      title: t("admin.arrive_confirm", { name: item.real_name, amount: item.received.toFixed(2) }),
+      title: t("admin.arrive_confirm", { name: item.real_name, amount: formatZ(yuanToMicro(item.received)) }),
       okButtonProps: { "data-testid": "withdrawal-arrive-ok" } as ButtonProps,
       onOk: async () => {
         try {

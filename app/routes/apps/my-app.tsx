@@ -13,6 +13,7 @@ import { useAppAction } from "../../components/apps/use-app-action";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { listApps } from "../../../server/apps/apps.service";
+import { getShareCredit } from "../../../server/money/distribution/share-credit";
 import { APP_STATES, APP_TYPES, type TAppState, type TAppType, type TAppView } from "../../../server/apps/apps.schema";
 import "../../components/apps/app-form/app-form.css";
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const type = (APP_TYPES as readonly string[]).includes(url.searchParams.get("type") ?? "") ? (url.searchParams.get("type") as TAppType) : "h5";
   const state = (APP_STATES as readonly string[]).includes(url.searchParams.get("state") ?? "") ? (url.searchParams.get("state") as TAppState) : undefined;
-  return { type, state: state ?? null, apps: await listApps(account, { type, state }), touser: account.id };
+  return { type, state: state ?? null, apps: await listApps(account, { type, state }), touser: account.id, shareCredit: getShareCredit(account) };
 }
 
 export const editPathOf = (app: Pick<TAppView, "id" | "type">) => (app.type === "api" ? `/create_api?id=${encodeURIComponent(app.id)}` : `/create_app?id=${encodeURIComponent(app.id)}${app.type === "h5" ? "" : `&type=${app.type}`}`);
@@ -49,7 +50,12 @@ function AppCard({ app, onShare }: { app: TAppView; onShare: (app: TShareApp) =>
               {t("list.removed_reason", { reason: app.removed_reason })}
             </div>
           )}
-          {app.state === "under_review" && <div className="app-form__muted">{t("list.under_review_note")}</div>}
+          {/* The review policy decides whether the link works already (app-review-policy.ts). */}
+          {app.state === "under_review" && (
+            <div className="app-form__muted" data-testid="my-app-review-note" data-link-open={String(app.link_open)}>
+              {t(app.link_open ? "list.under_review_link_open" : "list.under_review_note")}
+            </div>
+          )}
         </div>
       </div>
       <div className="apps-card__actions">
@@ -93,8 +99,10 @@ function AppCard({ app, onShare }: { app: TAppView; onShare: (app: TShareApp) =>
 }
 
 export default function MyAppPage() {
-  const { t } = useTranslation("apps");
-  const { type, state, apps, touser } = useLoaderData<typeof loader>();
+  // Every namespace the cards and the share panel read, loaded before the first paint after a
+  // client-side navigation: a card's t("share", { ns: "appdata" }) alone does not wait for it.
+  const { t } = useTranslation(["apps", "appdata", "share"]);
+  const { type, state, apps, touser, shareCredit } = useLoaderData<typeof loader>();
   const [sharing, setSharing] = useState<TShareApp | null>(null);
   const [, setParams] = useSearchParams();
   const navigate = useAppNavigate();
@@ -143,7 +151,7 @@ export default function MyAppPage() {
           ))}
         </Row>
       )}
-      <SharePanel app={sharing} touser={touser} onClose={() => setSharing(null)} />
+      <SharePanel app={sharing} touser={touser} credit={shareCredit} onClose={() => setSharing(null)} />
     </div>
   );
 }

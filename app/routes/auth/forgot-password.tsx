@@ -6,8 +6,30 @@ import { SmsCodeFields } from "../../components/auth/sms-code-field";
 import { useApiSubmit } from "../../components/auth/use-submit";
 import { NewPasswordFields } from "../../components/auth/new-password-fields";
 import { ZPassword } from "../../../server/accounts/accounts.schema";
+import { useShell } from "../../components/shell/shell-context";
 
 export const handle = { i18n: ["auth"] };
+
+/** A code can only go to a bound phone: what an account without one can do instead. */
+function NoPhoneHelp() {
+  const { t } = useTranslation("auth");
+  const { contactPhone } = useShell();
+  return (
+    <Alert
+      type="info"
+      showIcon
+      style={{ marginTop: 20 }}
+      data-testid="forgot-no-phone"
+      message={t("phone_binding.forgot_no_phone_title")}
+      description={
+        <>
+          <p style={{ margin: "4px 0" }}>{t("phone_binding.forgot_no_phone_login")}</p>
+          <p style={{ margin: 0 }}>{t("phone_binding.forgot_no_phone_contact", { phone: contactPhone })}</p>
+        </>
+      }
+    />
+  );
+}
 
 export default function ForgotPassword() {
   const { t } = useTranslation("auth");
@@ -43,6 +65,7 @@ export default function ForgotPassword() {
       <div className="auth__links">
         <AppLink to="/login">{t("register.to_login")}</AppLink>
       </div>
+      <NoPhoneHelp />
     </>
   );
 }

@@ -6,15 +6,17 @@ import { useTranslation } from "react-i18next";
 import { isWechatLoginEnabled } from "../../../server/auth/wechat/wechat.service";
 import { AppLink } from "../../components/app-link";
 import { PasswordLoginForm, SmsLoginForm } from "../../components/auth/login-forms";
+import { SetupNotice } from "../../components/auth/setup-notice";
 import { useFlag } from "../../components/shell/shell-context";
-import { getSessionAccount, safeRedirect } from "../../lib/auth.server";
+import { getSessionAccount, landingPath, safeRedirect } from "../../lib/auth.server";
 import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
 export const handle = { i18n: ["auth"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const target = safeRedirect(url.searchParams.get("redirect"));
+  // An explicit redirect wins; otherwise signing in lands on the workspace.
+  const target = safeRedirect(url.searchParams.get("redirect"), landingPath(request));
   if (await getSessionAccount(request)) throw redirect(target);
   return {
     redirect: target,
@@ -55,6 +57,7 @@ export default function Login() {
     <>
       <h1 className="auth__title">{t("login.title")}</h1>
       <p className="auth__subtitle">{t("login.subtitle")}</p>
+      <SetupNotice />
       {data.wechatError && <Alert type="error" showIcon message={t(data.wechatError, { ns: "errors", defaultValue: t("wechat_login_failed", { ns: "errors" }) })} style={{ marginBottom: 16 }} />}
       <Tabs items={items} defaultActiveKey="password" />
       <div className="auth__links">

@@ -1,15 +1,15 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Alert, Button, Form, Input, Radio, Result } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { RegistrationPayment, type TRegistrationOrder } from "../../components/editions/registration-payment";
+import { RegistrationPayment, resumeRegistrationOrder, type TRegistrationOrder } from "../../components/editions/registration-payment";
 import { getRegistrationTerms } from "../../../server/money/editions/registration.service";
 import { AppLink } from "../../components/app-link";
 import { AgreementCheckbox } from "../../components/auth/agreement-checkbox";
 import { useApiSubmit } from "../../components/auth/use-submit";
 import { NewPasswordFields } from "../../components/auth/new-password-fields";
-import { getSessionAccount, safeRedirect } from "../../lib/auth.server";
+import { getSessionAccount, landingPath, safeRedirect } from "../../lib/auth.server";
 import { zodRule } from "../../lib/zod-rule";
 import { ZAccountName, passwordSchema } from "../../../server/accounts/accounts.schema";
 import { getEnv } from "../../../server/env";
@@ -18,11 +18,11 @@ export const handle = { i18n: ["auth", "editions"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  if (await getSessionAccount(request)) throw redirect("/setting");
+  if (await getSessionAccount(request)) throw redirect(landingPath(request));
   const env = getEnv();
   // Paid registration (issue 7): the fee and the providers that can take it.
   const terms = await getRegistrationTerms();
-  return { mode: env.REGISTRATION_MODE, fee: terms.fee, providers: terms.providers as string[], strict: env.STRICT_PASSWORD, invite: url.searchParams.get("invite") ?? "", redirect: safeRedirect(url.searchParams.get("redirect")) };
+  return { mode: env.REGISTRATION_MODE, fee: terms.fee, providers: terms.providers as string[], strict: env.STRICT_PASSWORD, invite: url.searchParams.get("invite") ?? "", redirect: safeRedirect(url.searchParams.get("redirect"), landingPath(request)) };
 }
 
 export default function Register() {
@@ -32,6 +32,11 @@ export default function Register() {
   const { submit, pending, error } = useApiSubmit("/api/v1/auth/register");
   const order = useApiSubmit<TRegistrationOrder>("/api/v1/auth/register/order");
   const [made, setMade] = useState<TRegistrationOrder | null>(null);
+  // Back from the sandbox's cashier: the order this tab made goes on to sign in.
+  useEffect(() => {
+    const back = resumeRegistrationOrder();
+    if (back) setMade(back);
+  }, []);
   if (data.mode === "closed") return <Result status="info" title={t("registration_closed", { ns: "errors" })} extra={<AppLink to="/login">{t("register.to_login")}</AppLink>} />;
   const paid = data.mode === "paid";
   const onFinish = async (values: Record<string, unknown>) => {

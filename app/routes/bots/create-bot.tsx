@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   if (url.searchParams.get("new") === "1") {
     const [agents, quote] = await Promise.all([listAgents(account), getBotPackageQuote(account)]);
-    const live = agents.filter((a) => a.live && ["published", "on_shelf"].includes(a.live.state)).map((a) => ({ id: a.id, name: a.name }));
+    const live = agents.filter((a) => a.live && ["published", "published_in_review", "on_shelf"].includes(a.live.state)).map((a) => ({ id: a.id, name: a.name }));
     return { view: "new" as const, agents: live, quote };
   }
   const [bots, quote] = await Promise.all([listBots(account), getBotPackageQuote(account)]);

@@ -16,6 +16,7 @@ import { isAppError } from "../../../server/errors/app-error";
 import { getEnv } from "../../../server/env";
 import { getAppOverview, listAppDialogues } from "../../../server/apps/app-data.service";
 import { listAppExports } from "../../../server/apps/app-export.service";
+import { getShareCredit } from "../../../server/money/distribution/share-credit";
 import "../../components/apps/share.css";
 import "../../components/apps/app-data/app-data.css";
 
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       listAppExports(account, { appId }),
     ]);
     const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
-    return { overview, overviewRange, dialogues, dialogueRange, exports, touser: account.id, origin };
+    return { overview, overviewRange, dialogues, dialogueRange, exports, touser: account.id, origin, shareCredit: getShareCredit(account) };
   } catch (err) {
     if (isAppError(err) && (err.code === "not_found" || err.code === "validation_failed")) throw new Response(null, { status: 404 });
     throw err;
@@ -69,7 +70,7 @@ export default function ApplicationPage() {
         <OverviewCard appId={app.id} initial={data.overview} initialRange={data.overviewRange} />
         <DialoguesCard appId={app.id} initial={data.dialogues} initialRange={data.dialogueRange} exports={data.exports} />
       </div>
-      <SharePanel app={sharing ? app : null} touser={data.touser} origin={data.origin} onClose={() => setSharing(false)} />
+      <SharePanel app={sharing ? app : null} touser={data.touser} credit={data.shareCredit} origin={data.origin} onClose={() => setSharing(false)} />
     </div>
   );
 }

@@ -2,17 +2,17 @@
 import { OrderedListOutlined, PlusOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Alert, App, Button, Card, Empty, Space, type ButtonProps } from "antd";
-import { useState } from "react";
+import { Alert, App, Button, Card, Empty, Space, Tooltip, type ButtonProps } from "antd";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentCard, type TAgentCardAction } from "../../components/agent-editor/agent-card";
-import { useAppNavigate } from "../../components/app-link";
+import { AppLink, useAppNavigate } from "../../components/app-link";
 import { ApiError } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { getRequestLanguage } from "../../i18n/i18n.server";
 import { listAgents } from "../../../server/agents/agents.service";
-import { describeAgentQuota } from "../../../server/agents/agent-pages.service";
+import { describeAgentQuota, type TAgentQuotaRefusal } from "../../../server/agents/agent-pages.service";
 import type { TAgentSummary } from "../../../server/agents/agents.schema";
 import "../../components/agent-editor/agent-editor.css";
 
@@ -20,8 +20,46 @@ export const handle = { i18n: ["agents"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  const [agents, limitMessage] = await Promise.all([listAgents(account), describeAgentQuota(account, getRequestLanguage(request))]);
-  return { agents, limitMessage };
+  const [agents, quota] = await Promise.all([listAgents(account), describeAgentQuota(account, getRequestLanguage(request))]);
+  return { agents, quota };
+}
+
+/**
+ * At the edition's limit the create buttons are disabled; hovering (or tapping) one says the limit
+ * and links to the upgrade page. A disabled button gets no pointer events, so its wrapper listens.
+ */
+function CreateButton({ quota, onCreate, children, testId }: { quota: TAgentQuotaRefusal | null; onCreate: () => void; children: ReactNode; testId?: string }) {
+  const { t } = useTranslation("agents");
+  if (!quota) {
+    return (
+      <Button type="primary" icon={<PlusOutlined />} onClick={onCreate} data-testid={testId}>
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <Tooltip trigger={["hover", "click"]} title={<LimitText quota={quota} />}>
+      <span className="agent-creator__create-locked" data-testid={testId && `${testId}-locked`}>
+        <Button type="primary" icon={<PlusOutlined />} disabled data-testid={testId} style={{ pointerEvents: "none" }} aria-label={`${String(children)}: ${t("creator.limit_title")}`}>
+          {children}
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}
+
+/** "Your edition allows 1 agent." and the way to more. */
+function LimitText({ quota }: { quota: TAgentQuotaRefusal }) {
+  const { t } = useTranslation("agents");
+  const edition = quota.upgrade ? t(`editions.${quota.upgrade}`, { ns: "common" }) : null;
+  return (
+    <span data-testid="create-limit">
+      {quota.limit === null ? quota.message : t("creator.limit_count", { count: quota.limit })}{" "}
+      <AppLink to="/upgrade" data-testid="create-limit-upgrade">
+        {edition ? t("creator.limit_upgrade", { edition }) : t("creator.limit_upgrade_any")}
+      </AppLink>
+    </span>
+  );
 }
 
 export default function Creator() {
@@ -30,7 +68,7 @@ export default function Creator() {
   const navigate = useAppNavigate();
   const loaded = useLoaderData<typeof loader>();
   const [agents, setAgents] = useState<TAgentSummary[]>(loaded.agents);
-  const [limitMessage, setLimitMessage] = useState(loaded.limitMessage);
+  const [quota, setQuota] = useState(loaded.quota);
   const [busyId, setBusyId] = useState<string | null>(null);
 
   const fail = (err: unknown) => message.error(err instanceof ApiError ? err.description : String(err));
@@ -47,7 +85,7 @@ export default function Creator() {
           await callTrpc(() => trpc.agents.delete.mutate({ id: agent.id }));
           message.success(t("creator.deleted"));
           // A freed place may lift the edition limit.
-          setLimitMessage(null);
+          setQuota(null);
         }
         await refresh();
       } catch (err) {
@@ -64,8 +102,7 @@ export default function Creator() {
     });
   };
 
-  // The edition's refusal is shown where the user asked, instead of an editor they cannot save.
-  const create = () => (limitMessage ? void message.error(limitMessage) : navigate("/agentDetail?id="));
+  const create = () => navigate("/agentDetail?id=");
 
   return (
     <div className="console__page agent-creator" style={{ maxWidth: 1280 }} data-testid="creator">
@@ -75,18 +112,18 @@ export default function Creator() {
           <Button icon={<OrderedListOutlined />} disabled={agents.length < 2} onClick={() => navigate("/agentSort")} data-testid="creator-sort">
             {t("creator.sort")}
           </Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={create} data-testid="creator-create">
+          <CreateButton quota={quota} onCreate={create} testId="creator-create">
             {t("creator.create")}
-          </Button>
+          </CreateButton>
         </Space>
       </div>
-      {limitMessage && agents.length > 0 && <Alert type="info" showIcon className="agent-editor__notice" title={t("creator.limit_title")} description={limitMessage} data-testid="limit-notice" />}
+      {quota && agents.length > 0 && <Alert type="info" showIcon className="agent-editor__notice" title={t("creator.limit_title")} description={<LimitText quota={quota} />} data-testid="limit-notice" />}
       {agents.length === 0 ? (
         <Card>
           <Empty description={t("creator.empty")} data-testid="creator-empty">
-            <Button type="primary" icon={<PlusOutlined />} onClick={create}>
+            <CreateButton quota={quota} onCreate={create}>
               {t("creator.create_first")}
-            </Button>
+            </CreateButton>
           </Empty>
         </Card>
       ) : (

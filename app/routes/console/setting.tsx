@@ -9,6 +9,7 @@ import { CertificationCard } from "../../components/settings/certification-card"
 import { EditionCard } from "../../components/settings/edition-card";
 import { PasswordCard } from "../../components/settings/password-card";
 import { ProfileCard } from "../../components/settings/profile-card";
+import { PhoneCard } from "../../components/settings/phone-card";
 import { WechatCard } from "../../components/settings/wechat-card";
 import { ModelKeysCard } from "../../components/settings/model-keys-card";
 import { StaffWithdrawCard } from "../../components/money/withdrawals/staff-withdraw-card";
@@ -51,6 +52,7 @@ export default function Settings() {
       {notice && <Alert type={notice === "bound" ? "success" : "error"} showIcon style={{ marginBottom: 16 }} message={notice === "bound" ? t("settings.wechat_bound_notice") : t(notice, { ns: "errors" })} data-testid="settings-notice" />}
       <Space direction="vertical" size={16} style={{ width: "100%" }}>
         <ProfileCard nickname={account.nickname} language={account.language} account={account.account} />
+        <PhoneCard phone={account.phone} />
         <AvatarCard avatarUrl={account.avatarUrl} />
         <CertificationCard initial={certification} />
         <EditionCard edition={entitlements.edition} expiresAt={account.editionExpiresAt} limits={entitlements.limits} />

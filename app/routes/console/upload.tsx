@@ -1,5 +1,7 @@
-// /upload?id=: submit an agent's draft to the market. Shows what reviewers will see, the review
-// notice, and while the submission waits, lets the owner take it back.
+// /upload?id=: submit an agent to the market: its draft, or the version published for the owner's
+// own use as it is (no new version to invent; it keeps working while reviewed). Shows what reviewers
+// will see, the review notice, a refused listing's reason, and while the submission waits, lets
+// the owner take it back.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { Alert, App, Avatar, Button, Card, Descriptions, Empty, Result, Space, Typography } from "antd";
@@ -7,7 +9,7 @@ import { RobotOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentStateTag } from "../../components/agent-editor/agent-state-tag";
-import { toYuan } from "../../components/agent-editor/agent-form-values";
+import { formatZ } from "../../../server/money/money-format";
 import { useAppNavigate } from "../../components/app-link";
 import { ApiError } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
@@ -31,8 +33,11 @@ export default function UploadAgent() {
   const { detail } = useLoaderData<typeof loader>();
   const [busy, setBusy] = useState(false);
   const waiting = detail.under_review;
-  // What goes to review: the draft (the editor shows it), or the submission already waiting.
-  const candidate = waiting ?? detail.draft;
+  const published = detail.live?.state === "published" ? detail.live : null;
+  // What goes to review: the submission already waiting, else the draft (the editor shows it), else
+  // the published version as it is.
+  const candidate = waiting ?? detail.draft ?? published;
+  const waitingLive = waiting?.state === "published_in_review";
   const config = detail.config;
   // The page knows one configuration: the one the editor shows. It describes the candidate only if
   // that is the same version (a newer draft may sit beside a waiting submission).
@@ -50,9 +55,9 @@ export default function UploadAgent() {
       setBusy(false);
     }
   };
-  const submit = () => run(() => trpc.agents.submit.mutate({ id: detail.id }), t("upload.submitted"));
-  const withdraw = () => run(() => trpc.agents.withdraw.mutate({ id: detail.id }), t("upload.withdrawn"));
-  const price = (micro: number) => (micro ? t("upload.yuan", { amount: toYuan(micro).toFixed(2) }) : t("upload.free"));
+  const submit = (source: "draft" | "published") => run(() => trpc.agents.submit.mutate({ id: detail.id, source }), t("upload.submitted"));
+  const withdraw = () => run(() => trpc.agents.withdraw.mutate({ id: detail.id }), waitingLive ? t("upload.withdrawn_published") : t("upload.withdrawn"));
+  const price = (micro: number) => (micro ? t("upload.yuan", { amount: formatZ(micro) }) : t("upload.free"));
 
   return (
     <div className="console__page" data-testid="upload">
@@ -67,9 +72,14 @@ export default function UploadAgent() {
       ) : (
         <Space orientation="vertical" size={16} style={{ width: "100%" }}>
           {waiting ? (
-            <Result status="info" title={t("upload.waiting_title", { version: waiting.version })} subTitle={t("upload.waiting_body")} data-testid="upload-waiting" extra={<Button danger loading={busy} onClick={() => void withdraw()} data-testid="upload-withdraw">{t("upload.withdraw")}</Button>} />
+            <Result status="info" title={t("upload.waiting_title", { version: waiting.version })} subTitle={waitingLive ? t("upload.waiting_live_body") : t("upload.waiting_body")} data-testid="upload-waiting" extra={<Button danger loading={busy} onClick={() => void withdraw()} data-testid="upload-withdraw">{t("upload.withdraw")}</Button>} />
+          ) : candidate === published ? (
+            <Alert type="info" showIcon title={t("upload.published_notice_title", { version: candidate.version })} description={t("upload.published_notice_body")} data-testid="upload-notice" />
           ) : (
             <Alert type="info" showIcon title={t("upload.notice_title")} description={t("upload.notice_body")} data-testid="upload-notice" />
+          )}
+          {!waiting && published?.removed_reason && (
+            <Alert type="warning" showIcon title={t("upload.refused_title", { version: published.version })} description={t("upload.refused_body", { reason: published.removed_reason })} data-testid="upload-refused" />
           )}
           <Card title={waiting ? t("upload.what_waiting") : t("upload.what")} data-testid="upload-summary">
             <Space align="start" size={16} style={{ marginBottom: 12 }}>
@@ -98,9 +108,15 @@ export default function UploadAgent() {
             )}
             {!waiting && (
               <Space style={{ marginTop: 16 }} wrap>
-                <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="upload-submit">
-                  {t("upload.submit")}
+                <Button type="primary" loading={busy} onClick={() => void submit(candidate === published ? "published" : "draft")} data-testid="upload-submit">
+                  {candidate === published ? t("upload.submit_published", { version: candidate.version }) : t("upload.submit")}
                 </Button>
+                {/* Edits waiting in a draft need not hold back the version already in use. */}
+                {candidate !== published && published && (
+                  <Button loading={busy} onClick={() => void submit("published")} data-testid="upload-submit-published">
+                    {t("upload.submit_published", { version: published.version })}
+                  </Button>
+                )}
                 <Typography.Text type="secondary">{t("upload.immutable")}</Typography.Text>
               </Space>
             )}

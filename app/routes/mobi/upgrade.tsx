@@ -12,12 +12,13 @@ import { pageMeta } from "../../components/site/page-meta";
 import { AppLink } from "../../components/app-link";
 import { EditionPurchase } from "../../components/editions/edition-purchase";
 import { MembershipSummary } from "../../components/editions/membership-summary";
+import { WalletTopup } from "../../components/editions/wallet-topup";
 import { getSessionAccount } from "../../lib/auth.server";
 import { getMembership } from "../../../server/money/editions/editions.service";
 import { listProviders } from "../../../server/money/payments/providers";
 import "../../styles/site-pages.css";
 
-export const handle = { i18n: ["mobi", "site", "editions"] };
+export const handle = { i18n: ["mobi", "site", "editions", "payments"] };
 
 /** Signed in, the phone shows the membership and buys as /upgrade does; signed out, the editions. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -50,7 +51,7 @@ export default function MobiUpgrade() {
 
       {membership ? (
         <>
-          <MembershipSummary membership={membership} />
+          <MembershipSummary membership={membership} extra={<WalletTopup />} />
           <section className="mp-card">
             <h2>{te("mobi.buy")}</h2>
             <EditionPurchase membership={membership} providers={providers} />

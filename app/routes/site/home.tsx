@@ -30,6 +30,7 @@ import { Button } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
+import { SetupNotice } from "../../components/auth/setup-notice";
 import { useFlag } from "../../components/shell/shell-context";
 import { ConsoleMock } from "../../components/site/console-mock";
 import { ContactCard } from "../../components/site/contact-card";
@@ -43,10 +44,19 @@ import { SectionHeading } from "../../components/site/section-heading";
 import { StepStrip } from "../../components/site/step-strip";
 import { pageMeta } from "../../components/site/page-meta";
 import "../../styles/site-pages.css";
+import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { routeHomeForPhones } from "../../lib/phone-site.server";
 
 export const handle = { i18n: ["home", "site"] };
 
 export const meta = pageMeta("Zelin · AI Agent Platform");
+
+/** A phone opening / goes to /mobi, unless its visitor chose the desktop site. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return data(null, { headers: routeHomeForPhones(request) });
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 type TItem = { key: string; icon: ReactNode; tone: TTone };
 
@@ -96,6 +106,7 @@ export default function Home() {
   const earn = taskCentre ? EARN : EARN.filter((e) => e.key !== "tasks");
   return (
     <div className="sp-page" data-testid="page-home">
+      <SetupNotice banner />
       <section className="lp-hero">
         <span className="lp-hero__glow lp-hero__glow--a" aria-hidden="true" />
         <span className="lp-hero__glow lp-hero__glow--b" aria-hidden="true" />
@@ -118,6 +129,11 @@ export default function Home() {
               </AppLink>
               <AppLink to="/case">
                 <Button size="large">{t("hero.cta_secondary")}</Button>
+              </AppLink>
+              <AppLink to="/index" data-testid="home-market">
+                <Button size="large" icon={<ShopOutlined />}>
+                  {t("hero.cta_market")}
+                </Button>
               </AppLink>
             </div>
             <ul className="lp-hero__notes">

@@ -18,6 +18,8 @@ import { buildQrConnectUrl, exchangeWechatCode, fetchWechatProfile, WechatApiErr
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 export const WECHAT_CALLBACK_PATH = "/api/v1/auth/wechat/callback";
+/** Where a WeChat login lands when it asked for nowhere in particular: the workspace, as every login does. */
+const WECHAT_LANDING = "/workspace";
 const NICKNAME_MAX = 20;
 const NAME_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -64,7 +66,7 @@ export async function startWechatLogin(raw: unknown, opts: { accountId?: string;
     state,
     purpose: input.purpose,
     accountId: input.purpose === "bind" ? opts.accountId : undefined,
-    redirect: input.purpose === "login" ? toSafeRedirect(input.redirect) : undefined,
+    redirect: input.purpose === "login" ? toSafeRedirect(input.redirect, WECHAT_LANDING) : undefined,
     expiresAt: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
   });
   // WeChat only redirects to the domain registered for the app, so a configured origin wins over
@@ -89,7 +91,7 @@ export async function finishWechatCallback(query: { code?: unknown; state?: unkn
       return { session: null, redirect: "/setting?wechat=bound" };
     }
     const accountId = await findOrCreateWechatAccount(config, token);
-    return { session: await startActiveSession(accountId, meta), redirect: toSafeRedirect(saved.redirect) };
+    return { session: await startActiveSession(accountId, meta), redirect: toSafeRedirect(saved.redirect, WECHAT_LANDING) };
   } catch (err) {
     if (isAppError(err)) throw new AppError(err.code, { params: err.params, data: { purpose }, cause: err });
     logger.error({ err }, "WeChat callback failed");

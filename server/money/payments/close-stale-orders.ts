@@ -7,6 +7,9 @@ import * as repo from "./payment-orders.repository";
 import { applyProviderReport, applyUnpaidOrder } from "./payment-apply.service";
 import { getProvider } from "./providers";
 
+/** Orders of the retired hand-confirmed provider: no provider to ask or close them at, only here. */
+const RETIRED_PROVIDER = "dev";
+
 export const CLOSE_STALE_ORDERS_EVERY_MS = 5 * 60_000;
 const BATCH = 200;
 
@@ -16,7 +19,7 @@ export async function closeStaleOrders(now = new Date()): Promise<{ closed: numb
   const counts = { closed: 0, settled: 0, skipped: 0 };
   for (const order of stale) {
     try {
-      if (order.provider !== "dev") {
+      if (order.provider !== RETIRED_PROVIDER) {
         const provider = getProvider(order.provider);
         const report = await provider.queryOrder(order.id);
         if (report.outcome !== "pending") {

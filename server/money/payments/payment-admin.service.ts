@@ -1,10 +1,10 @@
-// Platform administrators on /admin/payments: every order with its state, and the development
-// provider's hand confirmation (no real money: only orders made with the "dev" provider).
+// Platform administrators on /admin/payments: every order with its state, its payer and how many
+// notifications the provider sent about it. Orders are settled only by their provider's signed
+// word (payment-apply.service.ts), the sandbox's included: nothing here changes an order.
 import { AppError } from "../../errors/app-error";
 import * as repo from "./payment-orders.repository";
-import { applyPaidOrder, applyUnpaidOrder } from "./payment-apply.service";
 import { toOrderView } from "./payment-view";
-import { ZAdminPaymentsQuery, ZFailPaymentInput, type TAdminPaymentOrder, type TPaymentOrderView } from "./payments.schema";
+import { ZAdminPaymentsQuery, type TAdminPaymentOrder } from "./payments.schema";
 
 export type TPaymentAdmin = { isPlatformAdmin: boolean; accountId: string | null };
 const PAGE_SIZE = 20;
@@ -35,42 +35,4 @@ export async function listPaymentsForAdmin(admin: TPaymentAdmin, raw: unknown): 
     page: f.page,
     page_size: PAGE_SIZE,
   };
-}
-
-/**
- * A development order still open to `to`, or null when it is already there (the same decision
- * again, a double click: it answers the order as the first one left it). Anything else, and every
- * real provider's order (settled by the provider's signed word only), is payment_order_state.
- */
-async function devOrderOpenTo(id: string, to: "paid" | "failed") {
-  const order = await repo.findOrder(id);
-  if (!order) throw new AppError("not_found");
-  if (order.provider !== "dev") throw new AppError("payment_order_state");
-  if (order.state === to) return null;
-  if (order.state !== "pending") throw new AppError("payment_order_state");
-  return order;
-}
-
-/** The order as the decision left it: a copy that lost the race to the same decision answers what the first one did. */
-async function decidedOrder(id: string, to: "paid" | "failed"): Promise<TPaymentOrderView> {
-  const order = (await repo.findOrder(id))!;
-  if (order.state !== to) throw new AppError("payment_order_state");
-  return toOrderView(order);
-}
-
-/** The administrator says the development payment arrived: credited exactly as a real one, once. */
-export async function confirmDevPayment(admin: TPaymentAdmin, id: string): Promise<TPaymentOrderView> {
-  assertAdmin(admin);
-  const order = await devOrderOpenTo(id, "paid");
-  if (order) await applyPaidOrder(order.id, { providerTradeNo: `dev-${order.id}`, from: ["pending"], provider: "dev", body: JSON.stringify({ confirmedBy: admin.accountId ?? "admin-token" }) });
-  return decidedOrder(id, "paid");
-}
-
-/** The administrator says the development payment failed: nothing is credited. */
-export async function failDevPayment(admin: TPaymentAdmin, id: string, raw: unknown): Promise<TPaymentOrderView> {
-  assertAdmin(admin);
-  const { reason } = ZFailPaymentInput.parse(raw ?? {});
-  const order = await devOrderOpenTo(id, "failed");
-  if (order) await applyUnpaidOrder(order.id, "failed", reason || "failed by an administrator", { provider: "dev", body: JSON.stringify({ failedBy: admin.accountId ?? "admin-token" }) });
-  return decidedOrder(id, "failed");
 }

@@ -1,7 +1,9 @@
 // Which payment providers this deployment offers, from the environment (read once, like server/env.ts;
-// tests reset it). WeChat Pay and Alipay are on when all their keys are set; the development
-// provider (an administrator confirms by hand, no real money) is on by default only while neither
-// real provider is configured, so a fresh install can top up and a real one never shows it by accident.
+// tests reset it). WeChat Pay and Alipay are on when all their keys are set. The sandbox (a cashier
+// page where the payer pays or cancels, no real money) is on by default only while neither real
+// provider is configured, so a fresh install can top up and a real one never shows it by accident.
+// On a production configuration its coins would be as spendable as bought ones: it is off there, and
+// asking for it stops the process at start unless ALLOW_PAYMENT_SANDBOX=1 says it is meant (a staging server).
 import fs from "node:fs";
 import { z } from "zod";
 import { isProductionConfiguration } from "../../env";
@@ -13,8 +15,10 @@ const ZPaymentEnv = z.object({
   /** Where WeChat Pay and Alipay send notifications: this site's public origin. */
   PAYMENT_NOTIFY_BASE: ZUrl.optional(),
   PUBLIC_URL: ZUrl.optional(),
-  /** on/off; unset: on only when neither WeChat Pay nor Alipay is configured. */
-  PAYMENT_DEV_PROVIDER: ZBool.optional(),
+  /** on/off; unset: on only when neither WeChat Pay nor Alipay is configured and this is not a production configuration. */
+  PAYMENT_SANDBOX: ZBool.optional(),
+  /** 1: PAYMENT_SANDBOX=on is meant on a production configuration (a staging server, the end-to-end platform). */
+  ALLOW_PAYMENT_SANDBOX: ZBool.optional(),
   /** Minutes a pending order waits for its payment before money.close-stale-orders closes it. */
   PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
   WECHATPAY_MCHID: z.string().optional(),
@@ -40,11 +44,14 @@ const ZPaymentEnv = z.object({
   ALIPAY_RETURN_URL: ZUrl.optional(),
 });
 
+const SANDBOX_REFUSED =
+  "is on, on a production configuration (NODE_ENV=production with a DATABASE_URL): sandbox payments move no money yet credit real coins; configure WeChat Pay or Alipay and remove PAYMENT_SANDBOX, or set ALLOW_PAYMENT_SANDBOX=1 to keep the sandbox on purpose";
+
 export type TWechatPaySettings = { mchid: string; appid: string; serialNo: string; privateKey: string; apiV3Key: string; platformPublicKey: string; platformSerial: string; apiBase: string };
 export type TAlipaySettings = { appId: string; privateKey: string; publicKey: string; gateway: string; returnUrl: string | null };
 export type TPaymentSettings = {
   notifyBase: string | null;
-  devProvider: boolean;
+  sandbox: boolean;
   orderTtlMinutes: number;
   wechat: TWechatPaySettings | null;
   alipay: TAlipaySettings | null;
@@ -84,10 +91,12 @@ export function parsePaymentSettings(source: Record<string, string | undefined> 
       ? { appId: e.ALIPAY_APP_ID, privateKey: readKeyText(e.ALIPAY_PRIVATE_KEY, "PRIVATE KEY"), publicKey: readKeyText(e.ALIPAY_PUBLIC_KEY, "PUBLIC KEY"), gateway: e.ALIPAY_GATEWAY, returnUrl: e.ALIPAY_RETURN_URL ?? null }
       : null;
   const notifyBase = (e.PAYMENT_NOTIFY_BASE ?? e.PUBLIC_URL ?? null)?.replace(/\/$/, "") ?? null;
-  // The development provider (an administrator confirms orders by hand) is the default only where no
-  // real provider is set up and this is not a production configuration; PAYMENT_DEV_PROVIDER=on keeps it on purpose.
+  // The sandbox is the default only where no real provider is set up and this is not a production
+  // configuration: there anyone could "pay" and then spend or withdraw the coins, so it takes two settings.
   const production = isProductionConfiguration({ NODE_ENV: (source.NODE_ENV ?? "production") as "production", DATABASE_URL: source.DATABASE_URL, ZELIN_EMBEDDED_DB: source.ZELIN_EMBEDDED_DB === "1" });
-  return { notifyBase, devProvider: e.PAYMENT_DEV_PROVIDER ?? (!wechat && !alipay && !production), orderTtlMinutes: e.PAYMENT_ORDER_TTL_MINUTES, wechat, alipay };
+  if (production && e.PAYMENT_SANDBOX && !e.ALLOW_PAYMENT_SANDBOX) throw new Error(`Zelin cannot start: bad payment settings in the environment.\n  PAYMENT_SANDBOX: ${SANDBOX_REFUSED}`);
+  const sandbox = e.PAYMENT_SANDBOX ?? (!wechat && !alipay && !production);
+  return { notifyBase, sandbox, orderTtlMinutes: e.PAYMENT_ORDER_TTL_MINUTES, wechat, alipay };
 }
 
 let cached: TPaymentSettings | undefined;

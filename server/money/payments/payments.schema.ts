@@ -4,7 +4,7 @@ import { z } from "zod";
 
 export const TOPUP_MAX_YUAN = 6000;
 export const TOPUP_PRESETS_YUAN = [10, 50, 100, 200, 500, 1000] as const;
-export const PAYMENT_PROVIDERS = ["wechat", "alipay", "dev"] as const;
+export const PAYMENT_PROVIDERS = ["wechat", "alipay", "sandbox"] as const;
 export const PAYMENT_STATES = ["pending", "paid", "failed", "cancelled"] as const;
 export type TPaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
 export type TPaymentState = (typeof PAYMENT_STATES)[number];
@@ -31,8 +31,6 @@ export const ZAdminPaymentsQuery = z.object({
 });
 export type TAdminPaymentsQuery = z.infer<typeof ZAdminPaymentsQuery>;
 
-export const ZFailPaymentInput = z.object({ reason: z.string().trim().max(200).optional() });
-
 /** An order as its payer sees it (the recharge dialog polls this). */
 export type TPaymentOrderView = {
   id: string;
@@ -41,7 +39,7 @@ export type TPaymentOrderView = {
   /** Yuan. */
   amount: number;
   state: TPaymentState;
-  /** WeChat's code_url (shown as a QR code) or Alipay's cashier URL; null for the development provider. */
+  /** WeChat's code_url (shown as a QR code), Alipay's cashier URL, or the sandbox's cashier page (a path on this site). */
   pay_url: string | null;
   /** "payment_failed" (errors namespace: "payment failed or cancelled") when it did not go through. */
   failure: "payment_failed" | null;

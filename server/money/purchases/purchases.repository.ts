@@ -8,7 +8,7 @@ import { runTransaction } from "../../db/transaction";
 export async function findAppForSale(appId: string, tx: TDbOrTx = getDb()) {
   return tx.app.findFirst({
     where: { id: appId, deletedAt: null },
-    select: { id: true, name: true, state: true, ownerAccountId: true, shareRatio: true, plans: { orderBy: { sortOrder: "asc" }, select: { id: true, kind: true, quantity: true, priceMicro: true, dailyLimit: true } } },
+    select: { id: true, name: true, state: true, removedAt: true, ownerAccountId: true, shareRatio: true, plans: { orderBy: { sortOrder: "asc" }, select: { id: true, kind: true, quantity: true, priceMicro: true, dailyLimit: true } } },
   });
 }
 

@@ -9,6 +9,7 @@ import { AppError } from "../../errors/app-error";
 import type { TTx } from "../../db/client";
 import { getWallet, platform, spend, wallet } from "../ledger.service";
 import { splitSale } from "../money.constants";
+import { isServedByLink } from "../../apps/app-review-policy";
 import * as repo from "./purchases.repository";
 import { ZBuyAgentInput, ZBuyAppPlanInput, type TPurchaseView } from "./purchases.schema";
 
@@ -83,7 +84,7 @@ async function replayed(key: string, same: (p: repo.TPurchaseRow) => boolean, tx
   return { purchase: toPurchaseView(first), replayed: true };
 }
 
-/** Buys one of an on-shelf app's plans. Days plans run on from the buyer's current one; count plans give `quantity` uses. */
+/** Buys one of the plans of an app served by its link (app-review-policy.ts). Days plans run on from the buyer's current one; count plans give `quantity` uses. */
 export async function buyAppPlan(buyer: TBuyer, raw: unknown, now = new Date()) {
   const input = ZBuyAppPlanInput.parse(raw ?? {});
   const key = purchaseKey(buyer.id, input.request_id);
@@ -95,7 +96,7 @@ export async function buyAppPlan(buyer: TBuyer, raw: unknown, now = new Date()) 
     const app = await repo.findAppForSale(input.app_id, tx);
     if (!app) throw new AppError("not_found");
     const plan = app.plans.find((p) => p.id === input.plan_id);
-    if (app.state !== "on_shelf" || !plan || app.ownerAccountId === buyer.id) throw new AppError("not_for_sale");
+    if (!isServedByLink(app) || !plan || app.ownerAccountId === buyer.id) throw new AppError("not_for_sale");
     const priceMicro = Number(plan.priceMicro);
     if (priceMicro <= 0) throw new AppError("not_for_sale");
 
@@ -199,7 +200,7 @@ export async function getOffer(viewer: TBuyer | null, target: { app_id: string }
   const balance = viewer ? (await getWallet(viewer.id)).available : null;
   if ("app_id" in target) {
     const app = await repo.findAppForSale(target.app_id);
-    if (!app || app.state !== "on_shelf") throw new AppError("not_found");
+    if (!app || !isServedByLink(app)) throw new AppError("not_found");
     return {
       kind: "app" as const,
       signed_in: Boolean(viewer),

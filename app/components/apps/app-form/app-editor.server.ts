@@ -1,7 +1,9 @@
-// The editor pages' loader: categories, the account's agents that have a live version, the app.
+// The editor pages' loader: categories, the account's agents that have a live version (with their
+// variables), the app.
 import { requireSessionAccount } from "../../../lib/auth.server";
 import { listAgents } from "../../../../server/agents/agents.service";
 import { getApp, listCategories } from "../../../../server/apps/apps.service";
+import { readLiveVariables, toVariableNotes } from "../../../../server/apps/agent-variables.service";
 import { APP_TYPES, type TAppType } from "../../../../server/apps/apps.schema";
 import type { TAppEditorData } from "./app-editor-page";
 
@@ -12,5 +14,8 @@ export async function loadAppEditor(request: Request, fixedType?: TAppType): Pro
   const asked = url.searchParams.get("type") as TAppType | null;
   const [categories, agents, app] = await Promise.all([listCategories(), listAgents(account), id ? getApp(account, { id }) : null]);
   const type: TAppType = app?.type ?? fixedType ?? (asked && APP_TYPES.includes(asked) && asked !== "api" ? asked : "h5");
-  return { type, app, categories, agents: agents.filter((a) => a.live && ["published", "on_shelf"].includes(a.live.state)).map((a) => ({ id: a.id, name: a.name })) };
+  const live = agents.filter((a) => a.live && ["published", "published_in_review", "on_shelf"].includes(a.live.state));
+  // Which variables visitors will be asked for, so the form can say so beside the agent picked.
+  const variables = await readLiveVariables(live.map((a) => a.id));
+  return { type, app, categories, agents: live.map((a) => ({ id: a.id, name: a.name, variables: toVariableNotes(variables.get(a.id) ?? []) })) };
 }

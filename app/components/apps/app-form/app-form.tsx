@@ -10,9 +10,11 @@ import { ZAppInput, type TAppView } from "../../../../server/apps/apps.schema";
 import { AccessSection, ChatSection, InputContentSection, TypeSettingsSection } from "./app-form-sections";
 import { fromFormValues, type TAppFormValues } from "./form-values";
 import { ImageField } from "./image-field";
+import { AgentVariablesNote } from "./agent-variables-note";
+import type { TAgentVariableNote } from "../../../../server/apps/agent-variables.service";
 import "./app-form.css";
 
-export type TAppFormOptions = { categories: Array<{ id: number; names: Record<string, string> }>; agents: Array<{ id: string; name: string }> };
+export type TAppFormOptions = { categories: Array<{ id: number; names: Record<string, string> }>; agents: Array<{ id: string; name: string; variables?: TAgentVariableNote[] }> };
 
 /** A schema path (plans.0.price_micro) as the form's field name (plans, 0, price). */
 function toFieldName(path: string): (string | number)[] {
@@ -94,6 +96,7 @@ export function AppForm({ initial, appId, state, options, onSaved }: { initial: 
         <Form.Item name="agent_ids" label={t("form.agents")} required>
           <Select mode={single ? undefined : "multiple"} options={agentOptions} placeholder={t("form.choose")} data-testid="app-agent" />
         </Form.Item>
+        <AgentVariablesNote agents={options.agents} type={type} />
         {type !== "api" && (
           <Form.Item name="platform" label={t("form.platform")}>
             <Select options={["web", "wechat", "wecom", "dingtalk", "feishu"].map((p) => ({ value: p, label: t(`platform.${p}`) }))} data-testid="app-platform" />

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LocalDate } from "../../ui/local-date";
 import type { TWithdrawalView } from "../../../../server/money/withdrawals/withdrawals.schema";
+import { formatZ, yuanToMicro } from "../../../../server/money/money-format";
 
 export const STATE_COLOURS = { submitted: "processing", arrived: "success", abnormal: "error" } as const;
 
@@ -34,19 +35,19 @@ export function WithdrawalCard({ item, idNumber, extra, children }: { item: TWit
         <div>
           <small className="console__hint">{t("confirm.amount")}</small>
           <div>
-            <strong data-testid="withdrawal-item-amount">{item.amount.toFixed(2)}</strong>
+            <strong data-testid="withdrawal-item-amount">{formatZ(yuanToMicro(item.amount))}</strong>
           </div>
         </div>
         <div>
           <small className="console__hint">{t("confirm.tax")}</small>
           <div>
-            <strong data-testid="withdrawal-item-tax">{item.tax.toFixed(2)}</strong>
+            <strong data-testid="withdrawal-item-tax">{formatZ(yuanToMicro(item.tax))}</strong>
           </div>
         </div>
         <div>
           <small className="console__hint">{t("confirm.received")}</small>
           <div>
-            <strong data-testid="withdrawal-item-received">{item.received.toFixed(2)}</strong>
+            <strong data-testid="withdrawal-item-received">{formatZ(yuanToMicro(item.received))}</strong>
           </div>
         </div>
       </div>

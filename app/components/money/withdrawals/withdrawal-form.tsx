@@ -11,6 +11,7 @@ import { AppLink, useAppNavigate } from "../../app-link";
 import { computeLabourTaxMicro } from "../../../../server/money/withdrawals/labour-tax";
 import { ZSubmitWithdrawalInput, yuanTextToMicro, type TWithdrawalPreview, type TWithdrawalView } from "../../../../server/money/withdrawals/withdrawals.schema";
 import { formatZ } from "../../../../server/money/statements/statements.schema";
+import { formatZBalance, yuanToMicro } from "../../../../server/money/money-format";
 import "./withdrawals.css";
 
 type TValues = { real_name: string; id_number: string; phone: string; amount: number | null };
@@ -73,7 +74,7 @@ export function WithdrawalForm({ withdrawableMicro, minYuan, days, forbidden }: 
       <Card className="wd-card" data-testid="withdrawal-form-card">
         {forbidden && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t("form.forbidden")} data-testid="withdrawal-forbidden" />}
         <div className="wd-balance">
-          <Statistic title={t("form.withdrawable")} value={formatZ(withdrawableMicro)} suffix={t("yuan")} />
+          <Statistic title={t("form.withdrawable")} value={formatZBalance(withdrawableMicro)} suffix={t("yuan")} />
           <span className="console__hint">{t("form.coins_only")}</span>
         </div>
         <Form form={form} layout="vertical" disabled={forbidden} requiredMark={false} onFinish={review}>
@@ -143,13 +144,13 @@ export function WithdrawalForm({ withdrawableMicro, minYuan, days, forbidden }: 
           <div data-testid="withdrawal-confirm-body">
             <Descriptions column={1} size="small" bordered>
               <Descriptions.Item label={t("confirm.amount")}>
-                <span data-testid="withdrawal-confirm-amount">{confirming.preview.amount.toFixed(2)}</span> {t("yuan")}
+                <span data-testid="withdrawal-confirm-amount">{formatZ(yuanToMicro(confirming.preview.amount))}</span> {t("yuan")}
               </Descriptions.Item>
               <Descriptions.Item label={t("confirm.tax")}>
-                <span data-testid="withdrawal-confirm-tax">{confirming.preview.tax.toFixed(2)}</span> {t("yuan")}
+                <span data-testid="withdrawal-confirm-tax">{formatZ(yuanToMicro(confirming.preview.tax))}</span> {t("yuan")}
               </Descriptions.Item>
               <Descriptions.Item label={t("confirm.received")}>
-                <strong data-testid="withdrawal-confirm-received">{confirming.preview.received.toFixed(2)}</strong> {t("yuan")}
+                <strong data-testid="withdrawal-confirm-received">{formatZ(yuanToMicro(confirming.preview.received))}</strong> {t("yuan")}
               </Descriptions.Item>
               <Descriptions.Item label={t("confirm.payee")}>
                 {confirming.values.real_name} · {confirming.values.phone}

@@ -2,8 +2,8 @@
 import { AppError } from "../../../errors/app-error";
 import { getPaymentSettings } from "../payment-settings";
 import { createAlipayProvider } from "./alipay.provider";
-import { createDevProvider } from "./dev.provider";
 import type { TPaymentProvider, TProviderId } from "./provider.types";
+import { createSandboxProvider } from "./sandbox.provider";
 import { createWechatPayProvider } from "./wechatpay.provider";
 
 export type { TPaymentProvider, TProviderId } from "./provider.types";
@@ -14,7 +14,7 @@ export function listProviders(): TProviderId[] {
   const ids: TProviderId[] = [];
   if (s.wechat) ids.push("wechat");
   if (s.alipay) ids.push("alipay");
-  if (s.devProvider) ids.push("dev");
+  if (s.sandbox) ids.push("sandbox");
   return ids;
 }
 
@@ -23,6 +23,6 @@ export function getProvider(id: string): TPaymentProvider {
   const s = getPaymentSettings();
   if (id === "wechat" && s.wechat) return createWechatPayProvider(s.wechat);
   if (id === "alipay" && s.alipay) return createAlipayProvider(s.alipay);
-  if (id === "dev" && s.devProvider) return createDevProvider();
+  if (id === "sandbox" && s.sandbox) return createSandboxProvider();
   throw new AppError("payment_provider_unavailable");
 }

@@ -1,9 +1,9 @@
-// One interface for every way money comes in (WeChat Pay, Alipay, the development provider).
+// One interface for every way money comes in (WeChat Pay, Alipay, the sandbox).
 // Providers speak their protocol and nothing else: the payments service decides what a verified
 // notification does to an order and to the ledger.
 
-export type TProviderId = "wechat" | "alipay" | "dev";
-export const PROVIDER_IDS = ["wechat", "alipay", "dev"] as const;
+export type TProviderId = "wechat" | "alipay" | "sandbox";
+export const PROVIDER_IDS = ["wechat", "alipay", "sandbox"] as const;
 
 export type TCreateProviderOrder = {
   orderId: string;
@@ -14,7 +14,7 @@ export type TCreateProviderOrder = {
   returnUrl: string | null;
 };
 
-/** What the payer opens: WeChat's code_url (shown as a QR code) or Alipay's cashier URL. */
+/** What the payer opens: WeChat's code_url (shown as a QR code), Alipay's cashier URL, or the sandbox's cashier page. */
 export type TProviderOrder = { payUrl: string | null };
 
 /** What the provider says about an order, after its signature was checked. */
