@@ -2,6 +2,7 @@
 // `npm start` is serving when it runs (its host records its address there), else a host of our own.
 //   npm run admin -- setup-code                  (a new one-time code for /setup, while no administrator exists)
 //   npm run admin -- create-platform-admin --account ops_admin --password 'S3cure-Pass!'
+//   npm run admin -- reset-password --account NAME --password PASS   (for an account with no phone to reset by)
 //   npm run admin -- invite [--uses 10] [--days 30]
 //   npm run admin -- knowledge-pause --account NAME   (and knowledge-resume): the training-set service
 import { parseArgs } from "node:util";
@@ -60,6 +61,17 @@ try {
       await db.account.create({ data: { account: account.data, nickname: account.data, roles: ["platform_admin"], passwordHash: await hashPassword(password.data), passwordChangedAt: new Date() } });
       console.log(`created platform administrator ${account.data}`);
     }
+  } else if (command === "reset-password") {
+    const { resetPasswordByOperator } = await import("../server/auth/auth.service");
+    try {
+      await resetPasswordByOperator(values.account ?? "", values.password ?? "");
+      console.log(`${values.account}: password replaced; every session of the account has ended.`);
+    } catch (err) {
+      if ((err as { code?: string }).code === "not_found") console.error(`--account: no account named ${values.account ?? "(missing)"}`);
+      else if (Array.isArray((err as { issues?: unknown }).issues)) console.error("--password: 6-64 characters (10-16 with upper and lower case, a digit and a symbol where the account's enterprise requires strict passwords)");
+      else throw err;
+      process.exitCode = 2;
+    }
   } else if (command === "invite") {
     const uses = Number(values.uses ?? 1);
     const days = values.days ? Number(values.days) : undefined;
@@ -74,7 +86,7 @@ try {
     await setKnowledgePaused(row.id, command === "knowledge-pause");
     console.log(`${values.account}: training-set service ${command === "knowledge-pause" ? "paused" : "resumed"}`);
   } else {
-    fail("usage: npm run admin -- setup-code | create-platform-admin --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME");
+    fail("usage: npm run admin -- setup-code | create-platform-admin --account NAME --password PASS | reset-password --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME");
   }
 } finally {
   await db.$disconnect();

@@ -149,7 +149,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const result = ZEnv.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
-    throw new Error(`Zelin cannot start: bad settings in the environment.\n${lines.join("\n")}\nSee README.md, "Configuration".`);
+    throw new Error(`Zelin cannot start: bad settings in the environment.\n${lines.join("\n")}\nSee docs/configuration.md.`);
   }
   const env = result.data;
   return { ...env, DATA_DIR: path.resolve(env.DATA_DIR) };

@@ -3,7 +3,7 @@
 // emblem) and carousel banners (1200 × 300, a gradient with soft shapes; the slide's name is the
 // page's text over it). Shapes are signed distance functions, anti-aliased by their distance to the
 // edge, and the result is encoded as an RGBA PNG with node:zlib.
-import zlib from "node:zlib";
+import { writePng } from "../../server/lib/png-file";
 
 type TRgb = readonly [number, number, number];
 /** Distance in pixels from (x, y) to the shape's edge: negative inside. */
@@ -86,37 +86,11 @@ function paint(width: number, height: number, from: TRgb, to: TRgb, layers: TLay
   return out;
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer) {
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(data.length);
-  const tail = Buffer.alloc(4);
-  tail.writeUInt32BE(crc32(body));
-  return Buffer.concat([head, body, tail]);
-}
-
 /** RGBA pixels, row by row, as a PNG file. */
 export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = 6; // RGBA
   const rows = Buffer.alloc((width * 4 + 1) * height);
   for (let y = 0; y < height; y++) rgba.copy(rows, y * (width * 4 + 1) + 1, y * width * 4, (y + 1) * width * 4);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(rows, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+  return writePng(width, height, 6, rows, 9);
 }
 
 // --- Icons ---------------------------------------------------------------------------------------

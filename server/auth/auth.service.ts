@@ -5,7 +5,7 @@ import { getEnv } from "../env";
 import { AppError } from "../errors/app-error";
 import { Prisma } from "../db/generated/client";
 import * as repo from "../accounts/accounts.repository";
-import { changePasswordSchema, registerSchema, resetPasswordSchema, ZLoginPasswordInput, ZLoginSmsInput } from "../accounts/accounts.schema";
+import { changePasswordSchema, passwordSchema, registerSchema, resetPasswordSchema, ZLoginPasswordInput, ZLoginSmsInput } from "../accounts/accounts.schema";
 import { hashPassword, verifyPassword } from "./password";
 import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
 import { startSession, toSessionAccount } from "./session.service";
@@ -119,6 +119,21 @@ export async function resetPasswordWithSms(raw: unknown) {
   await verifySmsCode(input.phone, "reset_password", input.code);
   const now = new Date();
   const passwordHash = await hashPassword(input.password);
+  await getDb().$transaction(async (tx) => {
+    await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
+    await repo.revokeSessions({ accountId: found.id }, now, tx);
+  });
+}
+
+/**
+ * An operator sets a password for an account that cannot recover its own (no phone bound): the
+ * account's rule applies as at sign-up, and every session ends, as a reset by SMS does.
+ */
+export async function resetPasswordByOperator(accountName: string, password: string) {
+  const found = await repo.findAccountForLogin({ account: accountName });
+  if (!found) throw new AppError("not_found");
+  const passwordHash = await hashPassword(passwordSchema(isStrictPasswordOn(found.enterprise)).parse(password));
+  const now = new Date();
   await getDb().$transaction(async (tx) => {
     await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
     await repo.revokeSessions({ accountId: found.id }, now, tx);

@@ -32,7 +32,8 @@ function readHostAddress(dataDir: string): TAddress | null {
   }
 }
 
-function isAlive(pid: number) {
+/** Whether a process of this id runs (signal 0 probes without signalling). */
+export function isAlive(pid: number) {
   try {
     process.kill(pid, 0);
     return true;

@@ -9,7 +9,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler } from "@electric-sql/pglite-socket";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { SessionQueue } from "./session-queue";
-import { removeHostAddress, writeHostAddress } from "./embedded-host-address";
+import { isAlive, removeHostAddress, writeHostAddress } from "./embedded-host-address";
 
 export type EmbeddedHost = {
   url: string;
@@ -83,11 +83,3 @@ function lockDataDir(dataDir: string) {
   return () => fs.rmSync(lockFile, { force: true });
 }
 
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,5 +1,5 @@
 // The file store on an S3-compatible bucket (AWS S3, MinIO, Aliyun OSS, Tencent COS...), chosen by
-// S3_BUCKET (README "Configuration"). Keys are the same as in the local folder. The bucket can stay
+// S3_BUCKET (docs/configuration.md). Keys are the same as in the local folder. The bucket can stay
 // private: public files are still served through /files/<key> by this process.
 // The SDK is loaded on first use, so a deployment on the local folder never loads it.
 import type { S3Client } from "@aws-sdk/client-s3";

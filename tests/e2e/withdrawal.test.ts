@@ -77,9 +77,9 @@ describe("withdrawing", () => {
     await page.locator("[data-testid=withdrawal-review]").click();
     const dialog = page.locator("[data-testid=withdrawal-confirm-body]");
     await dialog.waitFor();
-    expect(await dialog.locator("[data-testid=withdrawal-confirm-amount]").textContent()).toBe("5000.00");
+    expect(await dialog.locator("[data-testid=withdrawal-confirm-amount]").textContent()).toBe("5,000.00");
     expect(await dialog.locator("[data-testid=withdrawal-confirm-tax]").textContent()).toBe("800.00");
-    expect(await dialog.locator("[data-testid=withdrawal-confirm-received]").textContent()).toBe("4200.00");
+    expect(await dialog.locator("[data-testid=withdrawal-confirm-received]").textContent()).toBe("4,200.00");
     expect(await dialog.locator("[data-testid=withdrawal-confirm-arrival]").textContent()).toContain("Arrives in 7 working days");
     await shot(page, "withdrawal-confirm");
     // Coins are not frozen until it is confirmed.
@@ -91,7 +91,7 @@ describe("withdrawing", () => {
     await item.first().waitFor();
     expect(await item.count()).toBe(1);
     expect(await item.getAttribute("data-state")).toBe("submitted");
-    expect(await item.locator("[data-testid=withdrawal-item-received]").textContent()).toBe("4200.00");
+    expect(await item.locator("[data-testid=withdrawal-item-received]").textContent()).toBe("4,200.00");
     expect(await item.locator("[data-testid=withdrawal-item-tax]").textContent()).toBe("800.00");
     expect(await item.getByText("1101**********002X").count()).toBe(1);
     await shot(page, "my-withdrawal-submitted");

@@ -83,6 +83,31 @@ describe("npm run admin on the embedded database", () => {
     expect(closed.stderr).toContain("already has an administrator");
   });
 
+  it("sets a new password for an account with no phone to reset by, ending its sessions; refuses an unknown account or a short password", async () => {
+    const api = await startApiServer();
+    try {
+      const user = new Browser(api.base, "10.9.0.3");
+      const registered = await user.call("/api/v1/auth/register", { body: { account: "no_phone_user", password: "old-pass-1", confirm: "old-pass-1", agreed: true } });
+      expect(registered.body.status, registered.body.description).toBe(200);
+      expect((await user.call("/api/v1/account/me")).body.status).toBe(200);
+      const unknown = await admin("reset-password", "--account", "nobody_here", "--password", "new-pass-2");
+      expect([unknown.code, unknown.stderr.trim()]).toEqual([2, "--account: no account named nobody_here"]);
+      const short = await admin("reset-password", "--account", "no_phone_user", "--password", "x");
+      expect(short.code).toBe(2);
+      expect(short.stderr).toContain("--password");
+      // Neither refusal changed anything: the old password still signs in.
+      expect((await new Browser(api.base, "10.9.0.4").call("/api/v1/auth/login", { body: { account: "no_phone_user", password: "old-pass-1", agreed: true } })).body.status).toBe(200);
+      const done = await admin("reset-password", "--account", "no_phone_user", "--password", "new-pass-2");
+      expect(done.code, done.stderr).toBe(0);
+      expect((await user.call("/api/v1/account/me")).body.status).not.toBe(200);
+      const fresh = new Browser(api.base, "10.9.0.5");
+      expect((await fresh.call("/api/v1/auth/login", { body: { account: "no_phone_user", password: "old-pass-1", agreed: true } })).body.status).not.toBe(200);
+      expect((await fresh.call("/api/v1/auth/login", { body: { account: "no_phone_user", password: "new-pass-2", agreed: true } })).body.status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
   it("opens the data directory itself once the host has stopped", async () => {
     await getDb().$disconnect();
     await host!.close();

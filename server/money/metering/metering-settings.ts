@@ -1,6 +1,6 @@
 // Metering's one setting, from the environment (read once; tests reset it): the exchange rate
 // speech synthesis is priced at. SPEC 9 prices speech in US dollars (0.024 per 1000 characters);
-// Z coins are yuan, so the operator sets how many yuan a dollar costs (README, "Configuration").
+// Z coins are yuan, so the operator sets how many yuan a dollar costs (docs/configuration.md).
 import { z } from "zod";
 
 const ZMeteringEnv = z.object({
@@ -16,7 +16,7 @@ export function meteringSettings(source: Record<string, string | undefined> = pr
   if (cached && source === process.env) return cached;
   const raw = source.USD_CNY_RATE === "" ? undefined : source.USD_CNY_RATE;
   const parsed = ZMeteringEnv.safeParse({ USD_CNY_RATE: raw });
-  if (!parsed.success) throw new Error(`Zelin cannot start: bad setting USD_CNY_RATE (got ${JSON.stringify(raw)}): ${parsed.error.issues[0].message}. See README.md, "Configuration".`);
+  if (!parsed.success) throw new Error(`Zelin cannot start: bad setting USD_CNY_RATE (got ${JSON.stringify(raw)}): ${parsed.error.issues[0].message}. See docs/configuration.md.`);
   const settings = { usdToCny: parsed.data.USD_CNY_RATE };
   if (source === process.env) cached = settings;
   return settings;
