@@ -3,9 +3,9 @@
 // row: of two deletions at once the second waits, finds the bot gone and answers what the first
 // refunded; the ledger key `bot_refund:<botId>` keeps the refund to one even so.
 import { runTransaction } from "../db/transaction";
-import { post } from "../money/ledger.service";
+import { post, reverseLegs } from "../money/ledger.service";
 import { packageRefundKey, refundableUntil } from "./bot-package";
-import { paidByOwner, reverseLegs } from "./bot-refund";
+import { paidByOwner } from "./bot-refund";
 import * as repo from "./bots.repository";
 import { loadOwnedBot, type TActor } from "./bots.service";
 

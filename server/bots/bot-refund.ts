@@ -2,7 +2,6 @@
 // purchase, is refunded what its package cost: the exact reverse of the postings that paid it (the
 // first year and any renewal), gift credit back to gift and coins back to coins, as a purchase
 // refund is. Past the day, or once a platform has seen the bot, deleting it refunds nothing.
-import type { TLeg } from "../money/ledger.service";
 import { wallet } from "../money/ledger.service";
 import { refundableUntil } from "./bot-package";
 import * as repo from "./bots.repository";
@@ -10,11 +9,6 @@ import * as repo from "./bots.repository";
 /** Shown before the owner confirms a deletion: until when it refunds, and how much; null when it refunds nothing. */
 export type TDeleteRefund = { until: string; amount_micro: number } | null;
 type TEntry = { ledgerAccountId: string; amountMicro: bigint };
-
-/** The legs that give every account of the postings back what it got. */
-export function reverseLegs(entries: TEntry[]): TLeg[] {
-  return entries.map((e) => ({ account: e.ledgerAccountId, amount: -Number(e.amountMicro) }));
-}
 
 /** What the owner's wallets paid in these entries (their debits). */
 export function paidByOwner(entries: TEntry[], ownerId: string): number {

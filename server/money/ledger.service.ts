@@ -35,6 +35,11 @@ export const wallet = (kind: TWalletKind, accountId: string) => `${kind}:${accou
 export const platform = (kind: TPlatformAccount) => kind;
 
 export type TLeg = { account: string; amount: number };
+
+/** The legs that give every account of earlier postings back what it got: how a refund undoes a charge. */
+export function reverseLegs(entries: { ledgerAccountId: string; amountMicro: bigint | number }[]): TLeg[] {
+  return entries.map((e) => ({ account: e.ledgerAccountId, amount: -Number(e.amountMicro) }));
+}
 export type TPosting = {
   key: string;
   kind: TLedgerKind;

@@ -6,7 +6,7 @@
 // refunded purchase grants no more use.
 import { AppError } from "../../errors/app-error";
 import type { TTx } from "../../db/client";
-import { post } from "../ledger.service";
+import { post, reverseLegs } from "../ledger.service";
 import * as repo from "./purchases.repository";
 import { ZListPurchasesQuery } from "./purchases.schema";
 import { toPurchaseView } from "./purchases.service";
@@ -24,8 +24,7 @@ export async function refundPurchase(by: { id: string } | null, purchaseId: stri
     const entries = await repo.listLedgerEntries(p.ledgerTransactionId, tx);
     if (entries.length < 2) throw new AppError("refund_refused");
     const memo = await repo.findLedgerMemo(p.ledgerTransactionId, tx);
-    const legs = entries.map((e) => ({ account: e.ledgerAccountId, amount: -Number(e.amountMicro) }));
-    const posted = await post({ key: refundKey(p.id), kind: "refund", accountId: p.buyerAccountId, memo: { ...memo, purchaseId: p.id, ...(by ? { refundedBy: by.id } : {}) }, legs }, tx);
+    const posted = await post({ key: refundKey(p.id), kind: "refund", accountId: p.buyerAccountId, memo: { ...memo, purchaseId: p.id, ...(by ? { refundedBy: by.id } : {}) }, legs: reverseLegs(entries) }, tx);
     if (!(await repo.markRefunded(p.id, now, tx))) throw new AppError("refund_refused");
     return { purchase: toPurchaseView({ ...p, refundedAt: now }), ledger_transaction_id: posted.id };
   });
