@@ -47,7 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {/* antd's ConfigProvider and App come from the layouts (components/shell/antd-shell.tsx):
-            the H5 chat's lean layout has none, and so loads no antd (issue 6 budget). */}
+            the H5 chat's lean layout has none, and so loads no antd (kept small for phones). */}
         {children}
         <ScrollRestoration />
         <Scripts />

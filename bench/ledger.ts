@@ -1,4 +1,4 @@
-// The ledger under contention (issue 7): 32 callers debit ONE wallet at once through spend(), each
+// The ledger under contention: 32 callers debit ONE wallet at once through spend(), each
 // debit a small amount under its own key, for a number of rounds; then the same over 32 wallets (one
 // each), where only the database's throughput limits. Latency is one spend() as a caller sees it
 // (wallet read + the single-statement posting, including the wait for the wallet's row lock and for

@@ -1,8 +1,8 @@
-// The market's server render time (issue 6): 10,000 apps and 1,000 agents seeded (once; a rerun
+// The market's server render time: 10,000 apps and 1,000 agents seeded (once; a rerun
 // reuses them), then /app_store and /search?q=... rendered by the production web process with 50
 // requests in flight: p50 and p95 (target p95 at most 50 ms). Apps carry Chinese and English
 // names, introductions and tags built from word lists, with their search words segmented as the
-// apps service writes them (contract 2).
+// apps service writes them.
 import crypto from "node:crypto";
 import os from "node:os";
 import pg from "pg";
@@ -57,7 +57,7 @@ async function seed(pool: pg.Pool) {
       const nameEn = `${EN[a]} ${EN[b]} ${i}`;
       const intro = `帮你${pick(ZH)}和${pick(ZH)}的${ZH[a]}应用。A ${EN[a]} app that helps with ${pick(EN)} and ${pick(EN)}.`;
       const tags = [ZH[b], EN[b]];
-      // Most are listed; some are private, off shelf or kept out of the centre (contract 1).
+      // Most are listed; some are private, off shelf or kept out of the centre, which the market hides.
       const roll = rnd();
       const state = roll < 0.06 ? "off_shelf" : roll < 0.08 ? "under_review" : "on_shelf";
       const lexemes = toTsvectorLiteral([{ text: name, weight: "A" }, { text: tags.join(" "), weight: "B" }, { text: `${intro} ${nameEn}`, weight: "C" }]);

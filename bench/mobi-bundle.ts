@@ -1,4 +1,4 @@
-// The gzipped JavaScript a phone downloads to open /mobi/dialogue (issue 6 budget: 170 KB): the
+// The gzipped JavaScript a phone downloads to open /mobi/dialogue (budget: 170 KB): the
 // entry and its imports, then every route matched on the way (root, the layout, the page), each
 // module with its imports, as Remix's browser manifest in the production build lists them.
 import fs from "node:fs";

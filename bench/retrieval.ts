@@ -1,4 +1,4 @@
-// Retrieval over 100,000 passages (issue 5): one account with ten training sets of 10,000 passages
+// Retrieval over 100,000 passages: one account with ten training sets of 10,000 passages
 // (four Q&A sets, six document sets) used by one agent. The hand-written labelled targets hide
 // among generated filler (bench/data/retrieval-corpus.ts). Passages load through the indexing
 // code path (segmenting, insertPassages, vectors from the embedding channel, here the fake
@@ -9,6 +9,7 @@ import os from "node:os";
 import { measure, printRow } from "./lib";
 import { listTargets, makeFiller, seededRandom, type TCorpusPassage, type TLabelledQuestion } from "./data/retrieval-corpus";
 import { startFakeOpenaiProcess } from "../tests/fakes/fake-openai-process";
+import { ZCreateChannelInput, ZCreateModelInput } from "../server/models/models.schema";
 
 const SETS = 10;
 const QA_SETS = 4;
@@ -28,6 +29,7 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
   const { createModel } = await import("../server/models/models.service");
   const { createChannel } = await import("../server/models/channels.service");
   const { createAgent } = await import("../server/agents/agents.service");
+  const { ZAgentInput } = await import("../server/agents/agents.schema");
   const db = getDb();
   // The embedding provider in a process of its own, as a real one is not on our event loop.
   const fake = await startFakeOpenaiProcess();
@@ -42,9 +44,9 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
   console.log(`\nretrieval: ${total.toLocaleString("en")} passages in ${SETS} sets, ${CONCURRENCY} concurrent queries (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at start)`);
   try {
     // The embedding channel, as an operator would configure it, and a chat model for the agent.
-    await createModel({ key: chatModel, display_name: "bench chat", upstream_model: chatModel });
-    await createModel({ key: embeddingModel, display_name: "bench embedding", kind: "embedding", upstream_model: embeddingModel });
-    const channel = await createChannel({ name: `bench emb ${suffix}`, type: "openai", base_url: fake.base, key: `sk-bench-${suffix}`, models: [chatModel, embeddingModel], weight: 1 });
+    await createModel(ZCreateModelInput.parse({ key: chatModel, display_name: "bench chat", upstream_model: chatModel }));
+    await createModel(ZCreateModelInput.parse({ key: embeddingModel, display_name: "bench embedding", kind: "embedding", upstream_model: embeddingModel }));
+    const channel = await createChannel(ZCreateChannelInput.parse({ name: `bench emb ${suffix}`, type: "openai", base_url: fake.base, key: `sk-bench-${suffix}`, models: [chatModel, embeddingModel], weight: 1 }));
     channelId = channel.id;
     process.env.KNOWLEDGE_EMBEDDING_MODEL = embeddingModel;
     const embedder = await getEmbedder();
@@ -110,7 +112,7 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
     // merged) and what autovacuum does shortly after a bulk load: the dead row versions that
     // storing the vectors left removed (a server's autovacuum starts once a fifth of a table's
     // rows are dead), and the statistics the planner and the ranking read.
-    let t0 = performance.now();
+    const t0 = performance.now();
     await passages.mergePendingFullTextEntries();
     await db.$executeRawUnsafe(process.env.ZELIN_EMBEDDED_DB === "1" ? "ANALYZE knowledge_passage" : "VACUUM (ANALYZE) knowledge_passage");
     // The load's dirty pages written out now rather than by a checkpoint in the middle of the timings.
@@ -120,7 +122,7 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
     const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(`  loaded ${count.toLocaleString("en")} passages (${(chars / 1e6).toFixed(1)} M characters): segmenting ${sec(segmentMs)}, inserting ${sec(insertMs)}, embedding ${sec(embedMs)} (${(count / (embedMs / 1000)).toFixed(0)}/s), merge, vacuum and analyze ${sec(analyzeMs)}`);
 
-    const agent = await createAgent({ id: account.id, roles: [], enterpriseId: null }, { name: "检索基准", introduction: "retrieval bench", model_key: chatModel, prompt: "Answer from the training sets.", show_reasoning: false, keep_context: 0, training_set_ids: sets.map((s) => s.id) });
+    const agent = await createAgent({ id: account.id, roles: [], enterpriseId: null }, ZAgentInput.parse({ name: "检索基准", introduction: "retrieval bench", model_key: chatModel, prompt: "Answer from the training sets.", show_reasoning: false, keep_context: 0, training_set_ids: sets.map((s) => s.id) }));
     const qaSetIds = sets.filter((s) => s.type === "standard").map((s) => s.id);
     const allSetIds = sets.map((s) => s.id);
 

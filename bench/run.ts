@@ -127,6 +127,6 @@ await runMarketRenderBench(process.env.DATABASE_URL ?? host.url);
 // Retrieval over 100,000 passages, on the same database as the chat stream above.
 await runRetrievalBench(process.env.DATABASE_URL ?? host.url);
 
-// 32 concurrent debits on one wallet, and on 32 wallets (issue 7).
+// 32 concurrent debits on one wallet, and on 32 wallets.
 await runLedgerBench(process.env.DATABASE_URL ?? host.url);
 await host.close();

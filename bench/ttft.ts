@@ -1,8 +1,8 @@
-// Time to first token through our SSE endpoint versus straight to the upstream (issue 4): the fake
+// Time to first token through our SSE endpoint versus straight to the upstream: the fake
 // upstream on loopback streams 200 chunks 20 ms apart; each of our requests runs the whole debug
 // chat path (session, agent, prompt, rows, gateway routing, relay, censor). Direct and proxied
 // requests are interleaved in one run, so both see the same machine. Rows: one at a time; 200
-// streams of each kind held open together (the issue's "at 200 concurrent streams"); 200 of each
+// streams of each kind held open together (the held figure); 200 of each
 // sent in the same instant.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -16,6 +16,7 @@ import { startWeb } from "../tests/helpers/platform";
 import { runTtftClient } from "./ttft-client";
 import { reportTrace } from "./ttft-trace-report";
 import { WARM_UP_TURNS, warmUp } from "./ttft-warm-up";
+import { ZCreateChannelInput, ZCreateModelInput } from "../server/models/models.schema";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 200);
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
@@ -87,7 +88,7 @@ function heldCount(level: number) {
 
 /**
  * Real accounts (registered and logged in over HTTP), a model on the fake channel, an agent each.
- * Every reply costs its channel fee and counts against the edition's chats per day (issue 7), so
+ * Every reply costs its channel fee and counts against the edition's chats per day, so
  * each account is flagship (200 a day) with 10 Z of gift credit, and there are enough of them for
  * every request of the run (`chats`): requests take them in turn.
  */
@@ -95,12 +96,13 @@ async function setUp(webUrl: string, fakeBase: string, key: string, chats: numbe
   const { createModel } = await import("../server/models/models.service");
   const { createChannel } = await import("../server/models/channels.service");
   const { createAgent } = await import("../server/agents/agents.service");
+  const { ZAgentInput } = await import("../server/agents/agents.schema");
   const { post, platform, wallet } = await import("../server/money/ledger.service");
   const { getDb } = await import("../server/db/client");
   const suffix = crypto.randomBytes(3).toString("hex");
   const modelKey = `bench-${suffix}`;
-  await createModel({ key: modelKey, display_name: "bench", upstream_model: modelKey });
-  await createChannel({ name: `bench ${suffix}`, type: "openai", base_url: fakeBase, key, models: [modelKey], weight: 1 });
+  await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "bench", upstream_model: modelKey }));
+  await createChannel(ZCreateChannelInput.parse({ name: `bench ${suffix}`, type: "openai", base_url: fakeBase, key, models: [modelKey], weight: 1 }));
 
   const csrf = "bench-csrf-token";
   const users: { cookie: string; agentId: string }[] = [];
@@ -118,7 +120,7 @@ async function setUp(webUrl: string, fakeBase: string, key: string, chats: numbe
     await getDb().account.update({ where: { id }, data: { edition: "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000) } });
     await post({ key: `bench-fund:${id}`, kind: "bonus", accountId: id, legs: [{ account: platform("platform_promotion"), amount: -10_000_000 }, { account: wallet("gift", id), amount: 10_000_000 }] });
     const actor = { id, roles: [], enterpriseId: null };
-    const agent = await createAgent(actor, { name: "基准", introduction: "bench agent", model_key: modelKey, prompt: "You are a benchmark.", show_reasoning: false, keep_context: 0 });
+    const agent = await createAgent(actor, ZAgentInput.parse({ name: "基准", introduction: "bench agent", model_key: modelKey, prompt: "You are a benchmark.", show_reasoning: false, keep_context: 0 }));
     users.push({ cookie: `zl_csrf=${csrf}; ${session}`, agentId: agent.id });
   }
   await getDb().$disconnect();

@@ -1,4 +1,4 @@
-// The bot gateway process (DESIGN 2): holds chat-platform connections and answers them. It reports
+// The bot gateway process (docs/architecture.md): holds chat-platform connections and answers them. It reports
 // liveness from the start so /healthz and the supervisor can see it; the bots it holds come and go
 // with their leases (bot-gateway/core/gateway.ts).
 import { parseEnv } from "../server/env";

@@ -1,6 +1,6 @@
-// `npm test`: unit, integration and end-to-end tests, in that order. End-to-end tests need a
-// Chromium (/usr/bin/chromium or CHROMIUM_PATH); without one they are skipped with one loud line,
-// unless E2E_REQUIRED=1, when that is a failure.
+// `npm test`: the type check, ESLint and the format check, then unit, integration and end-to-end
+// tests, in that order. End-to-end tests need a Chromium (/usr/bin/chromium or CHROMIUM_PATH);
+// without one they are skipped with one loud line, unless E2E_REQUIRED=1, when that is a failure.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -24,9 +24,19 @@ let failed = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 if (!only.length) {
-  console.log("\n=== typecheck ===");
-  const tsc = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit"], { cwd: root, stdio: "inherit" });
-  if (tsc.status !== 0) failed = true;
+  // The checks that need no database first: types, the house rules (ESLint), the formatting.
+  const checks = [
+    ["typecheck", "node_modules/typescript/bin/tsc", ["--noEmit"]],
+    ["lint", "node_modules/eslint/bin/eslint.js", ["."]],
+  ];
+  for (const [name, bin, args] of checks) {
+    console.log(`\n=== ${name} ===`);
+    const r = spawnSync(process.execPath, [path.join(root, bin), ...args], { cwd: root, stdio: "inherit" });
+    if (r.status !== 0) {
+      failed = true;
+      failures.push(`${name}: see its output above`);
+    }
+  }
 }
 for (const project of only.length ? only : projects) {
   console.log(`\n=== ${project} tests ===`);

@@ -24,7 +24,7 @@ if (workers > 1 && cluster.isPrimary) {
 } else {
   const { createWebApp } = await import("./http/app");
   const { keepConnectionsAlive } = await import("./http/keep-alive");
-  const { startTurnsEarly } = await import("./runtime/early-start");
+  const { startTurnsEarly } = await import("./turns/head-start/early-start");
   const app = await createWebApp({ dev });
   // A warm chat turn's upstream request leaves before Express sees its request (early-start.ts).
   const server = http.createServer(startTurnsEarly(app)).listen(env.PORT, env.HOST, () => {

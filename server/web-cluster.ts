@@ -2,7 +2,7 @@
 // many workers serving the same port (node:cluster hands each new connection to the next worker).
 // One event loop relays every stream of a process, so a busy server spreads its streams over its
 // cores this way rather than queueing them on one; nothing a turn needs lives in only one worker
-// (decision 0017).
+// (docs/decisions/0017-web-workers-per-core.md).
 import cluster, { type Worker } from "node:cluster";
 import { logger } from "./lib/logger";
 import { WEB_V8_FLAGS } from "./web-v8-flags";

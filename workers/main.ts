@@ -5,11 +5,12 @@ import { logger } from "../server/lib/logger";
 import { GATEWAY_QUEUES, JOBS, scheduleRepeatingJob, type TGatewayJobId, type TJobId } from "../server/jobs/jobs";
 import { createWorker } from "../server/jobs/queue";
 import { handlePlatformHeartbeat } from "./jobs/platform-heartbeat/handler";
-import { handleKnowledgeIndex } from "../server/knowledge/indexing.service";
+import { handleKnowledgeIndex, setKnowledgePaused } from "../server/knowledge/indexing.service";
 import { handleMarketRankings, RANKING_EVERY_MS } from "../server/market/ranking.service";
 import { handleAppExport } from "../server/apps/app-export.service";
 import { CLOSE_STALE_ORDERS_EVERY_MS, handleCloseStaleOrders } from "../server/money/payments/close-stale-orders";
-import { handleStorageCharges, STORAGE_CHARGE_EVERY_MS } from "../server/money/metering/storage-charges.service";
+import { chargeStorage, STORAGE_CHARGE_EVERY_MS } from "../server/money/metering/storage-charges.service";
+import { wireTurnDependencies } from "../server/wiring/turn-dependencies";
 
 const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
@@ -17,10 +18,12 @@ const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: J
   "market.rankings": handleMarketRankings,
   "apps.export": handleAppExport,
   "money.close-stale-orders": handleCloseStaleOrders,
-  "money.storage-charges": handleStorageCharges,
+  "money.storage-charges": (payload: { day?: number }) => chargeStorage(payload, setKnowledgePaused),
 };
 
 export async function startWorkers() {
+  // Jobs that run agent turns run them here.
+  wireTurnDependencies();
   // The bots queue belongs to the bot gateway processes (bot-gateway/core/gateway.ts).
   const queues = new Set(Object.values(JOBS).map((j) => j.queue).filter((q) => !GATEWAY_QUEUES.has(q)));
   const workers = [...queues].map((queue) =>

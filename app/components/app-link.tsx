@@ -1,5 +1,5 @@
 // The one link and navigate helper every page uses: it carries the current query (and so touser)
-// and keeps phone pages on their /mobi paths (SPEC 2).
+// and keeps phone pages on their /mobi paths.
 import { Link, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
 import { forwardRef, useCallback } from "react";
 import { carryQuery } from "../lib/carry-query";

@@ -1,5 +1,5 @@
-// antd's styles as one cacheable stylesheet instead of ~200 KB of <style> in every page (issue 6's
-// market render target; antd's "extract on demand" with a file, docs/decisions/0011).
+// antd's styles as one cacheable stylesheet instead of ~200 KB of <style> in every page (the
+// market's render time; antd's "extract on demand" with a file, docs/decisions/0011-antd-stylesheet.md).
 //
 // At first use each process renders the antd components the app uses once, under our theme, into one
 // cssinjs cache and extracts it as plain CSS. The result depends only on the code (antd's version,
@@ -17,10 +17,10 @@ import * as antd from "antd";
 import { App as AntApp, ConfigProvider } from "antd";
 import { createElement, Fragment, type ComponentType, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
+import type { TAntdStylesheet } from "../../common/antd-stylesheet";
 import { THEME } from "./theme";
 
 type TCache = ReturnType<typeof createCache>;
-export type TAntdStylesheet = { css: string; gzipped: Buffer; hash: string; href: string; keys: Set<string> };
 
 /**
  * The antd components the app imports (a unit test keeps this list in step with app/), plus the

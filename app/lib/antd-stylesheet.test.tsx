@@ -1,4 +1,4 @@
-// The antd stylesheet (issue 6): it covers every antd component the app imports, a page rendered
+// The antd stylesheet: it covers every antd component the app imports, a page rendered
 // with the shared cache needs nothing inlined, and a style it lacks is inlined by the page.
 import fs from "node:fs";
 import path from "node:path";

@@ -14,7 +14,7 @@ function env(href: string, touser: string | null = null) {
   return { e, assign, dispatch };
 }
 
-describe("platform codes (SPEC 8)", () => {
+describe("platform codes (login, redirect, licence)", () => {
   it("110003 on our own host goes to /login, back to where the user was", () => {
     const { e, assign } = env("https://zelinai.com/case?touser=9");
     expect(handlePlatformStatus({ status: 110003, description: "", data: null }, e)).toBe(true);

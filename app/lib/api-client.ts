@@ -1,5 +1,5 @@
-// The browser's one way to call /api. It appends touser, sends form-encoded bodies (SPEC 7), and
-// acts on the platform codes of SPEC 8 before the caller sees the answer.
+// The browser's one way to call /api. It appends touser, sends form-encoded bodies, and acts on
+// the platform codes (login expired, go elsewhere, licence) before the caller sees the answer.
 import { TOUSER, withTouser } from "./carry-query";
 
 export type TEnvelope<T = unknown> = { status: number; description: string; data: T; message?: unknown };
@@ -23,6 +23,12 @@ export function fieldErrorsOf(err: unknown): TFieldError[] {
   return (err.data as { fields?: TFieldError[] } | null)?.fields ?? [];
 }
 
+/** The sentence to show for a failed call: a refusal's localized description, else `fallback` or the error's own text. */
+export function errorText(err: unknown, fallback?: string): string {
+  if (err instanceof ApiError) return err.description;
+  return fallback ?? String(err);
+}
+
 export const LICENCE_EVENT = "zelin:licence";
 export type TLicenceEventDetail = { status: 10001 | 10002; start_time: number | null; end_time: number | null; contact_phone?: string };
 
@@ -42,7 +48,7 @@ export function loginRedirectTarget(loc: TBrowserEnv["location"], ownHosts: stri
   return `/sso_login?domain=${encodeURIComponent(domain)}`;
 }
 
-/** Acts on SPEC 8's platform codes. Returns true when the page is being sent elsewhere. */
+/** Acts on the platform codes. Returns true when the page is being sent elsewhere. */
 export function handlePlatformStatus(envelope: TEnvelope, env: TBrowserEnv): boolean {
   switch (envelope.status) {
     case 110003:
@@ -87,7 +93,7 @@ function encodeForm(body: Record<string, unknown>) {
   const form = new URLSearchParams();
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined || value === null) continue;
-    // Arrays and objects travel as JSON text inside the form (SPEC 7: ufids in JSON form).
+    // Arrays and objects travel as JSON text inside the form (ufids, for one).
     form.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
   }
   return form;
@@ -112,7 +118,7 @@ export async function apiRequest<T = unknown>(
       body = encodeForm(opts.body);
     }
   }
-  // No timeout (SPEC 7): long generations answer when they are done.
+  // No timeout: long generations answer when they are done.
   const res = await (opts.fetchImpl ?? fetch)(url, { method, headers, body, credentials: "same-origin" });
   const envelope = (await res.json()) as TEnvelope<T>;
   handlePlatformStatus(envelope, env);

@@ -21,7 +21,7 @@ export async function requireSessionAccount(request: Request) {
   return account;
 }
 
-/** A page the account may not open answers the no-access page (issue 3). */
+/** A page the account may not open answers the no-access page. */
 export async function requirePageRole(request: Request, ...roles: string[]) {
   const account = await requireSessionAccount(request);
   if (!hasRole(account, ...roles)) throw redirect(isMobiPath(new URL(request.url).pathname) ? "/mobi/no_page_perm" : "/no_page_perm");

@@ -24,7 +24,7 @@ describe("route table", () => {
     }
   });
 
-  it("has the mobile-only paths of SPEC 2", () => {
+  it("has the mobile-only /mobi paths", () => {
     for (const p of ["/mobi/dialogue", "/mobi/withdrawal_tip", "/mobi/intro", "/mobi/scan", "/mobi/error", "/mobi/upgrade"]) expect(paths).toContain(p);
   });
 

@@ -1,4 +1,4 @@
-// SPEC 2: every navigation keeps the current query values and carries touser from the previous
+// Every navigation keeps the current query values and carries touser from the previous
 // route. The target's own values win; everything else on the current URL rides along.
 import { isMobiPath, toMobiPath } from "../route-table";
 
@@ -17,7 +17,7 @@ export function carryQuery(to: string, currentSearch: string, opts: { mobi?: boo
   return `${pathname}${search ? `?${search}` : ""}${url.hash}`;
 }
 
-/** Adds touser to an API URL, except where SPEC 7 says not to. */
+/** Adds touser to an API URL, except to the enterprise lookups, which never take it. */
 const NO_TOUSER = ["/api/v1/qy/info", "/api/v1/qy/info_by_domain"];
 
 export function withTouser(apiUrl: string, touser: string | null | undefined): string {

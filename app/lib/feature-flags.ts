@@ -1,4 +1,4 @@
-// Page elements each market shows (SPEC 1: a feature-flag table per market, three markets).
+// Page elements each market shows: a feature-flag table per market, three markets.
 // Shared by server and browser; pages read it only through useFlag() / isFlagOn().
 export const MARKET_FLAGS = {
   zelinai: {

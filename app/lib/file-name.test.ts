@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayFileName, splitFileName } from "./file-name";
 
-describe("displayFileName (SPEC 5)", () => {
+describe("displayFileName", () => {
   it("keeps names whose base is at most 18 characters", () => {
     expect(displayFileName("short.png")).toBe("short.png");
     expect(displayFileName("exactly-eighteen-c.docx")).toBe("exactly-eighteen-c.docx");

@@ -1,4 +1,4 @@
-// How a file's name is shown in lists (SPEC 5): a base name over 18 characters shows its first 10,
+// How a file's name is shown in lists: a base name over 18 characters shows its first 10,
 // an ellipsis and the extension. Characters are counted as people see them (一 is one, so is 😀).
 // The full name belongs in a title/tooltip beside it. Shared by every list that shows file names.
 export const FILE_NAME_MAX_CHARS = 18;

@@ -1,4 +1,4 @@
-// SPEC 3: the browser derives private_info from the system config and keeps it in session storage.
+// The browser derives private_info from the system config and keeps it in session storage.
 export type TSystemConfigData = {
   domain: string;
   config: unknown;

@@ -1,4 +1,4 @@
-// The browser's reader for our POST event streams (DESIGN 7). EventSource can only GET, so this
+// The browser's reader for our POST event streams. EventSource can only GET, so this
 // posts with fetch and parses the text/event-stream body itself, byte chunks as they arrive.
 import { getBrowserEnv, handlePlatformStatus, type TBrowserEnv, type TEnvelope } from "./api-client";
 import { withTouser } from "./carry-query";

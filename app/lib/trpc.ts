@@ -16,7 +16,7 @@ export const trpc = createTRPCClient<TAppRouter>({
 
 /**
  * Runs a procedure call and turns a refusal into an ApiError carrying the envelope (status,
- * localized description, data with field errors), after acting on SPEC 8's platform codes.
+ * localized description, data with field errors), after acting on the platform codes (handlePlatformStatus).
  */
 export async function callTrpc<T>(run: () => Promise<T>): Promise<T> {
   try {

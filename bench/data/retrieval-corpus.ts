@@ -1,4 +1,4 @@
-// The retrieval benchmark's corpus (issue 5): the hand-written labelled targets (FAQ items and
+// The retrieval benchmark's corpus: the hand-written labelled targets (FAQ items and
 // manual passages, retrieval-targets-*.ts) hidden among filler generated from templates over the
 // same domains' vocabulary, so common words ("退款", "account", "policy") match thousands of
 // passages as they would in a real account, while each filler passage is about a named product,

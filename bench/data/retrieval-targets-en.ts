@@ -1,4 +1,4 @@
-// Labelled English targets of the retrieval benchmark (issue 5), written by hand like the Chinese
+// Labelled English targets of the retrieval benchmark, written by hand like the Chinese
 // ones (retrieval-targets-zh.ts): [kind, question or document name, answer or passage, paraphrase].
 import type { TTargetRow } from "./retrieval-targets-zh";
 

@@ -1,4 +1,4 @@
-// Labelled Chinese targets of the retrieval benchmark (issue 5), written by hand: FAQ items and
+// Labelled Chinese targets of the retrieval benchmark, written by hand: FAQ items and
 // manual passages of several kinds of business, each with one question a customer might ask in
 // other words. Row: [kind, question or document name, answer or passage, the paraphrased question].
 export type TTargetRow = ["qa" | "doc", string, string, string];

@@ -1,4 +1,4 @@
-// Personal WeChat through wechaty (DESIGN 2): the puppet the settings name logs in as the owner's
+// Personal WeChat through wechaty: the puppet the settings name logs in as the owner's
 // WeChat account once they scan the QR code the console shows. One wechaty instance per bot.
 // The console learns everything through hooks.onHealth: a QR to scan (a new one replaces the old),
 // logged in, logged out (the core tells the owner), and the puppet dying (restarted with backoff).

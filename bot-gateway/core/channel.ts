@@ -1,4 +1,4 @@
-// What every chat platform adapter implements (DESIGN 2). A channel holds one bot's connection
+// What every chat platform adapter implements. A channel holds one bot's connection
 // (or, for webhook platforms, its API client); the gateway core owns everything else: which
 // instance holds which bot (leases), turning a message into an agent run (dispatcher), greetings
 // and scheduled sends (scheduler). Channels never touch the database.

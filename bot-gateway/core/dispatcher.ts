@@ -1,4 +1,4 @@
-// An inbound chat message becomes an agent run and one answer (issue 8). The same runtime and
+// An inbound chat message becomes an agent run and one answer. The same turn pipeline and
 // entitlement rules as the H5 app: the bot's BOT app is the app, the sender an anonymous consumer
 // of it (their uses count against the app's free count, trial or plans), and the app's owner pays
 // the channel fee. Each conversation keeps its own dialogue: a contact's own, and in a group each
@@ -13,10 +13,10 @@ import { mapError } from "../../server/errors/map-error";
 import { isAppError } from "../../server/errors/app-error";
 import { getT } from "../../server/i18n/translate";
 import { logger } from "../../server/lib/logger";
-import { runTurn } from "../../server/runtime/chat-stream";
-import { ZSendMessageInput } from "../../server/runtime/chat.schema";
-import type { TSseWriter } from "../../server/runtime/sse-writer";
-import { claimDelivery, claimInbound, dialogueExists, finishDelivery, setConversationDialogue, touchConversation, type TGatewayBot } from "../../server/bots/gateway.repository";
+import { runTurn } from "../../server/turns/index";
+import { ZSendMessageInput } from "../../server/dialogues/chat.schema";
+import { createBotSink } from "./bot-sink";
+import { claimDelivery, claimInbound, dialogueExists, finishDelivery, setConversationDialogue, touchConversation, type TGatewayBot } from "../../server/bots/gateway.service";
 import type { Channel, StreamingReply, TGreetingTrigger, TInboundMessage } from "./channel";
 
 /** The anonymous consumer a platform user is to the bot's app (stable per bot and user). */
@@ -57,20 +57,17 @@ export async function dispatchInbound(bot: TGatewayBot, channel: Channel, msg: T
   } catch (err) {
     logger.warn({ err, botId: bot.id }, "bot: streaming reply could not start; answering at the end");
   }
-  const writer = createCollectingWriter(streaming);
+  const sink = createBotSink(streaming, lng);
   try {
-    await runTurn(prepared.turn, writer, lng);
+    await runTurn(prepared.turn, sink, lng);
   } catch (err) {
     logger.error({ err, botId: bot.id }, "bot: agent run failed");
-    writer.fail(politeFailure(lng));
+    sink.failPolitely();
   }
-  await writer.drain();
-  const result = writer.result();
-  if (result.dialogueId && result.dialogueId !== dialogueId) await setConversationDialogue(bot.id, sessionKey, result.dialogueId).catch((err) => logger.warn({ err }, "bot: dialogue not kept"));
-  const ok = !result.failure && result.content.trim().length > 0;
-  const words = ok ? result.content : (result.censored ?? (result.content.trim() ? result.content : politeFailure(lng)));
-  await answer(channel, msg, streaming, words, bot.id);
-  return ok ? "answered" : "failed";
+  const reply = await sink.answer();
+  if (reply.dialogueId && reply.dialogueId !== dialogueId) await setConversationDialogue(bot.id, sessionKey, reply.dialogueId).catch((err) => logger.warn({ err }, "bot: dialogue not kept"));
+  await answer(channel, msg, streaming, reply.text, bot.id);
+  return reply.answered ? "answered" : "failed";
 }
 
 /** Someone added the bot or joined its group: the greeting, once per trigger, recorded as sent. */
@@ -101,51 +98,4 @@ async function answer(channel: Channel, msg: TInboundMessage, streaming: Streami
     // The platform refused the answer: logged, never retried (a retry could answer twice).
     logger.warn({ err, botId }, "bot: answer not delivered");
   }
-}
-
-type TCollected = { content: string; dialogueId: string | null; failure: string | null; censored: string | null };
-
-/** A runTurn writer that keeps the answer (and feeds a streaming card as it grows). */
-function createCollectingWriter(streaming: StreamingReply | null): TSseWriter & { result(): TCollected; fail(words: string): void; drain(): Promise<void> } {
-  const controller = new AbortController();
-  const r: TCollected = { content: "", dialogueId: null, failure: null, censored: null };
-  let meta: Record<string, unknown> = {};
-  let closed = false;
-  let updates: Promise<void> = Promise.resolve();
-  return {
-    signal: controller.signal,
-    get closed() {
-      return closed;
-    },
-    setMeta(m) {
-      meta = { ...meta, ...m };
-      if (typeof m.dialogue_id === "string") r.dialogueId = m.dialogue_id;
-    },
-    message(delta) {
-      if (!delta.content) return;
-      r.content += delta.content;
-      if (streaming) {
-        const text = r.content;
-        updates = updates.then(() => streaming.update(text)).catch(() => undefined);
-      }
-    },
-    fn() {},
-    censor(msg) {
-      r.censored = msg;
-      r.failure = "censored";
-    },
-    error(e) {
-      r.failure = e.description;
-      closed = true;
-    },
-    close() {
-      closed = true;
-    },
-    result: () => r,
-    /** The card updates still on their way: the final one must come after them. */
-    drain: () => updates,
-    fail(words) {
-      r.failure = words;
-    },
-  };
 }

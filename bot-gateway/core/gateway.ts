@@ -1,20 +1,21 @@
-// One bot gateway instance (DESIGN 2, 10): it takes bots nobody holds (a lease per bot, decision
-// 0010), connects each through its channel, renews its leases, and lets go of a bot whose lease it
-// lost (another instance took it, or the owner changed it). When an instance dies its leases run
-// out and the others take its bots at their next scan: within lease + scan time (35 s by default).
-// It also fires the scheduled messages of the bots it holds, and answers the messages webhook
-// platforms sent to the web process (the `bots` queue).
+// One bot gateway instance: it takes bots nobody holds (a lease per bot,
+// docs/decisions/0010-bots-leases-packages-and-sends.md), connects each through its channel, renews
+// its leases, and lets go of a bot whose lease it lost (another instance took it, or the owner
+// changed it). When an instance dies its leases run out and the others take its bots at their next
+// scan: within lease + scan time (35 s by default). It also fires the scheduled messages of the
+// bots it holds, and answers the messages webhook platforms sent to the web process (the `bots`
+// queue).
 import crypto from "node:crypto";
 import os from "node:os";
 import type { Job, Worker } from "bullmq";
 import { getEnv } from "../../server/env";
 import { createWorker } from "../../server/jobs/queue";
 import { logger } from "../../server/lib/logger";
-import { insertEvent } from "../../server/bots/bots.repository";
 import { botsQueueName, readQueuedMessage } from "../../server/bots/inbound-queue";
 import { CredentialsUnreadableError } from "../../server/bots/bot-credentials";
-import { claimFreeBots, expireLapsedBots, loadGatewayBot, releaseLeases, renewLeases, wasSeen, writeHealth, type TGatewayBot } from "../../server/bots/gateway.repository";
+import { claimFreeBots, expireLapsedBots, insertEvent, loadGatewayBot, releaseLeases, renewLeases, wasSeen, writeHealth, type TGatewayBot } from "../../server/bots/gateway.service";
 import { RELOGIN_DETAIL, type TBotChannel } from "../../server/bots/bots.schema";
+import { wireTurnDependencies } from "../../server/wiring/turn-dependencies";
 import { CHANNEL_FACTORIES } from "../channels/index";
 import type { Channel, TChannelFactory, TChannelHealth, TGreetingTrigger } from "./channel";
 import { dispatchGreeting, dispatchInbound } from "./dispatcher";
@@ -60,6 +61,8 @@ const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 300_000;
 
 export async function startGateway(opts: TGatewayOptions = {}): Promise<TGateway> {
+  // Bots answer with their agents' turns, run in this process.
+  wireTurnDependencies();
   const env = getEnv();
   const instanceId = opts.instanceId ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
   const factories = opts.factories ?? CHANNEL_FACTORIES;

@@ -1,11 +1,10 @@
-// Scheduled messages (SPEC 3 Bot: send time, target, loop settings), fired by the gateway holding
+// Scheduled messages (send time, targets, loop settings), fired by the gateway holding
 // the bot. Each schedule row keeps its next occurrence, so the loop survives restarts; an
 // occurrence is claimed (the schedule moved past it and one delivery row per target inserted under
 // a unique key) in one transaction before anything is sent, so two gateways, or one that restarts
 // midway, never send it twice. A claimed send that dies before it goes out stays "sending": at
 // most once, as a chat message must be.
-import { claimOccurrence, findDueSchedules, finishDelivery, type TDueSchedule } from "../../server/bots/gateway.repository";
-import { insertEvent } from "../../server/bots/bots.repository";
+import { claimOccurrence, findDueSchedules, finishDelivery, insertEvent, type TDueSchedule } from "../../server/bots/gateway.service";
 import { nextRunAfter } from "../../server/bots/schedule-time";
 import type { TScheduleLoop } from "../../server/bots/bots.schema";
 import { logger } from "../../server/lib/logger";

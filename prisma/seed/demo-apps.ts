@@ -1,4 +1,4 @@
-// Demo apps of a fresh install (issue 6): an H5 app and an API app on the demo agent "Zelin 助手",
+// Demo apps of a fresh install: an H5 app and an API app on the demo agent "Zelin 助手",
 // listed in the app centre, so the market, the H5 page and the API have something to show.
 // Idempotent: a marker row records that they were made (deleting them later is the user's right).
 import fs from "node:fs";
@@ -7,6 +7,7 @@ import type { PrismaClient } from "../../server/db/generated/client";
 import { storeFile, toPublicFileUrl } from "../../server/uploads/uploads.service";
 import { moveApp } from "../../server/apps/app-lifecycle";
 import { createApp } from "../../server/apps/apps.service";
+import { ZAppInput } from "../../server/apps/apps.schema";
 import * as appsRepo from "../../server/apps/apps.repository";
 
 const MARKER = "seed.demo_apps";
@@ -32,7 +33,7 @@ export async function seedDemoApps(db: PrismaClient, accountId: string) {
     tags: ["Zelin", "新手", "FAQ", "客服"],
     free_per_day: 20,
   };
-  const h5 = await createApp(actor, {
+  const h5 = await createApp(actor, ZAppInput.parse({
     ...common,
     type: "h5",
     name: "Zelin 新手助手",
@@ -40,8 +41,8 @@ export async function seedDemoApps(db: PrismaClient, accountId: string) {
     welcome_messages: ["你好，我是 Zelin 新手助手，关于平台的问题都可以问我。"],
     recommended_questions: ["如何创建智能体？", "训练集有哪几种？", "What does the offline model do?"],
     menu_items: [{ title: "使用帮助", reply_type: "text", content: "在下方输入问题，或点选推荐问题。" }],
-  });
-  const api = await createApp(actor, { ...common, type: "api", platform: "api", name: "Zelin 助手 API", name_en: "Zelin Assistant API", in_app_centre: false });
+  }));
+  const api = await createApp(actor, ZAppInput.parse({ ...common, type: "api", platform: "api", name: "Zelin 助手 API", name_en: "Zelin Assistant API", in_app_centre: false }));
   await db.$transaction(async (tx) => {
     const now = new Date();
     for (const id of [h5.id, api.id]) await appsRepo.updateAppById(id, { state: moveApp("under_review", "approve").state, reviewedAt: now, listedAt: now }, tx);

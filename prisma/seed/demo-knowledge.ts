@@ -1,9 +1,10 @@
-// The offline channel and a demo agent that uses it (issue 5), so a fresh install chats with no
+// The offline channel and a demo agent that uses it, so a fresh install chats with no
 // key: the platform's "zelin-offline" model served by the in-process offline channel, and for the
 // demo account a Q&A training set about Zelin plus an agent answering from it. Made once: what the
 // demo user deletes later stays deleted (the marker in system_setting remembers).
 import type { PrismaClient } from "../../server/db/generated/client";
 import { createAgent, publishAgent } from "../../server/agents/agents.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { sealSecret } from "../../server/lib/secret-box";
 import { indexTrainingSet } from "../../server/knowledge/indexing.service";
 import { bumpRevision } from "../../server/knowledge/indexing.repository";
@@ -44,14 +45,14 @@ export async function seedDemoKnowledge(db: PrismaClient, accountId: string) {
   });
   await indexTrainingSet(set.id, await bumpRevision(set.id));
   const actor = { id: accountId, roles: [], enterpriseId: null } as never;
-  const agent = await createAgent(actor, {
+  const agent = await createAgent(actor, ZAgentInput.parse({
     name: "Zelin 助手",
     introduction: "回答 Zelin 平台常见问题的演示智能体，使用离线检索（无需大模型）。",
     model_key: OFFLINE_MODEL_KEY,
     welcome_message: "你好，我是 Zelin 助手。可以问我：如何创建智能体？训练集有哪几种？",
     out_of_scope_reply: "这个问题超出了我的训练集范围。我可以回答关于 Zelin 平台的常见问题。",
     training_set_ids: [set.id],
-  });
+  }));
   await publishAgent(actor, { id: agent.id });
   await db.systemSetting.create({ data: { key: MARKER, value: { trainingSetId: set.id, agentId: agent.id } } });
 }

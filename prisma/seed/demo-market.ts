@@ -11,10 +11,13 @@ import type { Prisma } from "../../server/db/generated/client";
 import type { TLanguage } from "../../app/i18n/config";
 import { approveAgentVersion, createAgent, getAgent, publishAgent, submitAgent } from "../../server/agents/agents.service";
 import { approveApp, createApp } from "../../server/apps/apps.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
+import { ZAppInput } from "../../server/apps/apps.schema";
 import { indexTrainingSet } from "../../server/knowledge/indexing.service";
 import { bumpRevision } from "../../server/knowledge/indexing.repository";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { createCarousel } from "../../server/market/market-admin.service";
+import { ZCarouselInput } from "../../server/market/market.schema";
 import { addReaction } from "../../server/market/social.service";
 import { grantExperienceBonus } from "../../server/money/editions/experience-bonus";
 import { buyAppPlan } from "../../server/money/purchases/purchases.service";
@@ -89,7 +92,7 @@ async function seedItem(db: PrismaClient, item: TDemoItem, owner: TActor, lng: T
     select: { id: true },
   });
   await indexTrainingSet(set.id, await bumpRevision(set.id));
-  const agent = await createAgent(owner, {
+  const agent = await createAgent(owner, ZAgentInput.parse({
     name: item.agent.name[lng],
     avatar_url: iconUrl,
     introduction: item.agent.introduction[lng],
@@ -97,14 +100,14 @@ async function seedItem(db: PrismaClient, item: TDemoItem, owner: TActor, lng: T
     welcome_message: item.agent.welcome[lng],
     out_of_scope_reply: item.agent.outOfScope[lng],
     training_set_ids: [set.id],
-  });
+  }));
   await publishAgent(owner, { id: agent.id });
   const submitted = await submitAgent(owner, { id: agent.id, source: "published" });
   await approveAgentVersion(SEED_REVIEWER, { versionId: submitted.under_review!.id });
 
   const category = await db.appCategory.findUnique({ where: { slug: item.category }, select: { id: true } });
   if (!category) throw new Error(`the demo category ${item.category} is missing`);
-  const app = await createApp(owner, {
+  const app = await createApp(owner, ZAppInput.parse({
     type: "h5",
     name: item.app.name[lng],
     name_en: item.app.name.en,
@@ -120,7 +123,7 @@ async function seedItem(db: PrismaClient, item: TDemoItem, owner: TActor, lng: T
     trial_days: item.app.trialDays,
     free_per_day: item.app.freePerDay,
     share_ratio: item.app.shareRatio,
-  });
+  }));
   await approveApp(SEED_REVIEWER, { id: app.id });
   return { agentId: agent.id, appId: app.id };
 }
@@ -182,7 +185,7 @@ export async function seedDemoMarket(db: PrismaClient, lng: TLanguage) {
     if ((await db.carousel.count()) === 0) {
       for (const [i, slide] of DEMO_CAROUSEL.entries()) {
         const imageUrl = await storePng("images", drawBanner(slide.motif, slide.colors[0], slide.colors[1]));
-        await createCarousel(SEED_REVIEWER, { name: slide.name[lng], imageUrl, link: slide.link, sortOrder: (i + 1) * 10 });
+        await createCarousel(SEED_REVIEWER, ZCarouselInput.parse({ name: slide.name[lng], imageUrl, link: slide.link, sortOrder: (i + 1) * 10 }));
       }
     }
     progress.carousel = true;

@@ -1,5 +1,5 @@
-// The one access helper every area uses (issue 3). Someone else's record answers not-found, never
-// its data; a function the account may not use answers no_permission.
+// The one access helper every area uses (docs/security.md, the tenant rule). Someone else's record
+// answers not-found, never its data; a function the account may not use answers no_permission.
 import { AppError } from "../errors/app-error";
 import type { TSessionAccount } from "./accounts.schema";
 

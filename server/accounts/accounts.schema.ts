@@ -1,4 +1,4 @@
-// Account and auth input, shared by the forms and the server (DESIGN 6): the same rules refuse
+// Account and auth input, shared by the forms and the server: the same rules refuse
 // the same input with the same message key (public/locales/<lng>/errors.json, validation.*).
 import { z } from "zod";
 
@@ -11,7 +11,7 @@ export const ZAccountName = z
 
 export const ZPassword = z.string().min(6, "validation.password_length").max(64, "validation.password_length");
 
-/** The strict rule, where a deployment or enterprise turns it on (SPEC 5). */
+/** The strict rule, where a deployment or enterprise turns it on. */
 export const ZStrictPassword = z
   .string()
   .min(10, "validation.password_strict")
@@ -72,6 +72,16 @@ export function changePasswordSchema(strict: boolean) {
 
 export type TRegisterInput = z.infer<ReturnType<typeof registerSchema>>;
 export type TLoginPasswordInput = z.infer<typeof ZLoginPasswordInput>;
+export type TLoginSmsInput = z.infer<typeof ZLoginSmsInput>;
+export type TSendSmsInput = z.infer<typeof ZSendSmsInput>;
+export type TResetPasswordInput = z.infer<ReturnType<typeof resetPasswordSchema>>;
+export type TChangePasswordInput = z.infer<ReturnType<typeof changePasswordSchema>>;
+
+/** A paid registration's order also names how it is paid; an unknown provider is refused by the service. */
+export const ZRegistrationPayment = z.object({ provider: z.string().catch("") });
+/** The page that made a paid registration signs in with the order and its claim; anything else answers not found. */
+export const ZCompleteRegistrationInput = z.object({ order_id: z.string().catch(""), claim: z.string().catch("") });
+export type TCompleteRegistrationInput = z.infer<typeof ZCompleteRegistrationInput>;
 
 /** What the browser may know about the signed-in account. */
 export type TSessionAccount = {
@@ -86,6 +96,9 @@ export type TSessionAccount = {
   enterpriseId: string | null;
   language: string;
 };
+
+/** Who acts in a service call: the fields ownership and role checks read. */
+export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 
 /** The same account as the database gives it (before dates become text). */
 export type TSessionAccountRow = Omit<TSessionAccount, "editionExpiresAt"> & { editionExpiresAt: Date | null };

@@ -7,7 +7,7 @@ import { requireAuth } from "../http/auth-context";
 import { readMultipart } from "../uploads/multipart";
 import { sendStoredFile, readKey } from "../uploads/files.http";
 import { CERTIFICATE_FILE_MAX_BYTES, CERTIFICATION_IMAGE_LIMITS } from "../uploads/upload-limits";
-import { CERTIFICATE_FIELD, CERTIFICATION_IMAGE_FIELDS } from "./certification.schema";
+import { CERTIFICATE_FIELD, CERTIFICATION_IMAGE_FIELDS, ZListCertificationsInput, ZRejectCertificationInput } from "./certification.schema";
 import { approveCertification, getCertificationFile, getOwnCertification, listCertificationsForReview, rejectCertification, submitCertification } from "./certification.service";
 
 const UPLOAD_LIMITS = {
@@ -28,9 +28,9 @@ export function createCertificationRouter() {
     }),
   );
 
-  router.get("/v1/admin/certifications", handle(async (req) => listCertificationsForReview((await requireAuth(req)).account, req.query)));
+  router.get("/v1/admin/certifications", handle(async (req) => listCertificationsForReview((await requireAuth(req)).account, ZListCertificationsInput.parse(req.query))));
   router.post("/v1/admin/certifications/:id/approve", handle(async (req) => approveCertification((await requireAuth(req)).account, req.params.id)));
-  router.post("/v1/admin/certifications/:id/reject", handle(async (req) => rejectCertification((await requireAuth(req)).account, req.params.id, req.body)));
+  router.post("/v1/admin/certifications/:id/reject", handle(async (req) => rejectCertification((await requireAuth(req)).account, req.params.id, ZRejectCertificationInput.parse(req.body ?? {}))));
 
   router.get("/v1/files/certifications/*", async (req, res) => {
     try {

@@ -1,4 +1,4 @@
-// Developer certification input (SPEC 2, 3), shared by the form and the server. Message keys are in
+// Developer certification input, shared by the form and the server. Message keys are in
 // public/locales/<lng>/errors.json, validation.*.
 import { z } from "zod";
 
@@ -47,6 +47,8 @@ export const ZRejectCertificationInput = z.object({
 export const CERTIFICATION_STATUSES = ["pending", "approved", "rejected"] as const;
 
 export const ZListCertificationsInput = z.object({ status: z.enum(CERTIFICATION_STATUSES).default("pending") });
+export type TListCertificationsInput = z.infer<typeof ZListCertificationsInput>;
+export type TRejectCertificationInput = z.infer<typeof ZRejectCertificationInput>;
 
 /** The multipart file fields of an application. */
 export const CERTIFICATION_IMAGE_FIELDS = ["avatar_photo", "id_front", "id_back"] as const;

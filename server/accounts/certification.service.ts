@@ -1,10 +1,11 @@
-// Developer certification (SPEC 2, 3): an account applies with its real name, ID number and
+// Developer certification: an account applies with its real name, ID number and
 // pictures; a platform administrator approves (the account becomes a certified developer,
 // role enterprise_developer) or rejects with a reason, after which the account may apply again.
-import { getDb, type TDbOrTx } from "../db/client";
+import { type TDbOrTx, withTransaction } from "../db/transaction";
 import { AppError, isAppError } from "../errors/app-error";
 import { sealSecret } from "../lib/secret-box";
-import { getFileStore, isValidKey } from "../uploads/file-store";
+import { getFileStore } from "../uploads/file-store";
+import { isValidKey } from "../uploads/stored-file";
 import { acceptDocument, acceptImage, deleteFiles, storeFile, type TAcceptedFile } from "../uploads/uploads.service";
 import { CERTIFICATE_FILE_MAX_BYTES, CERTIFICATION_IMAGE_LIMITS } from "../uploads/upload-limits";
 import { assertOwned, assertRole, hasRole } from "./access";
@@ -13,8 +14,8 @@ import * as repo from "./certification.repository";
 import {
   CERTIFICATE_FIELD,
   CERTIFICATION_IMAGE_FIELDS,
-  ZListCertificationsInput,
-  ZRejectCertificationInput,
+  type TListCertificationsInput,
+  type TRejectCertificationInput,
   ZSubmitCertificationInput,
   type TCertificationForReview,
   type TOwnCertification,
@@ -50,7 +51,7 @@ export async function getOwnCertification(accountId: string): Promise<TOwnCertif
 }
 
 /** One pending application at a time, and none once certified. */
-async function assertMayApply(accountId: string, tx: TDbOrTx = getDb()) {
+async function assertMayApply(accountId: string, tx?: TDbOrTx) {
   if (await repo.hasCertificationIn(accountId, ["pending", "approved"], tx)) throw new AppError("repeat_action");
 }
 
@@ -78,7 +79,7 @@ export async function submitCertification(account: TActor, upload: TCertificatio
   try {
     for (const file of [...accepted, ...(certificate ? [certificate] : [])]) keys.push(await storeFile(folder, file));
     const [avatarPhoto, idFront, idBack, certificateKey] = keys;
-    const row = await getDb().$transaction(async (tx) => {
+    const row = await withTransaction(async (tx) => {
       await repo.lockAccount(account.id, tx);
       await assertMayApply(account.id, tx);
       return repo.insertCertification(
@@ -104,9 +105,8 @@ export async function submitCertification(account: TActor, upload: TCertificatio
   }
 }
 
-export async function listCertificationsForReview(reviewer: TActor, raw: unknown): Promise<TCertificationForReview[]> {
+export async function listCertificationsForReview(reviewer: TActor, { status }: TListCertificationsInput): Promise<TCertificationForReview[]> {
   assertRole(reviewer, "platform_admin");
-  const { status } = ZListCertificationsInput.parse(raw ?? {});
   const rows = await repo.listCertifications({ status });
   return rows.map((row) => ({
     ...toOwn(row),
@@ -123,7 +123,7 @@ export async function listCertificationsForReview(reviewer: TActor, raw: unknown
 async function review(reviewer: TActor, id: string, decision: { status: "approved" | "rejected"; rejectReason: string | null }) {
   assertRole(reviewer, "platform_admin");
   const reviewedAt = new Date();
-  return getDb().$transaction(async (tx) => {
+  return withTransaction(async (tx) => {
     const row = await repo.findCertificationById(id, tx);
     if (!row) throw new AppError("not_found");
     // Only a pending application can be decided, and only once.
@@ -137,9 +137,8 @@ export async function approveCertification(reviewer: TActor, id: string) {
   return review(reviewer, id, { status: "approved", rejectReason: null });
 }
 
-export async function rejectCertification(reviewer: TActor, id: string, raw: unknown) {
+export async function rejectCertification(reviewer: TActor, id: string, { reason }: TRejectCertificationInput) {
   assertRole(reviewer, "platform_admin");
-  const { reason } = ZRejectCertificationInput.parse(raw ?? {});
   return review(reviewer, id, { status: "rejected", rejectReason: reason });
 }
 

@@ -1,17 +1,17 @@
-// The editions table (SPEC 6 and 9): every limit and fee in one place. Pure data, so the pages
+// The editions table: every limit and fee in one place. Pure data, so the pages
 // that compare editions and the services that enforce them read the same numbers.
-// Money is integer micro-Z (1 Z coin = 1 yuan = 1,000,000), as everywhere (DESIGN 8).
+// Money is integer micro-Z (1 Z coin = 1 yuan = 1,000,000), as everywhere (server/money/money.constants.ts).
 
 export const EDITION_KEYS = ["basic", "professional", "flagship", "enterprise", "education"] as const;
 export type TEditionKey = (typeof EDITION_KEYS)[number];
 
 export const MICRO = 1_000_000;
 
-/** Training characters an account keeps free (SPEC 9); storage beyond is charged by the money issue. */
+/** Training characters an account keeps free; storage beyond is charged daily (storage-charges.service.ts). */
 export const FREE_TRAINING_CHARS = 1_000_000;
-/** One database training set's table-creation statements at most (SPEC 9). */
+/** One database training set's table-creation statements at most, in characters. */
 export const MAX_DATABASE_SET_CHARS = 30_000;
-/** Advised size of one smart text file (SPEC 5): more is accepted, with the advice shown. */
+/** Advised size of one smart text file: more is accepted, with the advice shown. */
 export const ADVISED_TRAINING_FILE_CHARS = 50_000;
 
 /** null: unlimited. */
@@ -97,7 +97,7 @@ export const EDITIONS: Record<TEditionKey, TEdition> = {
   },
 };
 
-/** Membership terms an edition is bought for (SPEC 9). */
+/** Membership terms an edition is bought for, in days. */
 export const MEMBERSHIP_DAYS = [30, 365] as const;
 
 /** The cheapest edition that has a feature, or that allows `needed` of a resource. */

@@ -1,7 +1,7 @@
-// "May this account do X, and how many are left?" (issue 3). Every later area asks here; a refusal
+// "May this account do X, and how many are left?" Every area asks here; a refusal
 // names the cheapest edition that would allow it.
 import { AppError } from "../errors/app-error";
-import type { TDbOrTx } from "../db/client";
+import type { TDbOrTx } from "../db/transaction";
 import * as repo from "./accounts.repository";
 import { EDITIONS, editionAllowing, type TEditionFeatures, type TEditionKey, type TEditionLimits } from "./editions";
 
@@ -9,7 +9,7 @@ const editionName = (key: string) => `$t:common:editions.${key}`;
 
 export type TLimitedResource = Exclude<keyof TEditionLimits, "chatsPerDay">;
 
-/** A membership that has ended falls back to basic (issue 3). */
+/** A membership that has ended falls back to basic. */
 export function effectiveEdition(account: { edition: string; editionExpiresAt: Date | string | null }, now = new Date()): TEditionKey {
   const key = account.edition as TEditionKey;
   if (key === "basic") return key;

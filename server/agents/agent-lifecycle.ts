@@ -1,5 +1,6 @@
-// The agent's lifecycle (SPEC 4) as one table of allowed moves (DESIGN 6). A published version is
-// immutable: editing makes a new draft; an upgrade publishes a new version and cannot be undone.
+// The agent's lifecycle as one table of allowed moves (docs/decisions/0004-agent-versions.md). A
+// published version is immutable: editing makes a new draft; an upgrade publishes a new version and
+// cannot be undone.
 import { AppError } from "../errors/app-error";
 
 export const AGENT_STATES = ["draft", "under_review", "on_shelf", "removed", "published", "published_in_review", "upgraded", "invalid"] as const;

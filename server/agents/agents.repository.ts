@@ -1,4 +1,4 @@
-// The only queries of agents and their versions.
+// The only queries of agents and their versions, and of the training sets a version may name.
 import { getDb, type TDbOrTx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import type { TAgentState } from "./agent-lifecycle";
@@ -100,4 +100,15 @@ export async function listVersionsInState(state: TAgentState | readonly TAgentSt
     orderBy: { submittedAt: "asc" },
     select: { ...VERSION, agent: { select: { ...AGENT, owner: { select: { account: true, nickname: true } } } } },
   });
+}
+
+/**
+ * Of the training set ids a version names, the ones that are not the owner's live (not deleted)
+ * sets. The agent asks because the rule is the agent's: it may only use its owner's own sets.
+ */
+export async function findForeignTrainingSetIds(accountId: string, ids: string[], tx: TDbOrTx = getDb()) {
+  if (!ids.length) return [];
+  const own = await tx.trainingSet.findMany({ where: { id: { in: ids }, ownerAccountId: accountId, deletedAt: null }, select: { id: true } });
+  const ownIds = new Set(own.map((s) => s.id));
+  return ids.filter((id) => !ownIds.has(id));
 }

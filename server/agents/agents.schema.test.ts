@@ -4,7 +4,7 @@ import { ZAgentInput, ZAgentParameters } from "./agents.schema";
 
 const base = { name: "税务助手", introduction: "回答个税问题", model_key: "deepseek-chat" };
 
-describe("agent input (SPEC 3, 5, 9)", () => {
+describe("agent input (fields, lengths and parameter ranges)", () => {
   it("counts a name's length the way the product reads it", () => {
     expect(measureReadingWidth("税务助手")).toBe(4);
     expect(measureReadingWidth("AB")).toBe(1);
@@ -28,7 +28,7 @@ describe("agent input (SPEC 3, 5, 9)", () => {
     expect(ZAgentInput.safeParse({ ...base, trial_count: -1 }).success).toBe(false);
   });
 
-  it("model parameters stay in SPEC 9's ranges", () => {
+  it("model parameters stay in their ranges", () => {
     expect(ZAgentParameters.parse({})).toMatchObject({ max_tokens: 1024, temperature: 0.7, n: 1 });
     for (const bad of [{ temperature: 2.1 }, { top_p: 1.5 }, { top_k: 7 }, { presence_penalty: -3 }, { n: 6 }, { max_tokens: 5000 }, { logit_bias: { "50256": -101 } }]) {
       expect(ZAgentParameters.safeParse(bad).success, JSON.stringify(bad)).toBe(false);

@@ -1,4 +1,4 @@
-// The agent as its builder edits it (SPEC 3 Agent and Variable; rules of SPEC 5; ranges of SPEC 9).
+// The agent as its builder edits it: its fields and variables, their lengths, the model parameters' ranges.
 // Shared by the editor and the server: both refuse the same input with the same message key.
 import { z } from "zod";
 import { isWithinReadingWidth } from "../lib/text-width";
@@ -34,7 +34,7 @@ export const ZVariable = z
   .refine((v) => v.type !== "select" || !v.default || v.options.includes(v.default), { message: "validation.default_not_in_options", path: ["default"] })
   .refine((v) => !v.range || v.range.min <= v.range.max, { message: "validation.range_order", path: ["range"] });
 
-/** The builder's parameter set: SPEC 9 ranges with defaults; the gateway takes it as TModelParameters. */
+/** The builder's parameter set: the ranges below with defaults; the gateway takes it as TModelParameters. */
 export const ZAgentParameters = z.object({
   max_tokens: z.number().int().min(1, "validation.max_tokens").max(4096, "validation.max_tokens").default(1024),
   temperature: z.number().min(0, "validation.temperature").max(2, "validation.temperature").default(0.7),
@@ -101,42 +101,68 @@ export const ZSubmitAgentInput = ZAgentId.extend({ source: z.enum(["draft", "pub
 export const ZSaveAgentDraftInput = z.object({ id: z.string().min(1).max(40), agent: ZAgentInput });
 export const ZReorderAgentsInput = z.object({ ids: z.array(z.string().min(1).max(40)).min(1).max(500) });
 export const ZReviewDecisionInput = z.object({ versionId: z.string().min(1).max(40), reason: z.string().trim().max(200, "validation.reject_reason").optional() });
+/** Refusing or taking down a version says why: the owner reads it. */
+export const ZReviewRefusalInput = ZReviewDecisionInput.extend({ reason: z.string().trim().min(1, "validation.reject_reason").max(200, "validation.reject_reason") });
+
+export type TAgentIdInput = z.infer<typeof ZAgentId>;
+export type TSubmitAgentInput = z.infer<typeof ZSubmitAgentInput>;
+export type TSaveAgentDraftInput = z.infer<typeof ZSaveAgentDraftInput>;
+export type TReorderAgentsInput = z.infer<typeof ZReorderAgentsInput>;
+export type TReviewDecisionInput = z.infer<typeof ZReviewDecisionInput>;
+
+// --- What the procedures answer -------------------------------------------------------------
 
 /** What lists and the editor show of one version. */
-export type TAgentVersionView = {
-  id: string;
-  version: string;
-  state: string;
-  update_note: string;
-  removed_reason: string | null;
-  submitted_at: string | null;
-  reviewed_at: string | null;
-  published_at: string | null;
-  created_at: string;
-};
+export const ZAgentVersionView = z.object({
+  id: z.string(),
+  version: z.string(),
+  state: z.string(),
+  update_note: z.string(),
+  removed_reason: z.string().nullable(),
+  submitted_at: z.string().nullable(),
+  reviewed_at: z.string().nullable(),
+  published_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TAgentVersionView = z.infer<typeof ZAgentVersionView>;
 
-export type TAgentSummary = {
-  id: string;
-  name: string;
-  avatar_url: string | null;
-  sort_order: number;
-  invalid_reason: string | null;
+export const ZAgentSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+  sort_order: z.number(),
+  invalid_reason: z.string().nullable(),
   /** The version users chat with (published, on shelf or invalid), if any. */
-  live: TAgentVersionView | null;
-  draft: TAgentVersionView | null;
-  under_review: TAgentVersionView | null;
+  live: ZAgentVersionView.nullable(),
+  draft: ZAgentVersionView.nullable(),
+  under_review: ZAgentVersionView.nullable(),
   /** The newest removal, so the owner sees why. */
-  removed: TAgentVersionView | null;
-  updated_at: string;
-};
+  removed: ZAgentVersionView.nullable(),
+  updated_at: z.string(),
+});
+export type TAgentSummary = z.infer<typeof ZAgentSummary>;
 
-export type TAgentDetail = TAgentSummary & {
+export const ZAgentDetail = ZAgentSummary.extend({
   /** What the editor opens: the draft, else the version under review, else the live one. */
-  config: TAgentInput;
+  config: ZAgentInput,
   /** Which version `config` came from, and whether saving it edits that version or makes a new draft. */
-  config_version_id: string;
-  config_editable: boolean;
-  versions: TAgentVersionView[];
-};
+  config_version_id: z.string(),
+  config_editable: z.boolean(),
+  versions: z.array(ZAgentVersionView),
+});
+export type TAgentDetail = z.infer<typeof ZAgentDetail>;
 
-export type TUpdateLogEntry = { version: string; update_note: string; published_at: string };
+/** What the editor offers: chat models (with whether they call tools) and the plugins. */
+export const ZAgentOptions = z.object({
+  models: z.array(z.object({ key: z.string(), display_name: z.string(), kind: z.string(), supports_tools: z.boolean(), supports_reasoning: z.boolean() })),
+  plugins: z.array(z.enum(AGENT_PLUGINS)),
+});
+
+export const ZUpdateLogEntry = z.object({ version: z.string(), update_note: z.string(), published_at: z.string() });
+export type TUpdateLogEntry = z.infer<typeof ZUpdateLogEntry>;
+export const ZUpdateLog = z.object({ name: z.string(), entries: z.array(ZUpdateLogEntry) });
+export type TUpdateLog = z.infer<typeof ZUpdateLog>;
+
+/** A version waiting for the reviewers, with its agent, its owner and the configuration to judge. */
+export const ZAgentReviewItem = ZAgentVersionView.extend({ agent_id: z.string(), name: z.string(), avatar_url: z.string().nullable(), owner: z.string(), config: ZAgentInput });
+export type TAgentReviewItem = z.infer<typeof ZAgentReviewItem>;

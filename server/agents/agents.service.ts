@@ -1,30 +1,31 @@
-// Agents and their versions (SPEC 3/4, DESIGN 6). An agent is edited as one draft version; a
-// version that left draft is never changed again. Going live (published for the owner, or on the
-// market's shelf after review) turns the previous live version into "upgraded", with no way back.
-import { getDb, type TDbOrTx } from "../db/client";
+// Agents and their versions (docs/decisions/0004-agent-versions.md). An agent is edited as one
+// draft version; a version that left draft is never changed again. Going live (published for the
+// owner, or on the market's shelf after review) turns the previous live version into "upgraded",
+// with no way back.
+import { type TDbOrTx, withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { assertOwned, assertRole } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertWithinLimit } from "../accounts/entitlements.service";
 import { findModelByKey } from "../models/models.repository";
-import { findForeignSetIds } from "../knowledge/training-sets.repository";
 import { ZodError } from "zod";
 import { LIVE_AGENT_STATES, moveAgent, type TAgentState } from "./agent-lifecycle";
 import * as repo from "./agents.repository";
 import { deepFreeze } from "../lib/deep-freeze";
 import {
   compareVersions,
-  ZAgentId,
   ZAgentInput,
-  ZReorderAgentsInput,
-  ZReviewDecisionInput,
-  ZSaveAgentDraftInput,
-  ZSubmitAgentInput,
   type TAgentDetail,
+  type TAgentIdInput,
   type TAgentInput,
+  type TAgentReviewItem,
   type TAgentSummary,
   type TAgentVersionView,
-  type TUpdateLogEntry,
+  type TReorderAgentsInput,
+  type TReviewDecisionInput,
+  type TSaveAgentDraftInput,
+  type TSubmitAgentInput,
+  type TUpdateLog,
 } from "./agents.schema";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
@@ -92,11 +93,11 @@ async function assertModelFits(input: TAgentInput, tx: TDbOrTx) {
 
 /** Training sets must be the agent owner's own, not deleted: anything else is refused on the field. */
 async function assertOwnTrainingSets(ownerAccountId: string, input: TAgentInput, tx: TDbOrTx) {
-  const foreign = await findForeignSetIds(ownerAccountId, input.training_set_ids, tx);
+  const foreign = await repo.findForeignTrainingSetIds(ownerAccountId, input.training_set_ids, tx);
   if (foreign.length) throw new ZodError([{ code: "custom", path: ["training_set_ids"], message: "validation.training_set_unknown", input: foreign }]);
 }
 
-async function loadOwned(actor: TActor, agentId: string, tx: TDbOrTx) {
+async function loadOwned(actor: TActor, agentId: string, tx?: TDbOrTx) {
   const agent = await repo.findAgentById(agentId, tx);
   return assertOwned(agent ? { ...agent, accountId: agent.ownerAccountId } : null, actor, { enterpriseWide: true });
 }
@@ -107,9 +108,8 @@ export async function listAgents(actor: TActor): Promise<TAgentSummary[]> {
   return agents.map((a) => toSummary(a, versions.filter((v) => v.agentId === a.id)));
 }
 
-export async function getAgent(actor: TActor, raw: unknown): Promise<TAgentDetail> {
-  const { id } = ZAgentId.parse(raw);
-  const agent = await loadOwned(actor, id, getDb());
+export async function getAgent(actor: TActor, { id }: TAgentIdInput): Promise<TAgentDetail> {
+  const agent = await loadOwned(actor, id);
   const versions = await repo.listVersionsOf(agent.id);
   const c = classify(versions);
   const source = c.draft ?? c.underReview ?? c.live ?? versions[0];
@@ -122,9 +122,8 @@ export async function getAgent(actor: TActor, raw: unknown): Promise<TAgentDetai
   };
 }
 
-export async function createAgent(actor: TActor, raw: unknown): Promise<TAgentDetail> {
-  const input = ZAgentInput.parse(raw);
-  const id = await getDb().$transaction(async (tx) => {
+export async function createAgent(actor: TActor, input: TAgentInput): Promise<TAgentDetail> {
+  const id = await withTransaction(async (tx) => {
     await repo.lockAccountAgents(actor.id, tx);
     await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id, tx), new Date(), tx);
     await assertModelFits(input, tx);
@@ -137,9 +136,8 @@ export async function createAgent(actor: TActor, raw: unknown): Promise<TAgentDe
 }
 
 /** Saves the editor: edits the draft, or starts a new draft when none exists (never a live version). */
-export async function saveAgentDraft(actor: TActor, raw: unknown): Promise<TAgentDetail> {
-  const { id, agent: input } = ZSaveAgentDraftInput.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function saveAgentDraft(actor: TActor, { id, agent: input }: TSaveAgentDraftInput): Promise<TAgentDetail> {
+  await withTransaction(async (tx) => {
     const agent = await loadOwned(actor, id, tx);
     await repo.lockAgent(id, tx);
     const versions = await repo.listVersionsOf(id, tx);
@@ -188,7 +186,7 @@ type TClassified = ReturnType<typeof classify>;
 type TOwnMove = { version: TVersion; to: TAgentState } | null;
 
 async function moveOwnAgent(actor: TActor, id: string, intended: TAgentState, pick: (c: TClassified) => TOwnMove) {
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await loadOwned(actor, id, tx);
     await repo.lockAgent(id, tx);
     const versions = await repo.listVersionsOf(id, tx);
@@ -209,15 +207,14 @@ async function moveOwnAgent(actor: TActor, id: string, intended: TAgentState, pi
 }
 
 /** The owner publishes the draft for their own use (apps, debug), outside the market. */
-export const publishAgent = async (actor: TActor, raw: unknown) => moveOwnAgent(actor, ZAgentId.parse(raw).id, "published", (c) => c.draft && { version: c.draft, to: "published" });
+export const publishAgent = async (actor: TActor, { id }: TAgentIdInput) => moveOwnAgent(actor, id, "published", (c) => c.draft && { version: c.draft, to: "published" });
 
 /**
  * The owner submits a version for review before it goes on the market's shelf: the draft, or the
  * version published for their own use as it is (it keeps serving them while it waits). Unnamed,
  * the draft when there is one, else the published version.
  */
-export async function submitAgent(actor: TActor, raw: unknown) {
-  const { id, source } = ZSubmitAgentInput.parse(raw);
+export async function submitAgent(actor: TActor, { id, source }: TSubmitAgentInput) {
   return moveOwnAgent(actor, id, "under_review", (c) => {
     const published = c.live?.state === "published" ? c.live : null;
     const pick = source ?? (c.draft ? "draft" : "published");
@@ -227,12 +224,11 @@ export async function submitAgent(actor: TActor, raw: unknown) {
 }
 
 /** The owner takes back a submission that is still waiting for review: a draft again, or simply published again. */
-export const withdrawAgent = async (actor: TActor, raw: unknown) =>
-  moveOwnAgent(actor, ZAgentId.parse(raw).id, "draft", (c) => c.underReview && { version: c.underReview, to: c.underReview.state === "published_in_review" ? "published" : "draft" });
+export const withdrawAgent = async (actor: TActor, { id }: TAgentIdInput) =>
+  moveOwnAgent(actor, id, "draft", (c) => c.underReview && { version: c.underReview, to: c.underReview.state === "published_in_review" ? "published" : "draft" });
 
-export async function reorderAgents(actor: TActor, raw: unknown) {
-  const { ids } = ZReorderAgentsInput.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function reorderAgents(actor: TActor, { ids }: TReorderAgentsInput) {
+  await withTransaction(async (tx) => {
     await repo.lockAccountAgents(actor.id, tx);
     const own = new Set((await repo.listAgentsOf(actor.id, tx)).map((a) => a.id));
     if (ids.some((id) => !own.has(id)) || new Set(ids).size !== ids.length) throw new AppError("not_found");
@@ -241,9 +237,8 @@ export async function reorderAgents(actor: TActor, raw: unknown) {
   return listAgents(actor);
 }
 
-export async function deleteAgent(actor: TActor, raw: unknown) {
-  const { id } = ZAgentId.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function deleteAgent(actor: TActor, { id }: TAgentIdInput) {
+  await withTransaction(async (tx) => {
     await loadOwned(actor, id, tx);
     await repo.updateAgentById(id, { deletedAt: new Date() }, tx);
   });
@@ -251,15 +246,14 @@ export async function deleteAgent(actor: TActor, raw: unknown) {
 }
 
 /** The versions that went live, newest first. Public once the agent is on the market's shelf. */
-export async function getUpdateLog(actor: TActor | null, raw: unknown): Promise<{ name: string; entries: TUpdateLogEntry[] }> {
-  const { id } = ZAgentId.parse(raw);
+export async function getUpdateLog(actor: TActor | null, { id }: TAgentIdInput): Promise<TUpdateLog> {
   const agent = await repo.findAgentById(id);
   if (!agent) throw new AppError("not_found");
   const versions = await repo.listVersionsOf(id);
   const listed = versions.some((v) => v.state === "on_shelf");
   if (!listed) {
     if (!actor) throw new AppError("not_found");
-    await loadOwned(actor, id, getDb());
+    await loadOwned(actor, id);
   }
   const entries = versions
     .filter((v) => v.publishedAt)
@@ -269,7 +263,7 @@ export async function getUpdateLog(actor: TActor | null, raw: unknown): Promise<
 
 // --- Review (platform administrators) -------------------------------------------------------
 
-export async function listReviewQueue(actor: TActor) {
+export async function listReviewQueue(actor: TActor): Promise<TAgentReviewItem[]> {
   assertRole(actor, "platform_admin");
   const rows = await repo.listVersionsInState(REVIEW_STATES);
   return rows.map((r) => ({
@@ -294,10 +288,9 @@ const DECISIONS: Record<TDecision, Partial<Record<TAgentState, TAgentState>>> = 
 };
 const DECISION_TARGET: Record<TDecision, TAgentState> = { approve: "on_shelf", reject: "removed", take_down: "removed" };
 
-async function decide(actor: TActor, raw: unknown, decision: TDecision) {
+async function decide(actor: TActor, { versionId, reason }: TReviewDecisionInput, decision: TDecision) {
   assertRole(actor, "platform_admin");
-  const { versionId, reason } = ZReviewDecisionInput.parse(raw);
-  return getDb().$transaction(async (tx) => {
+  return withTransaction(async (tx) => {
     const found = await repo.findVersionById(versionId, tx);
     if (!found) throw new AppError("not_found");
     await repo.lockAgent(found.agentId, tx);
@@ -313,18 +306,18 @@ async function decide(actor: TActor, raw: unknown, decision: TDecision) {
   });
 }
 
-export const approveAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "approve");
-export const rejectAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "reject");
-export const takeDownAgentVersion = (actor: TActor, raw: unknown) => decide(actor, raw, "take_down");
+export const approveAgentVersion = (actor: TActor, input: TReviewDecisionInput) => decide(actor, input, "approve");
+export const rejectAgentVersion = (actor: TActor, input: TReviewDecisionInput) => decide(actor, input, "reject");
+export const takeDownAgentVersion = (actor: TActor, input: TReviewDecisionInput) => decide(actor, input, "take_down");
 
 // --- For other areas ------------------------------------------------------------------------
 
 /**
- * Marks an agent's live version invalid (SPEC 4: a training set it uses failed or was paused),
+ * Marks an agent's live version invalid (a training set it uses failed or was paused),
  * with the reason shown next to it; restoreAgent undoes it when the dependency recovers.
  */
 export async function invalidateAgent(agentId: string, reason: string) {
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await repo.lockAgent(agentId, tx);
     const live = classify(await repo.listVersionsOf(agentId, tx)).live;
     if (live && live.state !== "invalid") await repo.updateVersionById(live.id, { state: moveAgent(live.state as TAgentState, "invalid").state }, tx);
@@ -333,7 +326,7 @@ export async function invalidateAgent(agentId: string, reason: string) {
 }
 
 export async function restoreAgent(agentId: string) {
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await repo.lockAgent(agentId, tx);
     const live = classify(await repo.listVersionsOf(agentId, tx)).live;
     // A reviewed version was on the shelf before it went invalid; an unreviewed one was published.

@@ -1,11 +1,11 @@
-// An API app's key and secret (issue 6): created by the app's owner, shown in full once; reset
+// An API app's key and secret: created by the app's owner, shown in full once; reset
 // replaces it (the old key stops at once) and revoke ends it. The bearer key is the /v1 API's
 // credential and the native SSE endpoint's; it acts as the app's owner.
 import { assertOwned } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { AppError } from "../errors/app-error";
 import { randomToken, sealSecret, sha256 } from "../lib/secret-box";
-import { API_KEY_PREFIX, ZApiKeyAppInput, type TApiKeyView, type TIssuedApiKey } from "./api-keys.schema";
+import { API_KEY_PREFIX, type TApiKeyAppInput, type TApiKeyView, type TIssuedApiKey } from "./api-keys.schema";
 import * as repo from "./api-keys.repository";
 
 type TOwnerActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
@@ -27,8 +27,7 @@ export function hintOf(key: string) {
   return `${key.slice(0, API_KEY_PREFIX.length + 4)}…${key.slice(-4)}`;
 }
 
-export async function getApiKey(actor: TOwnerActor, raw: unknown): Promise<TApiKeyView | null> {
-  const { app_id } = ZApiKeyAppInput.parse(raw);
+export async function getApiKey(actor: TOwnerActor, { app_id }: TApiKeyAppInput): Promise<TApiKeyView | null> {
   await loadOwnedApiApp(actor, app_id);
   const key = await repo.findActiveKeyOfApp(app_id);
   return key ? toView(key) : null;
@@ -46,21 +45,18 @@ async function issueKey(appId: string): Promise<TIssuedApiKey> {
 }
 
 /** The first key of an API app; when one is live already, use reset (repeat_action). */
-export async function createApiKey(actor: TOwnerActor, raw: unknown): Promise<TIssuedApiKey> {
-  const { app_id } = ZApiKeyAppInput.parse(raw);
+export async function createApiKey(actor: TOwnerActor, { app_id }: TApiKeyAppInput): Promise<TIssuedApiKey> {
   await loadOwnedApiApp(actor, app_id);
   if (await repo.findActiveKeyOfApp(app_id)) throw new AppError("repeat_action");
   return issueKey(app_id);
 }
 
-export async function resetApiKey(actor: TOwnerActor, raw: unknown): Promise<TIssuedApiKey> {
-  const { app_id } = ZApiKeyAppInput.parse(raw);
+export async function resetApiKey(actor: TOwnerActor, { app_id }: TApiKeyAppInput): Promise<TIssuedApiKey> {
   await loadOwnedApiApp(actor, app_id);
   return issueKey(app_id);
 }
 
-export async function revokeApiKey(actor: TOwnerActor, raw: unknown) {
-  const { app_id } = ZApiKeyAppInput.parse(raw);
+export async function revokeApiKey(actor: TOwnerActor, { app_id }: TApiKeyAppInput) {
   await loadOwnedApiApp(actor, app_id);
   return { revoked: (await repo.revokeKeysOfApp(app_id, new Date())) > 0 };
 }

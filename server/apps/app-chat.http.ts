@@ -1,4 +1,4 @@
-// The app runtime's REST and SSE (contract 5): the app's send_message stream (a session, an API
+// The app runtime's REST and SSE: the app's send_message stream (a session, an API
 // app's bearer key, or else the anonymous visitor's cookie), the consumer's own dialogues,
 // feedback and entitlement. Transport only: the services decide.
 import express, { type Request, type Response } from "express";
@@ -7,16 +7,17 @@ import { mapError } from "../errors/map-error";
 import { getAuth } from "../http/auth-context";
 import { handle } from "../http/envelope-response";
 import { getRequestLanguage } from "../http/request-context";
-import { ZSendMessageInput } from "../runtime/chat.schema";
-import { chatStreamHandler } from "../runtime/chat.http";
-import { runTurn } from "../runtime/chat-stream";
-import { startSse } from "../runtime/sse-writer";
+import { ZFeedbackInput, ZMessageIdInput, ZSendMessageInput } from "../dialogues/chat.schema";
+import { ZAppDialoguesQuery, ZAppQuery } from "./app-consumer.schema";
+import { chatStreamHandler } from "../turns/chat.http";
+import { runTurn } from "../turns/index";
+import { startSseSink } from "../turns/sinks/sse-sink";
 import type { TConsumer } from "./app-entitlements.service";
 import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback, stopAppMessage } from "./app-consumer.service";
 import { prepareAppTurn, type TAppCaller } from "./app-turn.service";
 import { authenticateApiCall } from "./openai-compat/api-caller";
 import { ensureVisitorId } from "./visitor";
-import { CHAT_STREAM_PATHS } from "../runtime/chat-stream-paths";
+import { CHAT_STREAM_PATHS } from "../turns/chat-stream-paths";
 
 
 /** The signed-in account, else the visitor (the cookie is set on this response when new). */
@@ -30,7 +31,7 @@ const liveAgentStream = chatStreamHandler("live");
 
 async function streamAppTurn(req: Request, res: Response) {
   const bearer = req.headers.authorization?.startsWith("Bearer ");
-  // No app and no key: an agent's live version chatted by its id (issue 4), unchanged.
+  // No app and no key: an agent's live version chatted by its id, as the console's live chat.
   if (!bearer && !req.body?.app_id) return liveAgentStream(req, res);
   const lng = getRequestLanguage(req);
   let caller: TAppCaller | null = null;
@@ -48,15 +49,15 @@ async function streamAppTurn(req: Request, res: Response) {
   } catch (err) {
     early = err;
   }
-  const sse = startSse(res);
-  if (early || !caller) return sse.error(mapError(early, lng).envelope);
+  const sink = startSseSink(res);
+  if (early || !caller) return sink.fail(mapError(early, lng).envelope);
   let prepared: Awaited<ReturnType<typeof prepareAppTurn>>;
   try {
     prepared = await prepareAppTurn(ZSendMessageInput.parse(req.body ?? {}), caller);
   } catch (err) {
-    return sse.error(mapError(err, lng).envelope);
+    return sink.fail(mapError(err, lng).envelope);
   }
-  await runTurn(prepared.turn, sse, lng);
+  await runTurn(prepared.turn, sink, lng);
 }
 
 export function appStreamHandler() {
@@ -66,10 +67,10 @@ export function appStreamHandler() {
 export function createAppChatRouter() {
   const router = express.Router();
   router.post(CHAT_STREAM_PATHS.live, appStreamHandler());
-  router.get("/v2/app/dialogues", handle(async (req, res) => listAppDialogues(await readConsumer(req, res), req.query)));
+  router.get("/v2/app/dialogues", handle(async (req, res) => listAppDialogues(await readConsumer(req, res), ZAppDialoguesQuery.parse(req.query))));
   router.get("/v2/app/dialogues/:id", handle(async (req, res) => getAppDialogue(await readConsumer(req, res), req.params.id)));
-  router.post("/v2/app/feedback", handle(async (req, res) => setAppFeedback(await readConsumer(req, res), req.body)));
-  router.post("/v2/app/stop", handle(async (req, res) => stopAppMessage(await readConsumer(req, res), req.body)));
-  router.get("/v2/app/entitlement", handle(async (req, res) => getAppEntitlement(await readConsumer(req, res), req.query)));
+  router.post("/v2/app/feedback", handle(async (req, res) => setAppFeedback(await readConsumer(req, res), ZFeedbackInput.parse(req.body ?? {}))));
+  router.post("/v2/app/stop", handle(async (req, res) => stopAppMessage(await readConsumer(req, res), ZMessageIdInput.parse(req.body ?? {}))));
+  router.get("/v2/app/entitlement", handle(async (req, res) => getAppEntitlement(await readConsumer(req, res), ZAppQuery.parse(req.query))));
   return router;
 }

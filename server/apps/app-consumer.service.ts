@@ -1,19 +1,17 @@
-// What an app's consumer reads of their own use (contract 5): their dialogues with the app, one
-// dialogue, feedback on a reply, and the entitlement. Another visitor's or account's dialogue or
-// message answers not_found, as everywhere.
-import { z } from "zod";
+// What an app's consumer (an account or an H5 visitor) reads of their own use: their dialogues with
+// the app, one dialogue, feedback on a reply, and the entitlement. Another visitor's or account's
+// dialogue or message answers not_found, as everywhere.
 import { AppError } from "../errors/app-error";
-import type { TDialogueListItem, TDialogueView } from "../runtime/chat.schema";
-import { ZFeedbackInput, ZMessageIdInput } from "../runtime/chat.schema";
-import { stopLocally } from "../runtime/stop-registry";
-import * as dialoguesRepo from "../runtime/dialogues.repository";
-import { toMessageView } from "../runtime/dialogues.service";
+import type { TDialogueListItem, TDialogueView } from "../dialogues/chat.schema";
+import type { TFeedbackInput, TMessageIdInput } from "../dialogues/chat.schema";
+import type { TAppDialoguesQuery, TAppQuery } from "./app-consumer.schema";
+import { stopLocally } from "../dialogues/stop-registry";
+import * as dialoguesRepo from "../dialogues/dialogues.repository";
+import { toMessageView } from "../dialogues/dialogues.service";
 import { describeEntitlement, type TConsumer, type TEntitlementView } from "./app-entitlements.service";
-import { assertConsumerOwns, loadOpenableApp } from "./app-turn.service";
+import { assertConsumerOwns, loadOpenableApp } from "./app-access.service";
 import * as repo from "./app-uses.repository";
 
-const ZAppQuery = z.object({ app_id: z.string().min(1).max(40) });
-const ZAppDialoguesQuery = ZAppQuery.extend({ cursor: z.string().max(60).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) });
 const INTERRUPTED_AFTER_MS = 30 * 60 * 1000;
 
 function readCursor(cursor: string | undefined) {
@@ -27,8 +25,7 @@ function keyOf(consumer: TConsumer): repo.TConsumerKey | null {
   return consumer.visitorId ? { visitorId: consumer.visitorId } : null;
 }
 
-export async function listAppDialogues(consumer: TConsumer, raw: unknown): Promise<{ items: TDialogueListItem[]; next_cursor: string | null }> {
-  const q = ZAppDialoguesQuery.parse(raw ?? {});
+export async function listAppDialogues(consumer: TConsumer, q: TAppDialoguesQuery): Promise<{ items: TDialogueListItem[]; next_cursor: string | null }> {
   await loadOpenableApp(q.app_id, consumer);
   const who = keyOf(consumer);
   const rows = who ? await repo.listAppDialogues(q.app_id, who, { before: readCursor(q.cursor), limit: q.limit + 1 }) : [];
@@ -67,8 +64,7 @@ export async function getAppDialogue(consumer: TConsumer, id: string): Promise<T
   };
 }
 
-export async function setAppFeedback(consumer: TConsumer, raw: unknown) {
-  const { message_id, feedback } = ZFeedbackInput.parse(raw ?? {});
+export async function setAppFeedback(consumer: TConsumer, { message_id, feedback }: TFeedbackInput) {
   const m = await repo.findAppMessage(message_id);
   if (!m || m.dialogue.deletedAt || !m.dialogue.appId || m.role !== "assistant") throw new AppError("not_found");
   assertConsumerOwns(m.dialogue, consumer);
@@ -80,8 +76,7 @@ export async function setAppFeedback(consumer: TConsumer, raw: unknown) {
  * Stops one of the consumer's replies being written: the row moves to stopped (every instance's
  * stream polls it) and a stream in this process is cancelled at once.
  */
-export async function stopAppMessage(consumer: TConsumer, raw: unknown) {
-  const { message_id } = ZMessageIdInput.parse(raw ?? {});
+export async function stopAppMessage(consumer: TConsumer, { message_id }: TMessageIdInput) {
   const m = await repo.findAppMessage(message_id);
   if (!m || m.dialogue.deletedAt || !m.dialogue.appId || m.role !== "assistant") throw new AppError("not_found");
   assertConsumerOwns(m.dialogue, consumer);
@@ -90,8 +85,7 @@ export async function stopAppMessage(consumer: TConsumer, raw: unknown) {
   return { id: m.id, status: stopped ? "stopped" : "finished" };
 }
 
-export async function getAppEntitlement(consumer: TConsumer, raw: unknown): Promise<TEntitlementView> {
-  const { app_id } = ZAppQuery.parse(raw ?? {});
+export async function getAppEntitlement(consumer: TConsumer, { app_id }: TAppQuery): Promise<TEntitlementView> {
   const app = await loadOpenableApp(app_id, consumer);
   return describeEntitlement(app, consumer);
 }

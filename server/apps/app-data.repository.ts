@@ -3,7 +3,7 @@
 import { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
 import type { TDialogueFilters } from "./app-data.schema";
-import { CHINA_OFFSET_MS } from "./app-data.schema";
+import { CHINA_OFFSET_MS } from "../lib/china-time";
 
 const APP = { id: true, ownerAccountId: true, enterpriseId: true, name: true, iconUrl: true, type: true, state: true } as const satisfies Prisma.AppSelect;
 export type TDataAppRow = Prisma.AppGetPayload<{ select: typeof APP }>;

@@ -1,7 +1,8 @@
-// An app's data as its owner reads it on /application (SPEC 2: data per day, dialogue details with
+// An app's data as its owner reads it on /application (data per day, dialogue details with
 // filters, export). Shared by the page and the server. Days are China-time calendar days
 // (YYYY-MM-DD), the same days AppUse counts free uses by.
 import { z } from "zod";
+import { CHINA_OFFSET_MS } from "../lib/china-time";
 
 export const APP_SOURCES = ["h5", "api", "bot"] as const;
 export type TAppSource = (typeof APP_SOURCES)[number];
@@ -12,8 +13,6 @@ export type TFeedbackFilter = (typeof FEEDBACK_FILTERS)[number];
 export const MAX_RANGE_DAYS = 366;
 export const DIALOGUE_PAGE_SIZES = [10, 20, 50] as const;
 export const KEYWORD_MAX = 50;
-/** China has kept one offset all year since 1991: a day starts at 16:00 UTC the day before. */
-export const CHINA_OFFSET_MS = 8 * 3_600_000;
 
 const ZId = z.string().min(1).max(40);
 const ZDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").refine((d) => {
@@ -65,41 +64,63 @@ export const ZStartAppExportInput = z.object({ appId: ZId, filters: ZDialogueFil
 export const ZAppExportRef = z.object({ exportId: ZId });
 
 export type TDialogueFilters = z.infer<typeof ZDialogueFilters>;
-export type TListAppDialoguesInput = z.input<typeof ZListAppDialoguesInput>;
+export type TAppRef = z.infer<typeof ZAppRef>;
+export type TAppOverviewInput = z.infer<typeof ZAppOverviewInput>;
+export type TListAppDialoguesInput = z.infer<typeof ZListAppDialoguesInput>;
+export type TAppDialogueRef = z.infer<typeof ZAppDialogueRef>;
+export type TStartAppExportInput = z.infer<typeof ZStartAppExportInput>;
+export type TAppExportRef = z.infer<typeof ZAppExportRef>;
 
-export type TAppDayRow = { day: string; users: number; dialogues: number; messages: number };
-export type TAppOverview = {
-  app: { id: string; name: string; icon_url: string; type: string; state: string };
-  days: TAppDayRow[];
-  totals: { users: number; dialogues: number; messages: number; liked: number; disliked: number };
-};
+// --- What the procedures answer -------------------------------------------------------------
 
-export type TAppDialogueSummary = {
-  id: string;
-  title: string;
-  source: string | null;
+const ZCounts = z.object({ users: z.number(), dialogues: z.number(), messages: z.number() });
+export const ZAppDayRow = ZCounts.extend({ day: z.string() });
+export type TAppDayRow = z.infer<typeof ZAppDayRow>;
+export const ZAppOverview = z.object({
+  app: z.object({ id: z.string(), name: z.string(), icon_url: z.string(), type: z.string(), state: z.string() }),
+  days: z.array(ZAppDayRow),
+  totals: ZCounts.extend({ liked: z.number(), disliked: z.number() }),
+});
+export type TAppOverview = z.infer<typeof ZAppOverview>;
+
+export const ZAppDialogueSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  source: z.string().nullable(),
   /** Who chatted: an account's nickname, or "visitor" with the first characters of the visitor id. */
-  user: { kind: "account" | "visitor"; label: string };
-  message_count: number;
-  liked: number;
-  disliked: number;
-  created_at: string;
-  last_message_at: string;
-};
-export type TAppDialoguePage = { items: TAppDialogueSummary[]; total: number; page: number; page_size: number };
+  user: z.object({ kind: z.enum(["account", "visitor"]), label: z.string() }),
+  message_count: z.number(),
+  liked: z.number(),
+  disliked: z.number(),
+  created_at: z.string(),
+  last_message_at: z.string(),
+});
+export type TAppDialogueSummary = z.infer<typeof ZAppDialogueSummary>;
+export const ZAppDialoguePage = z.object({ items: z.array(ZAppDialogueSummary), total: z.number(), page: z.number(), page_size: z.number() });
+export type TAppDialoguePage = z.infer<typeof ZAppDialoguePage>;
 
-export type TAppMessageView = { id: string; role: "user" | "assistant"; content: string; feedback: "none" | "liked" | "disliked"; status: string; created_at: string };
-export type TAppDialogueDetail = TAppDialogueSummary & { messages: TAppMessageView[] };
+export const ZAppMessageView = z.object({
+  id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  feedback: z.enum(["none", "liked", "disliked"]),
+  status: z.string(),
+  created_at: z.string(),
+});
+export type TAppMessageView = z.infer<typeof ZAppMessageView>;
+export const ZAppDialogueDetail = ZAppDialogueSummary.extend({ messages: z.array(ZAppMessageView) });
+export type TAppDialogueDetail = z.infer<typeof ZAppDialogueDetail>;
 
-export type TAppExportView = {
-  id: string;
-  state: "pending" | "running" | "done" | "failed";
+export const ZAppExportView = z.object({
+  id: z.string(),
+  state: z.enum(["pending", "running", "done", "failed"]),
   /** 0-100 while running; 100 when done. */
-  progress: number;
-  row_count: number;
-  error: string | null;
-  created_at: string;
-  finished_at: string | null;
+  progress: z.number(),
+  row_count: z.number(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
   /** Set when done: where the owner downloads the file. */
-  download_url: string | null;
-};
+  download_url: z.string().nullable(),
+});
+export type TAppExportView = z.infer<typeof ZAppExportView>;

@@ -5,10 +5,10 @@ import { AppError } from "../errors/app-error";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import * as repo from "./app-data.repository";
 import {
-  ZAppDialogueRef,
-  ZAppOverviewInput,
-  ZListAppDialoguesInput,
   listDays,
+  type TAppDialogueRef,
+  type TAppOverviewInput,
+  type TListAppDialoguesInput,
   type TAppDialogueDetail,
   type TAppDialoguePage,
   type TAppDialogueSummary,
@@ -24,8 +24,7 @@ export async function getOwnedApp(actor: TDataActor, appId: string) {
   return assertOwned(app ? { ...app, accountId: app.ownerAccountId, enterpriseId: null } : null, actor);
 }
 
-export async function getAppOverview(actor: TDataActor, input: unknown): Promise<TAppOverview> {
-  const { appId, range } = ZAppOverviewInput.parse(input);
+export async function getAppOverview(actor: TDataActor, { appId, range }: TAppOverviewInput): Promise<TAppOverview> {
   const app = await getOwnedApp(actor, appId);
   const [perDay, totals] = await Promise.all([repo.countPerDay(app.id, range), repo.countTotals(app.id, range)]);
   const byDay = new Map(perDay.map((d) => [d.day, d]));
@@ -54,8 +53,7 @@ function toSummary(row: repo.TDataDialogueRow, feedback: { liked: number; dislik
   };
 }
 
-export async function listAppDialogues(actor: TDataActor, input: unknown): Promise<TAppDialoguePage> {
-  const { appId, filters, page, pageSize } = ZListAppDialoguesInput.parse(input);
+export async function listAppDialogues(actor: TDataActor, { appId, filters, page, pageSize }: TListAppDialoguesInput): Promise<TAppDialoguePage> {
   const app = await getOwnedApp(actor, appId);
   const { rows, total } = await repo.listDialoguesPage(app.id, filters, { skip: (page - 1) * pageSize, take: pageSize });
   const feedback = await repo.countFeedbackOf(rows.map((r) => r.id));
@@ -74,8 +72,7 @@ export function toMessageView(m: { id: string; role: string; content: string; fe
   };
 }
 
-export async function getAppDialogue(actor: TDataActor, input: unknown): Promise<TAppDialogueDetail> {
-  const { appId, dialogueId } = ZAppDialogueRef.parse(input);
+export async function getAppDialogue(actor: TDataActor, { appId, dialogueId }: TAppDialogueRef): Promise<TAppDialogueDetail> {
   const app = await getOwnedApp(actor, appId);
   const row = await repo.findAppDialogueForData(app.id, dialogueId);
   if (!row) throw new AppError("not_found");

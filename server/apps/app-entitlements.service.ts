@@ -1,11 +1,11 @@
-// Who may use an app now, and on what basis (contract 6, with the money issue's purchased plans).
+// Who may use an app now, and on what basis (free uses, trial, plans bought through server/money/purchases).
 // The owner always may. Anyone else: free uses per China-time day while `freePerDay` lasts, then
 // an active trial (`trialDays` from the consumer's first use), then a purchased plan (signed-in
 // accounts only: a visitor cannot buy): a days plan within its dates, a count plan with uses left,
 // either within its daily limit per China day. An app that sets none of these is free without
 // limit. Each reply given is one AppUse row; a plan's use names its purchase.
 //
-// Refusals (SPEC 8): never bought a plan of an app that sells them → trial_count_zero ("trial
+// Refusals: never bought a plan of an app that sells them → trial_count_zero ("trial
 // count is 0, purchase"); the days plan ended → days_exhausted ("days exhausted, renew"); the
 // count plan used up → trial_count_zero; a plan's daily limit reached, or the free count of the day
 // used with no plans on sale → times_exhausted ("try tomorrow"). Refunded purchases grant nothing.

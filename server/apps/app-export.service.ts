@@ -1,4 +1,4 @@
-// Exports of an app's dialogues to xlsx (SPEC 2 /application): the owner asks, the `apps.export` job
+// Exports of an app's dialogues to xlsx (from /application): the owner asks, the `apps.export` job
 // writes the file through the file store, the owner polls and downloads. The job is enqueued after
 // the row is committed (never inside a transaction); a failure leaves a retryable "failed" row.
 import type { Job } from "bullmq";
@@ -11,7 +11,7 @@ import { getFileStore } from "../uploads/file-store";
 import { storeFile } from "../uploads/uploads.service";
 import * as dataRepo from "./app-data.repository";
 import * as repo from "./app-export.repository";
-import { ZAppExportRef, ZDialogueFilters, ZStartAppExportInput, ZAppRef, type TAppExportView, type TDialogueFilters } from "./app-data.schema";
+import { ZDialogueFilters, type TAppExportRef, type TAppExportView, type TAppRef, type TDialogueFilters, type TStartAppExportInput } from "./app-data.schema";
 import { describeUser, getOwnedApp, type TDataActor } from "./app-data.service";
 import { writeExportWorkbook, type TExportRow } from "./app-export.workbook";
 
@@ -49,8 +49,7 @@ async function toView(row: repo.TAppExportRow): Promise<TAppExportView> {
   };
 }
 
-export async function startAppExport(actor: TDataActor, input: unknown, lng: string): Promise<TAppExportView> {
-  const { appId, filters } = ZStartAppExportInput.parse(input);
+export async function startAppExport(actor: TDataActor, { appId, filters }: TStartAppExportInput, lng: string): Promise<TAppExportView> {
   const app = await getOwnedApp(actor, appId);
   const row = await repo.insertExport({ appId: app.id, accountId: actor.id, filters });
   try {
@@ -64,13 +63,11 @@ export async function startAppExport(actor: TDataActor, input: unknown, lng: str
   return toView(row);
 }
 
-export async function getAppExport(actor: TDataActor, input: unknown) {
-  const { exportId } = ZAppExportRef.parse(input);
+export async function getAppExport(actor: TDataActor, { exportId }: TAppExportRef): Promise<TAppExportView> {
   return toView(await getOwnedExport(actor, exportId));
 }
 
-export async function listAppExports(actor: TDataActor, input: unknown) {
-  const { appId } = ZAppRef.parse(input);
+export async function listAppExports(actor: TDataActor, { appId }: TAppRef): Promise<TAppExportView[]> {
   const app = await getOwnedApp(actor, appId);
   return Promise.all((await repo.listExportsOf(app.id, actor.id, 10)).map(toView));
 }

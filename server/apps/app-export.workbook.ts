@@ -2,7 +2,7 @@
 // Cells are written as strings (never formulas), so text starting with "=" stays text.
 import ExcelJS from "exceljs";
 import type { TFunction } from "i18next";
-import { CHINA_OFFSET_MS } from "./app-data.schema";
+import { formatChinaTime } from "../lib/china-time";
 
 export type TExportRow = {
   dialogueId: string;
@@ -16,11 +16,6 @@ export type TExportRow = {
 };
 
 export const EXPORT_COLUMNS = ["dialogue_id", "title", "source", "user", "time", "role", "content", "feedback"] as const;
-
-/** China time, as the data pages show days: "2026-11-20 09:30:00". */
-export function formatChinaTime(at: Date) {
-  return new Date(at.getTime() + CHINA_OFFSET_MS).toISOString().slice(0, 19).replace("T", " ");
-}
 
 export async function writeExportWorkbook(rows: TExportRow[], t: TFunction): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();

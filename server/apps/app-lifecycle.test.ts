@@ -13,7 +13,7 @@ describe("app lifecycle: every move from every state", () => {
     }
   }
 
-  it("the transition table is contract 1's", () => {
+  it("the transition table allows exactly these moves", () => {
     expect(APP_TRANSITIONS).toEqual({
       under_review: ["on_shelf", "removed"],
       on_shelf: ["under_review", "off_shelf", "removed"],

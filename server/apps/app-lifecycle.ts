@@ -1,4 +1,4 @@
-// The app's lifecycle (SPEC 4, contract 1) as one table of allowed moves (DESIGN 6). Each move is
+// The app's lifecycle as one table of allowed moves, with a test for each. Each move is
 // made by someone: the owner submits, takes down, puts back or edits a listed app; administrators
 // approve or remove with a reason. Only on_shelf apps are served to anyone but their owner.
 import { AppError } from "../errors/app-error";

@@ -5,7 +5,7 @@
 import { AppError } from "../errors/app-error";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { findAppForShare } from "./app-share.repository";
-import { isServedByLink } from "./app-review-policy";
+import { isServedByLink } from "../app-review-policy";
 
 export type TShareTarget = { id: string; name: string; icon_url: string; introduction: string; is_owner: boolean };
 

@@ -1,4 +1,4 @@
-// Share links, QR payloads and embed snippets (contract 7). No server imports: the share panel and
+// Share links, QR payloads and embed snippets. No server imports: the share panel and
 // the poster editor build them in the browser, the tests on the server, from the same code.
 
 /** The origin without a trailing slash, as links are built on it. */

@@ -1,18 +1,19 @@
-// One turn of an app (contracts 3-6): the app and who may open it, the entitlement, its agent's
-// live version answered with the agent OWNER's training sets and channels, and a dialogue of the
-// consumer (a signed-in account, else the anonymous visitor). Every refusal comes before any row
-// is written or any upstream asked; the use is claimed last and released when no reply comes.
-// The app's owner pays each reply's channel fee (issue 7): refused app_owner_balance_insufficient
-// when they cannot, read beside the agent so the first token waits for no extra round trip.
+// An app's turn, its read and decide phases (the pipeline is server/turns/index.ts): the app and
+// who may open it, the entitlement, its agent's live version answered with the agent OWNER's
+// training sets and channels, and a dialogue of the consumer (a signed-in account, else the
+// anonymous visitor). Every refusal comes before any row is written or any upstream asked; the use
+// is claimed last and released when no reply comes. The app's owner pays each reply's channel
+// fee: refused app_owner_balance_insufficient when they cannot, read beside the agent so the first
+// token waits for no extra round trip.
 import { toChatAgent } from "../agents/agents.service";
 import { AppError } from "../errors/app-error";
 import { getCachedRouting } from "../models/gateway.service";
-import { buildTurn, type TActor, type TTurn, type TTurnContext } from "../runtime/chat.service";
-import type { TSendMessageInput } from "../runtime/chat.schema";
-import * as dialoguesRepo from "../runtime/dialogues.repository";
-import { loadReadableDocument } from "../runtime/documents.service";
+import { buildTurn, type TActor, type TTurn, type TTurnContext } from "../turns/index";
+import type { TSendMessageInput } from "../dialogues/chat.schema";
+import * as dialoguesRepo from "../dialogues/dialogues.repository";
+import { loadReadableDocument } from "../dialogues/documents.service";
+import { assertConsumerOwns, loadOpenableApp } from "./app-access.service";
 import { assertMayUse, claimUse, finishUse, releaseUse, type TConsumer, type TUseClaim, type TUseSource } from "./app-entitlements.service";
-import { isServedByLink } from "./app-review-policy";
 import * as repo from "./app-uses.repository";
 import { assertTurnImages, attachTurnImages } from "./app-voice.service";
 import { toPublicFileUrl } from "../uploads/uploads.service";
@@ -20,41 +21,6 @@ import { getWallet } from "../money/ledger.service";
 import { billAppTurn } from "../money/metering/chat-charges.service";
 
 export type TAppCaller = { consumer: TConsumer; source: TUseSource; apiKeyId?: string | null };
-
-/** Loads an app a consumer may open, else not_found (or not_logged_in / no_permission for sub-account apps). */
-export async function loadOpenableApp(appId: string | undefined, consumer: TConsumer, source?: TUseSource) {
-  const app = appId ? await repo.findAppForTurn(appId) : null;
-  if (!app) throw new AppError("not_found");
-  assertMayOpen(app, consumer, source);
-  return app;
-}
-
-/**
- * The owner opens their app in any state. Anyone else only an app served by its link (on the
- * shelf, or waiting for review under the "listing" policy: app-review-policy.ts; private apps open
- * by id: the link is the secret); a sub-account app only for signed-in staff of the owner's enterprise.
- */
-export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer, source?: TUseSource) {
-  if (consumer.account?.id === app.ownerAccountId) return;
-  // A BOT app answers in the chats its owner deployed it to, listed or not, until an administrator removes it.
-  if (source === "bot" && app.type === "bot") {
-    if (app.state === "removed") throw new AppError("not_found");
-    return;
-  }
-  if (!isServedByLink(app)) throw new AppError("not_found");
-  if (app.mode === "sub_account") {
-    if (!consumer.account) throw new AppError("not_logged_in");
-    const enterpriseId = app.enterpriseId ?? app.owner.enterpriseId;
-    if (!enterpriseId || consumer.account.enterpriseId !== enterpriseId) throw new AppError("no_permission");
-  }
-}
-
-/** The consumer's own app dialogue (an account's, or an anonymous visitor's), else not_found. */
-export function assertConsumerOwns<T extends { accountId: string | null; visitorId: string | null }>(row: T | null | undefined, consumer: TConsumer): T {
-  if (!row) throw new AppError("not_found");
-  if (consumer.account ? row.accountId === consumer.account.id : row.accountId === null && row.visitorId !== null && row.visitorId === consumer.visitorId) return row;
-  throw new AppError("not_found");
-}
 
 export type TAppTurnOptions = {
   /** Earlier exchanges given by the client (the stateless OpenAI-compatible API) instead of a stored dialogue. */

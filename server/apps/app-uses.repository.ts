@@ -135,7 +135,7 @@ export function runInTransaction<T>(fn: (tx: Prisma.TransactionClient) => Promis
   return getDb().$transaction(fn);
 }
 
-// --- Purchased plans (issue 7) ------------------------------------------------------------------
+// --- Purchased plans (server/money/purchases) -----------------------------------------------------
 
 const PLAN_PURCHASE = { id: true, kind: true, startsAt: true, endsAt: true, usesTotal: true, usesUsed: true, dailyLimit: true, createdAt: true } as const;
 export type TPlanPurchase = Prisma.PurchaseGetPayload<{ select: typeof PLAN_PURCHASE }>;

@@ -9,14 +9,15 @@ import { getRequestLanguage } from "../http/request-context";
 import { logger } from "../lib/logger";
 import { readMultipart } from "../uploads/multipart";
 import { readConsumer } from "./app-chat.http";
-import { CHAT_IMAGE_LIMITS, checkImageUpload, checkTranscribe, MAX_AUDIO_BYTES, speakForApp, storeAppImage, transcribeForApp } from "./app-voice.service";
+import { CHAT_IMAGE_LIMITS, checkImageUpload, checkTranscribe, MAX_AUDIO_BYTES, speakForApp, storeAppImage, transcribeForApp, ZSpeechInput } from "./app-voice.service";
 
 /** app_id from the query (read before the upload) or, failing that, the form. */
 const queryAppId = (req: Request) => (typeof req.query.app_id === "string" ? req.query.app_id : undefined);
 
 async function speak(req: Request, res: Response) {
   try {
-    const audio = await speakForApp(req.body, await readConsumer(req, res));
+    const consumer = await readConsumer(req, res);
+    const audio = await speakForApp(ZSpeechInput.parse(req.body ?? {}), consumer);
     res.status(200).set({ "content-type": "audio/mpeg", "cache-control": "no-store" });
     const stream = Readable.fromWeb(audio as import("node:stream/web").ReadableStream);
     stream.on("error", (err) => {

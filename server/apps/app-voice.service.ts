@@ -7,15 +7,15 @@ import { AppError } from "../errors/app-error";
 import { getFileStore } from "../uploads/file-store";
 import { IMAGE_MAX_BYTES, IMAGE_SIDES, MB, PER_FORM, type TImageLimits } from "../uploads/upload-limits";
 import { acceptImage, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
-import type { TTurn } from "../runtime/chat.service";
+import type { TTurn } from "../turns/turn";
 import type { TConsumer } from "./app-entitlements.service";
-import { loadOpenableApp } from "./app-turn.service";
+import { loadOpenableApp } from "./app-access.service";
 import { defaultRateStore, hitRateLimit } from "./rate-limit";
 import { hasVoiceRoute, synthesizeSpeech, transcribeAudio } from "./app-voice.upstream";
 
 export const MAX_AUDIO_BYTES = 20 * MB;
 export const MAX_SPEECH_CHARS = 1000;
-/** A chat picture: JPG or PNG up to 10 MB (the H5 input checks the same), SPEC 5's pixel sides. */
+/** A chat picture: JPG or PNG up to 10 MB (the H5 input checks the same), 300-5000 px a side. */
 export const CHAT_IMAGE_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.medium, ...IMAGE_SIDES };
 const DEFAULT_SPEAKER = "alloy";
 /** Per consumer and minute: a person talks or sends pictures far slower than this. */
@@ -23,8 +23,8 @@ const RATE = { voice: 30, image: 20 } as const;
 
 type TModeApp = { id: string; ownerAccountId: string; inputModes: string[]; outputModes: string[]; speaker: string };
 
-async function loadAppWithMode(appId: unknown, consumer: TConsumer, mode: { input?: string; output?: string }): Promise<TModeApp> {
-  const app = (await loadOpenableApp(typeof appId === "string" && appId ? appId : undefined, consumer)) as unknown as TModeApp;
+async function loadAppWithMode(appId: string | undefined, consumer: TConsumer, mode: { input?: string; output?: string }): Promise<TModeApp> {
+  const app = (await loadOpenableApp(appId || undefined, consumer)) as unknown as TModeApp;
   if (mode.input && !app.inputModes.includes(mode.input)) throw new AppError("no_permission");
   if (mode.output && !app.outputModes.includes(mode.output)) throw new AppError("no_permission");
   return app;
@@ -37,7 +37,7 @@ async function limitRate(kind: keyof typeof RATE, consumer: TConsumer) {
 }
 
 /** Settled before the upload is read: the app takes voice, a voice model answers, within the rate. */
-export async function checkTranscribe(appId: unknown, consumer: TConsumer) {
+export async function checkTranscribe(appId: string | undefined, consumer: TConsumer) {
   const app = await loadAppWithMode(appId, consumer, { input: "voice" });
   if (!(await hasVoiceRoute("transcribe", app.ownerAccountId))) throw new AppError("voice_unavailable");
   await limitRate("voice", consumer);
@@ -65,16 +65,16 @@ export async function transcribeForApp(app: TModeApp, bytes: Buffer | undefined)
 }
 
 export const ZSpeechInput = z.object({ app_id: z.string().min(1).max(40), text: z.string().trim().min(1, "validation.required").max(MAX_SPEECH_CHARS, "validation.too_long") });
+export type TSpeechInput = z.infer<typeof ZSpeechInput>;
 
 /** The reply spoken in the app's speaker (or a default voice), as an MP3 stream. */
-export async function speakForApp(raw: unknown, consumer: TConsumer) {
-  const input = ZSpeechInput.parse(raw ?? {});
+export async function speakForApp(input: TSpeechInput, consumer: TConsumer) {
   const app = await loadAppWithMode(input.app_id, consumer, { output: "voice" });
   await limitRate("voice", consumer);
   return synthesizeSpeech(input.text, app.speaker.trim() || DEFAULT_SPEAKER, app.ownerAccountId);
 }
 
-export async function checkImageUpload(appId: unknown, consumer: TConsumer) {
+export async function checkImageUpload(appId: string | undefined, consumer: TConsumer) {
   const app = await loadAppWithMode(appId, consumer, { input: "image" });
   await limitRate("image", consumer);
   return app;
@@ -87,7 +87,7 @@ export async function storeAppImage(app: TModeApp, bytes: Buffer | undefined) {
   return { url: toPublicFileUrl(key) };
 }
 
-const IMAGE_URL = /^(?:https?:\/\/[^/]+)?\/files\/(images\/app\/([A-Za-z0-9_-]+)\/[A-Za-z0-9._\/-]+)$/;
+const IMAGE_URL = /^(?:https?:\/\/[^/]+)?\/files\/(images\/app\/([A-Za-z0-9_-]+)\/[A-Za-z0-9._/-]+)$/;
 
 /** The stored keys of a turn's pictures: only ones this server kept for this app, and only when the app takes pictures. */
 export function assertTurnImages(app: { id: string; inputModes?: string[] }, images: string[]): string[] {

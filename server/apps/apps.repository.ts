@@ -1,5 +1,5 @@
-// The only queries of apps, their agents and plans (issue 6). searchLexemes is a tsvector the
-// segmenter builds in the app (contract 2), so it is written with raw SQL after each save.
+// The only queries of apps, their agents and plans. searchLexemes is a tsvector the
+// segmenter builds in the app (Prisma cannot write one), so it is written with raw SQL after each save.
 import { getDb, type TDbOrTx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { toTsvectorLiteral } from "../knowledge/text-segmenter";
@@ -104,7 +104,7 @@ export async function replaceAgentsAndPlans(appId: string, agentIds: string[], p
   if (plans.length) await tx.appPlan.createMany({ data: plans.map((p, i) => ({ appId, ...p, sortOrder: i })) });
 }
 
-/** The app's search words (contract 2): name A, tags B, introduction and English fields C. */
+/** The app's search words, weighted for ranking: name A, tags B, introduction and English fields C. */
 export async function writeSearchLexemes(app: { id: string; name: string; tags: string[]; introduction: string; nameEn: string; introductionEn: string }, tx: TDbOrTx) {
   const literal = toTsvectorLiteral([
     { text: app.name, weight: "A" },

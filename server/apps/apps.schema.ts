@@ -1,4 +1,4 @@
-// An app as its owner edits it (SPEC 3 App and Paid plan; rules of SPEC 5). Shared by the app form
+// An app and its paid plans as its owner edits them. Shared by the app form
 // and the server: both refuse the same input with the same message key (keys under apps:validation,
 // or the shared errors:validation ones) on the same field path.
 import { z } from "zod";
@@ -14,10 +14,10 @@ export const OUTPUT_MODES = ["text", "voice", "image", "video"] as const;
 export const MENU_REPLY_TYPES = ["picture_text", "link", "text"] as const;
 export const APP_PLATFORMS = ["web", "wechat", "wecom", "dingtalk", "feishu", "api"] as const;
 export const BOT_CHANNELS = ["wechat", "wecom", "dingtalk", "feishu"] as const;
-/** Apps that run exactly one agent (contract 3). */
+/** Apps that run exactly one agent; the other types (workshop, digital_human) are not held to one. */
 export const SINGLE_AGENT_TYPES: readonly TAppType[] = ["h5", "api", "bot"];
 
-export const APP_NAME_MAX = 29; // SPEC 5: "under 30 characters"
+export const APP_NAME_MAX = 29; // "under 30 characters"
 export const APP_INTRO_MAX_WORDS = 300;
 export const MENU_TITLE_MAX = 12;
 export const SPEAKER_MAX = 32;
@@ -26,7 +26,7 @@ export const MIN_PLAN_PRICE_MICRO = MICRO / 10; // 0.1 Z
 export const SHARE_RATIO = { min: 10, max: 70 } as const;
 
 /**
- * Words as SPEC 5 counts them for an introduction: each CJK character is a word, and Latin text
+ * Words as an introduction's limit counts them: each CJK character is a word, and Latin text
  * counts its space-separated words.
  */
 export function countWords(text: string): number {
@@ -67,7 +67,7 @@ export const ZInputContent = z
   .refine((c) => !c.enabled || c.variables.length === 0 || c.variables.some((v) => v.required), { message: "apps:validation.input_content_required", path: ["variables"] })
   .refine((c) => new Set(c.variables.map((v) => v.name)).size === c.variables.length, { message: "validation.variable_duplicate", path: ["variables"] });
 
-// Type-specific settings: typed enough to refuse nonsense, loose enough for the later issues.
+// Type-specific settings: typed enough to refuse nonsense, loose enough for settings a type adds later.
 export const ZBotSettings = z.object({ channel: z.enum(BOT_CHANNELS, "apps:validation.bot_channel"), greeting: z.string().max(1000, "validation.too_long").default("") });
 export const ZWorkshopSettings = z.object({
   roles: z.array(z.object({ name: z.string().trim().min(1, "validation.required").max(32, "validation.too_long"), role_type: z.enum(["agent", "user"]), agent_id: z.string().max(40).optional(), hosting: z.boolean().default(false), description: z.string().max(500, "validation.too_long").default("") }).loose()).max(20).default([]),
@@ -148,33 +148,52 @@ export const ZUpdateAppInput = z.object({ id: z.string().min(1).max(40), app: ZA
 export const ZListAppsInput = z.object({ type: z.enum(APP_TYPES).optional(), state: z.enum(APP_STATES).optional(), deleted: z.boolean().default(false) }).default({ deleted: false });
 export const ZRemoveAppInput = z.object({ id: z.string().min(1).max(40), reason: z.string().trim().min(1, "validation.reject_reason").max(200, "validation.reject_reason") });
 
+export type TAppIdInput = z.infer<typeof ZAppId>;
+export type TUpdateAppInput = z.infer<typeof ZUpdateAppInput>;
+export type TListAppsInput = z.infer<typeof ZListAppsInput>;
+export type TRemoveAppInput = z.infer<typeof ZRemoveAppInput>;
+
+// --- What the procedures answer -------------------------------------------------------------
+
 export type TAppPlanView = { id: string; kind: "days" | "count"; quantity: number; price_micro: number; daily_limit: number | null };
 
+/**
+ * The form's value of a stored app, passed through as it is: ZAppInput's limits are for what an
+ * owner submits, and apps made elsewhere (a bot's own app has no category or keywords) never met them.
+ */
+const ZStoredAppInput = z.custom<TAppInput>((v) => typeof v === "object" && v !== null);
+
 /** What the owner's pages show of an app; also what the form edits (`input`). */
-export type TAppView = {
-  id: string;
-  type: TAppType;
-  state: TAppState;
-  removed_reason: string | null;
+export const ZAppView = z.object({
+  id: z.string(),
+  type: z.enum(APP_TYPES),
+  state: z.enum(APP_STATES),
+  removed_reason: z.string().nullable(),
   /** Whether others can open it by its link now (app-review-policy.ts): on the shelf, or waiting under the "listing" policy. */
-  link_open: boolean;
-  name: string;
-  icon_url: string;
-  introduction: string;
-  category_id: number | null;
-  agent_ids: string[];
-  agent_names: string[];
-  is_public: boolean;
-  in_app_centre: boolean;
-  free_per_day: number;
-  owner_account_id: string;
-  submitted_at: string;
-  reviewed_at: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  input: TAppInput;
-};
+  link_open: z.boolean(),
+  name: z.string(),
+  icon_url: z.string(),
+  introduction: z.string(),
+  category_id: z.number().nullable(),
+  agent_ids: z.array(z.string()),
+  agent_names: z.array(z.string()),
+  is_public: z.boolean(),
+  in_app_centre: z.boolean(),
+  free_per_day: z.number(),
+  owner_account_id: z.string(),
+  submitted_at: z.string(),
+  reviewed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+  input: ZStoredAppInput,
+});
+export type TAppView = z.infer<typeof ZAppView>;
 
 /** A row of the administrators' review queue. */
-export type TAppReviewItem = TAppView & { owner: string };
+export const ZAppReviewItem = ZAppView.extend({ owner: z.string() });
+export type TAppReviewItem = z.infer<typeof ZAppReviewItem>;
+
+/** A category the form offers, with its name in each language. */
+export const ZAppCategory = z.object({ id: z.number(), slug: z.string(), names: z.record(z.string(), z.string()) });
+export type TAppCategory = z.infer<typeof ZAppCategory>;

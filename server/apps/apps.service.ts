@@ -1,22 +1,22 @@
-// Apps of every type (issue 6, DESIGN 6): create and edit, the owner's lists and recycle bin, and
-// the lifecycle moves of contract 1 (app-lifecycle.ts), including the administrators' review.
+// Apps of every type: create and edit, the owner's lists and recycle bin, and the lifecycle
+// moves (app-lifecycle.ts), including the administrators' review.
 import { ZodError } from "zod";
-import { getDb, type TDbOrTx } from "../db/client";
+import { type TDbOrTx, withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { assertOwned, assertRole } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertFeature, assertWithinLimit } from "../accounts/entitlements.service";
 import { moveApp, type TAppMove } from "./app-lifecycle";
-import { isServedByLink } from "./app-review-policy";
+import { isServedByLink } from "../app-review-policy";
 import * as repo from "./apps.repository";
 import {
   parseAppSettings,
-  ZAppId,
-  ZAppInput,
-  ZListAppsInput,
-  ZRemoveAppInput,
-  ZUpdateAppInput,
+  type TAppCategory,
+  type TAppIdInput,
   type TAppInput,
+  type TListAppsInput,
+  type TRemoveAppInput,
+  type TUpdateAppInput,
   type TAppReviewItem,
   type TAppState,
   type TAppType,
@@ -160,7 +160,7 @@ async function assertModeAllowed(ownerId: string, input: TAppInput) {
   }
 }
 
-async function loadOwned(actor: TActor, id: string, tx: TDbOrTx, opts: { deleted?: boolean } = { deleted: false }) {
+async function loadOwned(actor: TActor, id: string, tx?: TDbOrTx, opts: { deleted?: boolean } = { deleted: false }) {
   const row = await repo.findAppById(id, tx, opts);
   return assertOwned(row ? { ...row, accountId: row.ownerAccountId } : null, actor, { enterpriseWide: true });
 }
@@ -171,10 +171,9 @@ async function getView(id: string, tx?: TDbOrTx) {
   return (await toViews([row], tx))[0];
 }
 
-export async function createApp(actor: TActor, raw: unknown): Promise<TAppView> {
-  const input = ZAppInput.parse(raw);
+export async function createApp(actor: TActor, input: TAppInput): Promise<TAppView> {
   await assertModeAllowed(actor.id, input);
-  const id = await getDb().$transaction(async (tx) => {
+  const id = await withTransaction(async (tx) => {
     await repo.lockAccountApps(actor.id, tx);
     await assertWithinLimit(actor.id, "apps", await repo.countAppsOf(actor.id, tx), new Date(), tx);
     await assertReferences(actor.id, input, tx);
@@ -187,9 +186,8 @@ export async function createApp(actor: TActor, raw: unknown): Promise<TAppView> 
 }
 
 /** Saves the form. A listed app that is edited goes back to review (the form says so). */
-export async function updateApp(actor: TActor, raw: unknown): Promise<TAppView> {
-  const { id, app: input } = ZUpdateAppInput.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function updateApp(actor: TActor, { id, app: input }: TUpdateAppInput): Promise<TAppView> {
+  await withTransaction(async (tx) => {
     const found = await loadOwned(actor, id, tx);
     await repo.lockApp(id, tx);
     const row = (await repo.findAppById(id, tx))!;
@@ -205,21 +203,18 @@ export async function updateApp(actor: TActor, raw: unknown): Promise<TAppView> 
   return getView(id);
 }
 
-export async function getApp(actor: TActor, raw: unknown): Promise<TAppView> {
-  const { id } = ZAppId.parse(raw);
-  await loadOwned(actor, id, getDb());
+export async function getApp(actor: TActor, { id }: TAppIdInput): Promise<TAppView> {
+  await loadOwned(actor, id);
   return getView(id);
 }
 
 /** The owner's apps by type and state, or the recycle bin (/del_app). */
-export async function listApps(actor: TActor, raw: unknown = {}): Promise<TAppView[]> {
-  const filter = ZListAppsInput.parse(raw ?? {});
+export async function listApps(actor: TActor, filter: TListAppsInput): Promise<TAppView[]> {
   return toViews(await repo.listAppsOf(actor.id, filter));
 }
 
-async function moveOwn(actor: TActor, raw: unknown, move: TAppMove) {
-  const { id } = ZAppId.parse(raw);
-  await getDb().$transaction(async (tx) => {
+async function moveOwn(actor: TActor, { id }: TAppIdInput, move: TAppMove) {
+  await withTransaction(async (tx) => {
     await loadOwned(actor, id, tx);
     await repo.lockApp(id, tx);
     const row = (await repo.findAppById(id, tx))!;
@@ -232,15 +227,14 @@ async function moveOwn(actor: TActor, raw: unknown, move: TAppMove) {
 }
 
 /** The owner resubmits a removed app. */
-export const submitApp = (actor: TActor, raw: unknown) => moveOwn(actor, raw, "submit");
-export const takeDownApp = (actor: TActor, raw: unknown) => moveOwn(actor, raw, "take_down");
+export const submitApp = (actor: TActor, input: TAppIdInput) => moveOwn(actor, input, "submit");
+export const takeDownApp = (actor: TActor, input: TAppIdInput) => moveOwn(actor, input, "take_down");
 /** Putting an app back on the shelf goes through review again. */
-export const putBackApp = (actor: TActor, raw: unknown) => moveOwn(actor, raw, "put_back");
+export const putBackApp = (actor: TActor, input: TAppIdInput) => moveOwn(actor, input, "put_back");
 
 /** Moves the app to the recycle bin (/del_app). A listed app is taken down first: never served. */
-export async function deleteApp(actor: TActor, raw: unknown) {
-  const { id } = ZAppId.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function deleteApp(actor: TActor, { id }: TAppIdInput) {
+  await withTransaction(async (tx) => {
     await loadOwned(actor, id, tx);
     await repo.lockApp(id, tx);
     const row = (await repo.findAppById(id, tx))!;
@@ -250,9 +244,8 @@ export async function deleteApp(actor: TActor, raw: unknown) {
   return { id };
 }
 
-export async function restoreApp(actor: TActor, raw: unknown): Promise<TAppView> {
-  const { id } = ZAppId.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function restoreApp(actor: TActor, { id }: TAppIdInput): Promise<TAppView> {
+  await withTransaction(async (tx) => {
     await loadOwned(actor, id, tx, { deleted: true });
     await repo.lockApp(id, tx);
     await repo.updateAppById(id, { deletedAt: null }, tx);
@@ -261,9 +254,8 @@ export async function restoreApp(actor: TActor, raw: unknown): Promise<TAppView>
 }
 
 /** Deletes an app in the recycle bin for good, with its agents' links, plans and keys. */
-export async function purgeApp(actor: TActor, raw: unknown) {
-  const { id } = ZAppId.parse(raw);
-  await getDb().$transaction(async (tx) => {
+export async function purgeApp(actor: TActor, { id }: TAppIdInput) {
+  await withTransaction(async (tx) => {
     await loadOwned(actor, id, tx, { deleted: true });
     await repo.lockApp(id, tx);
     await repo.deleteAppById(id, tx);
@@ -271,7 +263,7 @@ export async function purgeApp(actor: TActor, raw: unknown) {
   return { id };
 }
 
-export async function listCategories() {
+export async function listCategories(): Promise<TAppCategory[]> {
   return (await repo.listCategories()).map((c) => ({ id: c.id, slug: c.slug, names: c.names as Record<string, string> }));
 }
 
@@ -286,7 +278,7 @@ export async function listReviewQueue(actor: TActor): Promise<TAppReviewItem[]> 
 
 async function decide(actor: TActor, id: string, move: "approve" | "remove", reason?: string) {
   assertRole(actor, "platform_admin");
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     if (!(await repo.findAppById(id, tx, { deleted: false }))) throw new AppError("not_found");
     await repo.lockApp(id, tx);
     const row = (await repo.findAppById(id, tx))!;
@@ -298,12 +290,10 @@ async function decide(actor: TActor, id: string, move: "approve" | "remove", rea
   return getView(id);
 }
 
-export async function approveApp(actor: TActor, raw: unknown) {
-  return decide(actor, ZAppId.parse(raw).id, "approve");
+export async function approveApp(actor: TActor, { id }: TAppIdInput) {
+  return decide(actor, id, "approve");
 }
 
-export async function removeApp(actor: TActor, raw: unknown) {
-  assertRole(actor, "platform_admin");
-  const { id, reason } = ZRemoveAppInput.parse(raw);
+export async function removeApp(actor: TActor, { id, reason }: TRemoveAppInput) {
   return decide(actor, id, "remove", reason);
 }

@@ -1,10 +1,11 @@
 // What the H5 pages (/share, /mobi/dialogue, /mobi/intro) may show of an app, and to whom
-// (contract 1): only apps served by their link (on the shelf, or waiting for review under the
-// "listing" review policy: app-review-policy.ts) are shown to anyone but their owner; a private app
-// opens by its link; a sub_account app only for signed-in staff of the owner's enterprise (and the owner).
+// (docs/security.md, the tenant rule): only apps served by their link (on the shelf, or waiting for
+// review under the "listing" review policy: app-review-policy.ts) are shown to anyone but their
+// owner; a private app opens by its link; a sub_account app only for signed-in staff of the owner's
+// enterprise (and the owner).
 import type { TVariable } from "../agents/agents.schema";
 import { readLiveVariables } from "./agent-variables.service";
-import { isServedByLink } from "./app-review-policy";
+import { isServedByLink } from "../app-review-policy";
 import { findH5App, type TH5AppRow } from "./h5-view.repository";
 
 export type TH5Viewer = { id: string; enterpriseId: string | null } | null;
@@ -105,7 +106,7 @@ export async function lookupH5App(id: string | null | undefined, viewer: TH5View
     if (!isServedByLink(row)) return { ok: false, reason: "under_review" };
     if (row.mode === "sub_account") {
       if (!viewer) return { ok: false, reason: "login_required" };
-      // The same rule as the runtime's assertMayOpen (app-turn.service.ts).
+      // The same rule as the runtime's assertMayOpen (app-access.service.ts).
       const enterpriseId = row.enterpriseId ?? row.owner.enterpriseId;
       if (!enterpriseId || viewer.enterpriseId !== enterpriseId) return { ok: false, reason: "no_permission" };
     }

@@ -1,4 +1,4 @@
-// An H5 app's anonymous visitor (contract 4): a random 128-bit id in an httpOnly cookie kept for a
+// An H5 app's anonymous visitor: a random 128-bit id in an httpOnly cookie kept for a
 // year, so a visitor who never signs in still has their own history, feedback and free count.
 import crypto from "node:crypto";
 import type { Request, Response } from "express";

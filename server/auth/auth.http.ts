@@ -3,13 +3,35 @@ import express from "express";
 import { AppError } from "../errors/app-error";
 import { handle } from "../http/envelope-response";
 import { clearSessionCookie, getAuth, requestMeta, requireAuth, setSessionCookie } from "../http/auth-context";
-import { ZSendSmsInput } from "../accounts/accounts.schema";
-import * as repo from "../accounts/accounts.repository";
+import {
+  changePasswordSchema,
+  registerSchema,
+  resetPasswordSchema,
+  ZBindPhoneInput,
+  ZCompleteRegistrationInput,
+  ZLoginPasswordInput,
+  ZLoginSmsInput,
+  ZRegistrationPayment,
+  ZSendSmsInput,
+} from "../accounts/accounts.schema";
+import { findEnterpriseForLogin } from "../accounts/enterprises.service";
 import { getRequestLanguage } from "../http/request-context";
-import { changePassword, loginWithPassword, loginWithSms, registerAccount, resetPasswordWithSms } from "./auth.service";
+import {
+  assertPhoneRegistered,
+  changePassword,
+  findRegistrationEnterprise,
+  isStrictPasswordForAccount,
+  isStrictPasswordForPhone,
+  isStrictPasswordOn,
+  loginWithPassword,
+  loginWithSms,
+  registerAccount,
+  resetPasswordWithSms,
+} from "./auth.service";
 import { endSession } from "./session.service";
 import { sendSmsCode } from "./sms";
-import { sendBindPhoneCode } from "./phone-binding.service";
+import { bindPhone, sendBindPhoneCode } from "./phone-binding.service";
+import { completeRegistration, createRegistrationOrder, getRegistrationOrder, getRegistrationTerms } from "./paid-registration.service";
 
 export function createAuthRouter() {
   const router = express.Router();
@@ -17,8 +39,29 @@ export function createAuthRouter() {
   router.post(
     "/v1/auth/register",
     handle(async (req, res) => {
-      // touser rides on every API call's query (SPEC 7): the sharer who brought this registration.
-      const { account, session } = await registerAccount(req.body, requestMeta(req), { enterpriseDomain: domainOf(req.body), touser: req.query.touser });
+      // touser (the sharer's account id) rides on every API call's query: who brought this registration.
+      const { enterprise, input } = await parseRegistration(req.body);
+      const { account, session } = await registerAccount(input, requestMeta(req), { enterprise, touser: req.query.touser });
+      setSessionCookie(req, res, session);
+      return { account };
+    }),
+  );
+
+  // Paid registration: an order first, then the page that made it signs in with its claim once paid.
+  router.get("/v1/auth/register/terms", handle(async (req) => getRegistrationTerms({ enterpriseDomain: domainOf(req.query) })));
+  router.post(
+    "/v1/auth/register/order",
+    handle(async (req) => {
+      const { enterprise, input } = await parseRegistration(req.body);
+      const { provider } = ZRegistrationPayment.parse(req.body ?? {});
+      return createRegistrationOrder(input, provider, requestMeta(req), { enterprise, touser: req.query.touser });
+    }),
+  );
+  router.get("/v1/auth/register/order", handle(async (req) => getRegistrationOrder(String(req.query.id ?? ""), String(req.query.claim ?? ""))));
+  router.post(
+    "/v1/auth/register/complete",
+    handle(async (req, res) => {
+      const { account, session } = await completeRegistration(ZCompleteRegistrationInput.parse(req.body ?? {}), requestMeta(req));
       setSessionCookie(req, res, session);
       return { account };
     }),
@@ -27,7 +70,7 @@ export function createAuthRouter() {
   router.post(
     "/v1/auth/login",
     handle(async (req, res) => {
-      const { account, session } = await loginWithPassword(req.body, requestMeta(req), { enterpriseDomain: domainOf(req.body) });
+      const { account, session } = await loginWithPassword(ZLoginPasswordInput.parse(req.body), requestMeta(req), { enterpriseDomain: domainOf(req.body) });
       setSessionCookie(req, res, session);
       return { account };
     }),
@@ -39,10 +82,7 @@ export function createAuthRouter() {
       const input = ZSendSmsInput.parse(req.body);
       // Binding is for a signed-in account, and a phone another account holds gets no code.
       if (input.purpose === "bind_phone") return sendBindPhoneCode((await requireAuth(req)).account.id, input, getRequestLanguage(req));
-      if (input.purpose === "login" || input.purpose === "reset_password") {
-        // Say so now rather than after the user waits for a code that cannot work.
-        if (!(await repo.findAccountForLogin({ phone: input.phone }))) throw new AppError("phone_not_registered");
-      }
+      if (input.purpose === "login" || input.purpose === "reset_password") await assertPhoneRegistered(input.phone);
       return sendSmsCode(input.phone, input.purpose, getRequestLanguage(req));
     }),
   );
@@ -50,19 +90,26 @@ export function createAuthRouter() {
   router.post(
     "/v1/auth/login/sms",
     handle(async (req, res) => {
-      const { account, session } = await loginWithSms(req.body, requestMeta(req), { enterpriseDomain: domainOf(req.body) });
+      const { account, session } = await loginWithSms(ZLoginSmsInput.parse(req.body), requestMeta(req), { enterpriseDomain: domainOf(req.body) });
       setSessionCookie(req, res, session);
       return { account };
     }),
   );
 
-  router.post("/v1/auth/password/reset", handle(async (req) => void (await resetPasswordWithSms(req.body))));
+  router.post(
+    "/v1/auth/password/reset",
+    handle(async (req) => {
+      const strict = await isStrictPasswordForPhone(String(req.body?.phone ?? ""));
+      await resetPasswordWithSms(resetPasswordSchema(strict).parse(req.body));
+    }),
+  );
 
   router.post(
     "/v1/auth/password/change",
     handle(async (req) => {
       const auth = await requireAuth(req);
-      await changePassword(auth.account.id, auth.sessionId, req.body);
+      const input = changePasswordSchema(await isStrictPasswordForAccount(auth.account.id)).parse(req.body);
+      await changePassword(auth.account.id, auth.sessionId, input);
     }),
   );
 
@@ -76,18 +123,25 @@ export function createAuthRouter() {
   );
 
   router.get("/v1/account/me", handle(async (req) => (await requireAuth(req)).account));
+  router.post("/v1/account/phone", handle(async (req) => bindPhone((await requireAuth(req)).account.id, ZBindPhoneInput.parse(req.body), requestMeta(req))));
 
   router.get(
     "/v1/qy/info_by_domain",
     handle(async (req) => {
-      const enterprise = await repo.findEnterpriseByDomain(String(req.query.domain ?? ""));
+      const enterprise = await findEnterpriseForLogin(String(req.query.domain ?? ""));
       if (!enterprise) throw new AppError("enterprise_not_found");
-      const { id: _id, strictPassword, ...shown } = enterprise;
+      const { strictPassword, ...shown } = enterprise;
       return { ...shown, strict_password: strictPassword };
     }),
   );
 
   return router;
+}
+
+/** The registration form, held to the password rule of the enterprise it names (the platform's without one). */
+async function parseRegistration(body: unknown) {
+  const enterprise = await findRegistrationEnterprise(domainOf(body));
+  return { enterprise, input: registerSchema(isStrictPasswordOn(enterprise)).parse(body) };
 }
 
 /** /sso_login sends the enterprise's domain with the form. */

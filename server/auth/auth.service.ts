@@ -1,14 +1,14 @@
-// Registration and login (SPEC 2, 5, 6). Every refusal is an AppError and writes nothing but the
+// Registration and login. Every refusal is an AppError and writes nothing but the
 // login attempt that throttling needs.
-import { getDb } from "../db/client";
+import { isUniqueViolation, withTransaction } from "../db/transaction";
 import { getEnv } from "../env";
 import { AppError } from "../errors/app-error";
-import { Prisma } from "../db/generated/client";
 import * as repo from "../accounts/accounts.repository";
-import { changePasswordSchema, passwordSchema, registerSchema, resetPasswordSchema, ZLoginPasswordInput, ZLoginSmsInput } from "../accounts/accounts.schema";
+import { passwordSchema, ZPhone, type TChangePasswordInput, type TLoginPasswordInput, type TLoginSmsInput, type TRegisterInput, type TResetPasswordInput } from "../accounts/accounts.schema";
 import { hashPassword, verifyPassword } from "./password";
 import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
-import { startSession, toSessionAccount } from "./session.service";
+import { toSessionAccount } from "../accounts/session-account";
+import { startSession } from "./session.service";
 import { verifySmsCode } from "./sms";
 import { grantExperienceBonus } from "../money/editions/experience-bonus";
 import { resolveReferrer } from "../money/editions/referral";
@@ -16,21 +16,42 @@ import { isNameReserved } from "../money/editions/registration-reservation";
 
 export type TRequestMeta = { ip: string; userAgent?: string; language?: string };
 
-function isUniqueViolation(err: unknown) {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
-}
 
 export function isStrictPasswordOn(enterprise?: { strictPassword: boolean } | null) {
   return getEnv().STRICT_PASSWORD || Boolean(enterprise?.strictPassword);
 }
 
-export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string; touser?: unknown } = {}) {
-  const enterprise = opts.enterpriseDomain ? await repo.findEnterpriseByDomain(opts.enterpriseDomain) : null;
-  if (opts.enterpriseDomain && !enterprise) throw new AppError("enterprise_not_found");
-  const input = registerSchema(isStrictPasswordOn(enterprise)).parse(raw);
+// The password rule depends on whose password it is, so the edge looks that up before it parses:
+// the enterprise a registration names by its domain, the account a reset names by its phone, the
+// signed-in account for a change.
+
+/** The enterprise of a registration from /sso_login (null without a domain); enterprise_not_found for an unknown one. */
+export async function findRegistrationEnterprise(domain: string | undefined) {
+  const enterprise = domain ? await repo.findEnterpriseByDomain(domain) : null;
+  if (domain && !enterprise) throw new AppError("enterprise_not_found");
+  return enterprise;
+}
+export type TRegistrationEnterprise = Awaited<ReturnType<typeof findRegistrationEnterprise>>;
+
+/** Whether a reset of the password of the account holding `phone` (as typed) follows the strict rule. */
+export async function isStrictPasswordForPhone(phone: string) {
+  const normalized = ZPhone.safeParse(phone);
+  const found = normalized.success ? await repo.findAccountForLogin({ phone: normalized.data }) : null;
+  return isStrictPasswordOn(found?.enterprise);
+}
+
+/** Whether the signed-in account's new password follows the strict rule. */
+export async function isStrictPasswordForAccount(accountId: string) {
+  const found = await repo.findAccountForLogin({ id: accountId });
+  if (!found) throw new AppError("not_found");
+  return isStrictPasswordOn(found.enterprise);
+}
+
+export async function registerAccount(input: TRegisterInput, meta: TRequestMeta, opts: { enterprise: TRegistrationEnterprise; touser?: unknown }) {
+  const { enterprise } = opts;
   const mode = enterprise?.registrationMode ?? getEnv().REGISTRATION_MODE;
   if (mode === "closed") throw new AppError("registration_closed");
-  // Paid registration goes through a payment order (server/money/editions/registration.service.ts).
+  // Paid registration goes through a payment order (paid-registration.service.ts).
   if (mode === "paid" && !input.invitation_code) throw new AppError("registration_requires_payment", { data: { next: "payment" } });
   if (mode === "invitation" && !input.invitation_code) throw new AppError("invitation_invalid");
   if ((await repo.accountNameExists(input.account)) || (await isNameReserved(input.account))) throw new AppError("account_taken");
@@ -38,7 +59,7 @@ export async function registerAccount(raw: unknown, meta: TRequestMeta, opts: { 
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
   try {
-    const account = await getDb().$transaction(async (tx) => {
+    const account = await withTransaction(async (tx) => {
       let invitedById: string | undefined;
       if (input.invitation_code) {
         const invitation = await repo.consumeInvitation(input.invitation_code, now, tx);
@@ -79,8 +100,7 @@ async function resolveLoginEnterprise(domain: string | undefined) {
   return enterprise.id;
 }
 
-export async function loginWithPassword(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
-  const input = ZLoginPasswordInput.parse(raw);
+export async function loginWithPassword(input: TLoginPasswordInput, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
   const enterpriseId = await resolveLoginEnterprise(opts.enterpriseDomain);
   await assertLoginAllowed(input.account, meta.ip);
   const found = await repo.findAccountForLogin(/^1[3-9]\d{9}$/.test(input.account) ? { phone: input.account } : { account: input.account });
@@ -93,8 +113,7 @@ export async function loginWithPassword(raw: unknown, meta: TRequestMeta, opts: 
   return { account: toSessionAccount(found), session: await startSession(found.id, meta) };
 }
 
-export async function loginWithSms(raw: unknown, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
-  const input = ZLoginSmsInput.parse(raw);
+export async function loginWithSms(input: TLoginSmsInput, meta: TRequestMeta, opts: { enterpriseDomain?: string } = {}) {
   const enterpriseId = await resolveLoginEnterprise(opts.enterpriseDomain);
   await assertLoginAllowed(input.phone, meta.ip);
   const found = await repo.findAccountForLogin({ phone: input.phone });
@@ -111,15 +130,13 @@ export async function loginWithSms(raw: unknown, meta: TRequestMeta, opts: { ent
 }
 
 /** Forgot password: a code to the account's phone sets a new password and ends every session. */
-export async function resetPasswordWithSms(raw: unknown) {
-  const phone = typeof raw === "object" && raw && "phone" in raw ? String((raw as { phone: unknown }).phone) : "";
-  const found = await repo.findAccountForLogin({ phone: phone.replace(/^\+?86[-\s]?/, "").replace(/[\s-]/g, "") });
-  const input = resetPasswordSchema(isStrictPasswordOn(found?.enterprise)).parse(raw);
+export async function resetPasswordWithSms(input: TResetPasswordInput) {
+  const found = await repo.findAccountForLogin({ phone: input.phone });
   if (!found) throw new AppError("phone_not_registered");
   await verifySmsCode(input.phone, "reset_password", input.code);
   const now = new Date();
   const passwordHash = await hashPassword(input.password);
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
     await repo.revokeSessions({ accountId: found.id }, now, tx);
   });
@@ -134,22 +151,26 @@ export async function resetPasswordByOperator(accountName: string, password: str
   if (!found) throw new AppError("not_found");
   const passwordHash = await hashPassword(passwordSchema(isStrictPasswordOn(found.enterprise)).parse(password));
   const now = new Date();
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
     await repo.revokeSessions({ accountId: found.id }, now, tx);
   });
 }
 
 /** A signed-in change of password ends every other session of the account. */
-export async function changePassword(accountId: string, currentSessionId: string, raw: unknown) {
+export async function changePassword(accountId: string, currentSessionId: string, input: TChangePasswordInput) {
   const found = await repo.findAccountForLogin({ id: accountId });
   if (!found) throw new AppError("not_found");
-  const input = changePasswordSchema(isStrictPasswordOn(found.enterprise)).parse(raw);
   if (!(await verifyPassword(found.passwordHash, input.current))) throw new AppError("invalid_credentials");
   const now = new Date();
   const passwordHash = await hashPassword(input.password);
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await repo.updateAccount(found.id, { passwordHash, passwordChangedAt: now }, tx);
     await repo.revokeSessions({ accountId: found.id, exceptId: currentSessionId }, now, tx);
   });
+}
+
+/** A login or reset code only for a phone some account has: said now, not after waiting for a code that cannot work. */
+export async function assertPhoneRegistered(phone: string) {
+  if (!(await repo.findAccountForLogin({ phone }))) throw new AppError("phone_not_registered");
 }

@@ -1,4 +1,4 @@
-// Login throttling (issue 3): per account and per address, with a lockout that ends by itself.
+// Login throttling: per account and per address, with a lockout that ends by itself.
 import { AppError } from "../errors/app-error";
 import * as repo from "../accounts/accounts.repository";
 

@@ -4,16 +4,13 @@
 // someone else's screen must not be enough to move the account's recovery to another phone.
 // Wrong passwords count as failed logins, so this cannot be used to guess the password faster.
 import { AppError } from "../errors/app-error";
-import { Prisma } from "../db/generated/client";
+import { isUniqueViolation } from "../db/transaction";
 import * as repo from "../accounts/accounts.repository";
-import { ZBindPhoneInput, ZPhone } from "../accounts/accounts.schema";
+import type { TBindPhoneInput, TSendSmsInput } from "../accounts/accounts.schema";
 import { verifyPassword } from "./password";
 import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
-import { toSessionAccount } from "./session.service";
+import { toSessionAccount } from "../accounts/session-account";
 import { sendSmsCode, verifySmsCode } from "./sms";
-import { z } from "zod";
-
-const ZSendBindCodeInput = z.object({ phone: ZPhone });
 
 /** Refused before any code is sent or used: the phone is already this account's, or another's. */
 async function assertPhoneFree(accountId: string, phone: string) {
@@ -23,14 +20,12 @@ async function assertPhoneFree(accountId: string, phone: string) {
 }
 
 /** A code to the phone about to be bound; the per-phone limits of every SMS code apply. */
-export async function sendBindPhoneCode(accountId: string, raw: unknown, lng: string) {
-  const { phone } = ZSendBindCodeInput.parse(raw);
+export async function sendBindPhoneCode(accountId: string, { phone }: Pick<TSendSmsInput, "phone">, lng: string) {
   await assertPhoneFree(accountId, phone);
   return sendSmsCode(phone, "bind_phone", lng);
 }
 
-export async function bindPhone(accountId: string, raw: unknown, meta: { ip: string }) {
-  const input = ZBindPhoneInput.parse(raw);
+export async function bindPhone(accountId: string, input: TBindPhoneInput, meta: { ip: string }) {
   const account = await repo.findAccountForLogin({ id: accountId });
   if (!account) throw new AppError("not_found");
   await assertPhoneFree(accountId, input.phone);
@@ -40,7 +35,7 @@ export async function bindPhone(accountId: string, raw: unknown, meta: { ip: str
     return toSessionAccount(await repo.updateAccount(accountId, { phone: input.phone }));
   } catch (err) {
     // Another account took the phone between the check and the write.
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw new AppError("phone_taken");
+    if (isUniqueViolation(err)) throw new AppError("phone_taken");
     throw err;
   }
 }

@@ -1,7 +1,8 @@
 // Sessions: a random token in an httpOnly, SameSite=Lax cookie; the database keeps its hash.
 import { randomToken, sha256 } from "../lib/secret-box";
 import * as repo from "../accounts/accounts.repository";
-import type { TSessionAccount, TSessionAccountRow } from "../accounts/accounts.schema";
+import type { TSessionAccount } from "../accounts/accounts.schema";
+import { toSessionAccount } from "../accounts/session-account";
 
 export const SESSION_COOKIE = "zl_session";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -27,21 +28,9 @@ export async function touchSessionIfDue(session: { id: string; lastSeenAt: Date 
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await repo.touchSession(session.id, now);
 }
 
+// Callers that start or resolve sessions hand out the same shape.
+
 export async function endSession(sessionId: string, now = new Date()) {
   await repo.revokeSessions({ id: sessionId }, now);
 }
 
-export function toSessionAccount(a: TSessionAccountRow): TSessionAccount {
-  return {
-    id: a.id,
-    account: a.account,
-    nickname: a.nickname,
-    avatarUrl: a.avatarUrl,
-    phone: a.phone,
-    roles: [...a.roles],
-    edition: a.edition,
-    editionExpiresAt: a.editionExpiresAt?.toISOString() ?? null,
-    enterpriseId: a.enterpriseId,
-    language: a.language,
-  };
-}

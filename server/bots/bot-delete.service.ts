@@ -7,9 +7,8 @@ import { post, reverseLegs } from "../money/ledger.service";
 import { packageRefundKey, refundableUntil } from "./bot-package";
 import { paidByOwner } from "./bot-refund";
 import * as repo from "./bots.repository";
+import type { TBotDeleted } from "./bots.schema";
 import { loadOwnedBot, type TActor } from "./bots.service";
-
-export type TBotDeleted = { refunded_micro: number };
 
 export async function deleteBot(actor: TActor, botId: string, now = new Date()): Promise<TBotDeleted> {
   const bot = await loadOwnedBot(actor, botId);

@@ -1,6 +1,6 @@
-// The bot package (SPEC 9: "Bot priced per year"): each bot runs on a package paid a year at a
-// time from the owner's wallet, on top of the edition's bot count (basic none, professional 10,
-// higher unlimited). Decision 0010 sets the price.
+// The bot package: each bot runs on a package paid a year at a time from the owner's wallet, on
+// top of the edition's bot count (basic none, professional 10, higher unlimited). The price is set
+// in docs/decisions/0010-bots-leases-packages-and-sends.md.
 import { MICRO } from "../accounts/editions";
 
 export const BOT_PACKAGE_YEAR_MICRO = 99 * MICRO;

@@ -4,10 +4,8 @@
 // refund is. Past the day, or once a platform has seen the bot, deleting it refunds nothing.
 import { wallet } from "../money/ledger.service";
 import { refundableUntil } from "./bot-package";
+import type { TDeleteRefund } from "./bots.schema";
 import * as repo from "./bots.repository";
-
-/** Shown before the owner confirms a deletion: until when it refunds, and how much; null when it refunds nothing. */
-export type TDeleteRefund = { until: string; amount_micro: number } | null;
 type TEntry = { ledgerAccountId: string; amountMicro: bigint };
 
 /** What the owner's wallets paid in these entries (their debits). */

@@ -1,25 +1,12 @@
-// A bot's scheduled messages (SPEC 3 Bot: content, targets, send time, loop) as its owner edits
+// A bot's scheduled messages (content, targets, send time, loop) as its owner edits
 // them, what was sent ("what will be sent next", "what was sent") and the chats it can send to.
 // The gateway holding the bot fires them (bot-gateway/core/scheduler.ts).
-import { getDb } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
-import { SCHEDULES_PER_BOT_MAX, ZScheduleInput } from "./bots.schema";
+import { SCHEDULES_PER_BOT_MAX, type TDeliveryView, type TScheduleInput, type TScheduleView, type TTargetView } from "./bots.schema";
 import * as repo from "./bots.repository";
 import { fieldError, loadOwnedBot, type TActor } from "./bots.service";
 import { firstRunAtOrAfter } from "./schedule-time";
-
-export type TScheduleView = {
-  id: string;
-  content: string;
-  targets: { kind: "contact" | "group"; id: string; name: string }[];
-  send_at: string;
-  loop: string;
-  every_hours: number | null;
-  utc_offset_minutes: number;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  enabled: boolean;
-};
 
 const toScheduleView = (s: repo.TScheduleRow): TScheduleView => ({
   id: s.id,
@@ -35,8 +22,7 @@ const toScheduleView = (s: repo.TScheduleRow): TScheduleView => ({
 });
 
 /** Creates or edits a scheduled message; its next run is the first occurrence from now. */
-export async function saveSchedule(actor: TActor, raw: unknown): Promise<TScheduleView> {
-  const input = ZScheduleInput.parse(raw);
+export async function saveSchedule(actor: TActor, input: TScheduleInput): Promise<TScheduleView> {
   const bot = await loadOwnedBot(actor, input.bot_id);
   const now = new Date();
   const sendAt = new Date(input.send_at);
@@ -44,8 +30,8 @@ export async function saveSchedule(actor: TActor, raw: unknown): Promise<TSchedu
   // A one-off must lie ahead (a minute's grace for the time it took to fill the form).
   if (input.loop === "once" && sendAt.getTime() < now.getTime() - 60_000) throw fieldError(["send_at"], "bots:validation.send_at_past");
   const next = input.enabled ? firstRunAtOrAfter(rule, new Date(now.getTime() - 60_000)) : null;
-  const row = await getDb().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT id FROM bot WHERE id = ${bot.id} FOR UPDATE`;
+  const row = await withTransaction(async (tx) => {
+    await repo.lockBot(bot.id, tx);
     if (input.schedule_id) {
       if (!(await repo.findSchedule(bot.id, input.schedule_id, tx))) throw new AppError("not_found");
     } else if ((await repo.countSchedules(bot.id, tx)) >= SCHEDULES_PER_BOT_MAX) {
@@ -70,7 +56,7 @@ export async function listSchedules(actor: TActor, botId: string): Promise<TSche
   return (await repo.listSchedules(bot.id)).map(toScheduleView);
 }
 
-export async function listDeliveries(actor: TActor, botId: string, opts: { before?: string; take?: number } = {}) {
+export async function listDeliveries(actor: TActor, botId: string, opts: { before?: string; take?: number } = {}): Promise<TDeliveryView[]> {
   const bot = await loadOwnedBot(actor, botId);
   const rows = await repo.listDeliveries(bot.id, Math.min(100, opts.take ?? 50), opts.before ? new Date(opts.before) : undefined);
   return rows.map((d) => ({
@@ -87,7 +73,7 @@ export async function listDeliveries(actor: TActor, botId: string, opts: { befor
   }));
 }
 
-export async function listTargets(actor: TActor, botId: string) {
+export async function listTargets(actor: TActor, botId: string): Promise<TTargetView[]> {
   const bot = await loadOwnedBot(actor, botId);
   return (await repo.listTargets(bot.id)).map((t) => ({ kind: t.kind as "contact" | "group", id: t.externalId, name: t.name, last_message_at: t.lastMessageAt.toISOString() }));
 }

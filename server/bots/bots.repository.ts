@@ -66,6 +66,23 @@ export async function lockBotForDelete(id: string, tx: TDbOrTx) {
   return tx.bot.findUnique({ where: { id }, select: { id: true, appId: true, ownerAccountId: true, name: true, createdAt: true, lastSeenAt: true, deletedAt: true } });
 }
 
+/** Locks the bot's row: one bot's schedules are counted and saved one change at a time. */
+export async function lockBot(id: string, tx: TDbOrTx) {
+  await tx.$executeRaw`SELECT id FROM bot WHERE id = ${id} FOR UPDATE`;
+}
+
+/** The bot's row locked for renewing its package: two renewals of one bot run one after the other. */
+export async function lockBotForRenewal(id: string, tx: TDbOrTx) {
+  await tx.$executeRaw`SELECT id FROM bot WHERE id = ${id} FOR UPDATE`;
+  return tx.bot.findUniqueOrThrow({ where: { id }, select: { paidUntil: true, state: true, enabled: true } });
+}
+
+/** The settings of a bot's app (its greeting is kept there too), or null. */
+export async function findAppSettings(appId: string, tx: TDbOrTx = getDb()) {
+  const app = await tx.app.findUnique({ where: { id: appId }, select: { settings: true } });
+  return app?.settings ?? null;
+}
+
 /** The ledger postings that paid the bot's package (the first year, renewals), with their legs. */
 export async function listPackagePostings(botIds: string[], tx: TDbOrTx = getDb()) {
   if (!botIds.length) return [];

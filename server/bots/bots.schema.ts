@@ -1,7 +1,8 @@
-// A bot as its owner creates and edits it (SPEC 3 Bot, SPEC 4 Bot states), shared by the console
+// A bot as its owner creates and edits it, and the states it shows, shared by the console
 // forms and the server: both refuse the same input with the same message key (keys under
 // bots:validation, or the shared errors:validation ones) on the same field path.
 import { z } from "zod";
+import { EDITION_KEYS } from "../accounts/editions";
 
 export const BOT_CHANNELS = ["wechat", "wecom", "dingtalk", "feishu"] as const;
 export type TBotChannel = (typeof BOT_CHANNELS)[number];
@@ -96,3 +97,94 @@ export const ZScheduleInput = z
   })
   .refine((s) => s.loop !== "hours" || s.every_hours !== null, { message: "bots:validation.every_hours", path: ["every_hours"] });
 export type TScheduleInput = z.infer<typeof ZScheduleInput>;
+
+export const ZBotId = z.object({ bot_id: z.string().min(1).max(40) });
+export const ZScheduleId = ZBotId.extend({ schedule_id: z.string().min(1).max(40) });
+export const ZDeliveriesPage = ZBotId.extend({ before: z.iso.datetime({ offset: true }).optional(), take: z.number().int().min(1).max(100).optional() });
+
+// --- What the procedures answer -------------------------------------------------------------
+
+/** The package's price, the edition's bot limit (null: unlimited), how many bots the account has and what it can spend (the create form shows them). */
+export const ZBotPackageQuote = z.object({
+  edition: z.enum(EDITION_KEYS),
+  price_year_micro: z.number(),
+  package_days: z.number(),
+  limit: z.number().nullable(),
+  used: z.number(),
+  balance_micro: z.number(),
+});
+export type TBotPackageQuote = z.infer<typeof ZBotPackageQuote>;
+
+/** Shown before the owner confirms a deletion: until when it refunds, and how much; null when it refunds nothing. */
+export const ZDeleteRefund = z.object({ until: z.string(), amount_micro: z.number() }).nullable();
+export type TDeleteRefund = z.infer<typeof ZDeleteRefund>;
+
+export const ZBotView = z.object({
+  id: z.string(),
+  app_id: z.string(),
+  name: z.string(),
+  channel: z.enum(BOT_CHANNELS),
+  state: z.enum(BOT_STATES),
+  state_detail: z.string().nullable(),
+  state_changed_at: z.string(),
+  login_qr: z.string().nullable(),
+  login_name: z.string().nullable(),
+  group_reply: z.enum(GROUP_REPLY),
+  greeting: z.string(),
+  enabled: z.boolean(),
+  paid_until: z.string(),
+  package_expired: z.boolean(),
+  credentials_masked: z.record(z.string(), z.string()),
+  /** Webhook platforms: the path the platform calls (the console puts the site's origin before it). */
+  callback_path: z.string().nullable(),
+  agent: z.object({ id: z.string(), name: z.string() }).nullable(),
+  created_at: z.string(),
+  unread_events: z.number(),
+  /** What deleting it now gives back (never online, bought less than a day ago); null: nothing. */
+  refund_on_delete: ZDeleteRefund,
+});
+export type TBotView = z.infer<typeof ZBotView>;
+
+export const ZBotCreated = z.object({ bot_id: z.string(), app_id: z.string() });
+export const ZBotDeleted = z.object({ refunded_micro: z.number() });
+export type TBotDeleted = z.infer<typeof ZBotDeleted>;
+/** A renewal: the package's end now, and whether this call paid for it (false: already extended). */
+export const ZBotRenewal = z.object({ paid_until: z.string(), charged: z.boolean() });
+
+const ZTargetRef = z.object({ kind: z.enum(["contact", "group"]), id: z.string(), name: z.string() });
+export const ZScheduleView = z.object({
+  id: z.string(),
+  content: z.string(),
+  targets: z.array(ZTargetRef),
+  send_at: z.string(),
+  loop: z.string(),
+  every_hours: z.number().nullable(),
+  utc_offset_minutes: z.number(),
+  next_run_at: z.string().nullable(),
+  last_run_at: z.string().nullable(),
+  enabled: z.boolean(),
+});
+export type TScheduleView = z.infer<typeof ZScheduleView>;
+
+/** One message the bot sent or tried to send, scheduled or a greeting. */
+export const ZDeliveryView = z.object({
+  id: z.string(),
+  kind: z.enum(["scheduled", "greeting"]),
+  schedule_id: z.string().nullable(),
+  target: ZTargetRef.extend({ name: z.string().optional() }),
+  content: z.string(),
+  due_at: z.string(),
+  state: z.enum(["sending", "sent", "failed"]),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+});
+export type TDeliveryView = z.infer<typeof ZDeliveryView>;
+
+/** A chat the bot has heard from, which a scheduled message can go to. */
+export const ZTargetView = ZTargetRef.extend({ last_message_at: z.string() });
+export type TTargetView = z.infer<typeof ZTargetView>;
+
+/** A notice to the owner (a failure, a renewal), with what it says in `detail`. */
+export const ZBotEventView = z.object({ id: z.string(), kind: z.string(), detail: z.record(z.string(), z.unknown()), read: z.boolean(), created_at: z.string() });
+export type TBotEventView = z.infer<typeof ZBotEventView>;

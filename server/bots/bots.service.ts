@@ -1,4 +1,4 @@
-// Bots as their owners manage them in the console (issue 8; SPEC 3 Bot, SPEC 4 Bot states): create
+// Bots as their owners manage them in the console: create
 // (the edition's bot count, the first year of the bot package paid from the wallet, the BOT app
 // and the bot in one transaction), edit, pause, renew, log in again; deleting, with its refund, is
 // bot-delete.service.ts; scheduled messages are in bot-schedules.service.ts; the owner's notices are here.
@@ -10,45 +10,18 @@ import { assertOwned } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertWithinLimit, getEntitlements } from "../accounts/entitlements.service";
 import * as appsRepo from "../apps/apps.repository";
-import { getDb } from "../db/client";
-import { runTransaction } from "../db/transaction";
+import { runTransaction, withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { getWallet, platform, spend } from "../money/ledger.service";
-import { newId } from "../runtime/chat.service";
+import { newId } from "../turns/turn";
 import { maskCredentials, openCredentialsOrEmpty, parseCredentials, sealCredentials } from "./bot-credentials";
 import { BOT_PACKAGE_DAYS, BOT_PACKAGE_YEAR_MICRO, extendPaidUntil } from "./bot-package";
-import { findDeleteRefunds, type TDeleteRefund } from "./bot-refund";
-import { RELOGIN_DETAIL, ZBotCreate, ZBotUpdate, type TBotChannel, type TBotState } from "./bots.schema";
+import { findDeleteRefunds } from "./bot-refund";
+import { RELOGIN_DETAIL, type TBotChannel, type TBotCreate, type TBotEventView, type TBotPackageQuote, type TBotUpdate, type TBotView } from "./bots.schema";
 import * as repo from "./bots.repository";
 import { breakLease } from "./gateway.repository";
 
 export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
-
-
-export type TBotView = {
-  id: string;
-  app_id: string;
-  name: string;
-  channel: TBotChannel;
-  state: TBotState;
-  state_detail: string | null;
-  state_changed_at: string;
-  login_qr: string | null;
-  login_name: string | null;
-  group_reply: "mention" | "all";
-  greeting: string;
-  enabled: boolean;
-  paid_until: string;
-  package_expired: boolean;
-  credentials_masked: Record<string, string>;
-  /** Webhook platforms: the path the platform calls (the console puts the site's origin before it). */
-  callback_path: string | null;
-  agent: { id: string; name: string } | null;
-  created_at: string;
-  unread_events: number;
-  /** What deleting it now gives back (never online, bought less than a day ago); null: nothing. */
-  refund_on_delete: TDeleteRefund;
-};
 
 export const fieldError = (path: (string | number)[], message: string) => new ZodError([{ code: "custom", path, message, input: undefined }]);
 
@@ -97,13 +70,12 @@ export async function loadOwnedBot(actor: TActor, botId: string) {
 }
 
 /** The package's price, the edition's bot limit, how many bots the account has and what it can spend (the create form shows them). */
-export async function getBotPackageQuote(actor: TActor) {
+export async function getBotPackageQuote(actor: TActor): Promise<TBotPackageQuote> {
   const [{ edition, limits }, used, balance] = await Promise.all([getEntitlements(actor.id), repo.countBotsOf(actor.id), getWallet(actor.id)]);
   return { edition, price_year_micro: BOT_PACKAGE_YEAR_MICRO, package_days: BOT_PACKAGE_DAYS, limit: limits.bots, used, balance_micro: balance.available };
 }
 
-export async function createBot(actor: TActor, raw: unknown): Promise<{ bot_id: string; app_id: string }> {
-  const input = ZBotCreate.parse(raw);
+export async function createBot(actor: TActor, input: TBotCreate): Promise<{ bot_id: string; app_id: string }> {
   const credentials = parseCredentials(input.channel, input.credentials);
   const botId = newId();
   const now = new Date();
@@ -153,8 +125,7 @@ export async function createBot(actor: TActor, raw: unknown): Promise<{ bot_id: 
   return { bot_id: botId, app_id: appId };
 }
 
-export async function updateBot(actor: TActor, raw: unknown): Promise<TBotView> {
-  const input = ZBotUpdate.parse(raw);
+export async function updateBot(actor: TActor, input: TBotUpdate): Promise<TBotView> {
   const bot = await loadOwnedBot(actor, input.bot_id);
   const data: Parameters<typeof repo.updateBot>[1] = {};
   let reconnect = false;
@@ -177,11 +148,11 @@ export async function updateBot(actor: TActor, raw: unknown): Promise<TBotView> 
     if (!input.enabled) Object.assign(data, { state: "offline", stateDetail: "detail.paused", stateChangedAt: new Date() });
     else if (bot.paidUntil > new Date()) Object.assign(data, { state: "deploying", stateDetail: "detail.connecting", stateChangedAt: new Date() });
   }
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     await repo.updateBot(bot.id, data, tx);
     if (input.name !== undefined || input.greeting !== undefined) {
-      const app = await tx.app.findUnique({ where: { id: bot.appId }, select: { settings: true } });
-      await appsRepo.updateAppById(bot.appId, { ...(input.name !== undefined ? { name: input.name } : {}), settings: { ...((app?.settings as object) ?? {}), greeting: input.greeting ?? bot.greeting } }, tx);
+      const settings = await repo.findAppSettings(bot.appId, tx);
+      await appsRepo.updateAppById(bot.appId, { ...(input.name !== undefined ? { name: input.name } : {}), settings: { ...((settings as object) ?? {}), greeting: input.greeting ?? bot.greeting } }, tx);
     }
     if (reconnect) await breakLease(bot.id, tx);
   });
@@ -198,8 +169,7 @@ export async function renewBotPackage(actor: TActor, botId: string, seenPaidUnti
   const bot = await loadOwnedBot(actor, botId);
   const now = new Date();
   return runTransaction(async (tx) => {
-    await tx.$executeRaw`SELECT id FROM bot WHERE id = ${bot.id} FOR UPDATE`;
-    const row = await tx.bot.findUniqueOrThrow({ where: { id: bot.id }, select: { paidUntil: true, state: true, enabled: true } });
+    const row = await repo.lockBotForRenewal(bot.id, tx);
     const seen = seenPaidUntil ? new Date(seenPaidUntil) : row.paidUntil;
     if (Number.isNaN(seen.getTime())) throw new AppError("validation_failed");
     if (seen.getTime() !== row.paidUntil.getTime()) return { paid_until: row.paidUntil.toISOString(), charged: false };
@@ -217,7 +187,7 @@ export async function renewBotPackage(actor: TActor, botId: string, seenPaidUnti
 export async function relogin(actor: TActor, botId: string): Promise<TBotView> {
   const bot = await loadOwnedBot(actor, botId);
   if (bot.paidUntil <= new Date()) throw new AppError("bot_package_expired");
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     // The detail tells the gateway that takes the bot to forget the saved session (RELOGIN_DETAIL).
     await repo.updateBot(bot.id, { state: "deploying", stateDetail: RELOGIN_DETAIL, loginQr: null, loginName: null, stateChangedAt: new Date() }, tx);
     await breakLease(bot.id, tx);
@@ -234,7 +204,7 @@ export async function getBot(actor: TActor, botId: string): Promise<TBotView> {
   return (await toViews([row]))[0];
 }
 
-export async function listEvents(actor: TActor, botId: string) {
+export async function listEvents(actor: TActor, botId: string): Promise<TBotEventView[]> {
   const bot = await loadOwnedBot(actor, botId);
   return (await repo.listEvents(bot.id)).map((e) => ({ id: e.id, kind: e.kind, detail: e.detail as Record<string, unknown>, read: e.readAt !== null, created_at: e.createdAt.toISOString() }));
 }

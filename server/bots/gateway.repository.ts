@@ -1,6 +1,7 @@
 // What the bot gateway reads and writes (Prisma only here). The lease columns are the lock per bot
-// (decision 0010): an instance holds a bot while `lease_owner` is its id and `lease_until` is in the
-// future, renews it well before it runs out, and writes the bot's state only while it holds it.
+// (docs/decisions/0010-bots-leases-packages-and-sends.md): an instance holds a bot while
+// `lease_owner` is its id and `lease_until` is in the future, renews it well before it runs out,
+// and writes the bot's state only while it holds it.
 import type { Prisma } from "../db/generated/client";
 import { getDb, type TDbOrTx } from "../db/client";
 import { openCredentials } from "./bot-credentials";

@@ -1,4 +1,4 @@
-// When a scheduled message goes out next (SPEC 3 Bot: send time and loop settings). Daily and
+// When a scheduled message goes out next, from its send time and loop settings. Daily and
 // weekly loops keep the wall-clock time of the first send in the owner's clock (a fixed offset
 // from UTC, the browser's when it was saved): "daily at 09:00" stays at 09:00. Every N hours
 // counts from the first send. A loop that was missed (the gateway was down) fires once, late,

@@ -7,7 +7,7 @@ import { handle } from "../http/envelope-response";
 import { isPlatformAdmin } from "../http/request-context";
 import { readMultipart } from "../uploads/multipart";
 import { getSensitiveWords, setSensitiveWords } from "./content.service";
-import { WORD_FILE_MAX_BYTES, ZListSensitiveWordsInput, ZSensitiveWordsInput } from "./content.schema";
+import { WORD_FILE_MAX_BYTES, ZListSensitiveWordsInput, ZSensitiveWordsInput, ZSetSensitiveWordsInput } from "./content.schema";
 import { addSensitiveWords, importSensitiveWords, listSensitiveWords, removeSensitiveWords, restoreSensitiveWords } from "./sensitive-words.service";
 
 const BASE = "/v1/admin/sensitive_words";
@@ -19,7 +19,7 @@ async function requireAdmin(req: express.Request) {
 export function createContentRouter() {
   const router = express.Router();
   router.get(BASE, handle(async (req) => (await requireAdmin(req), { words: await getSensitiveWords() })));
-  router.put(BASE, handle(async (req) => (await requireAdmin(req), setSensitiveWords(req.body))));
+  router.put(BASE, handle(async (req) => (await requireAdmin(req), setSensitiveWords(ZSetSensitiveWordsInput.parse(req.body)))));
   router.get(`${BASE}/list`, handle(async (req) => (await requireAdmin(req), listSensitiveWords(ZListSensitiveWordsInput.parse(req.query)))));
   router.post(`${BASE}/add`, handle(async (req) => (await requireAdmin(req), addSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))));
   router.post(`${BASE}/remove`, handle(async (req) => (await requireAdmin(req), removeSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))));

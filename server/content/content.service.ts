@@ -4,7 +4,7 @@
 import { AppError } from "../errors/app-error";
 import { createRefreshingCache } from "../lib/refreshing-cache";
 import { findWordSettings, updateWordSettings, type TWordSettings } from "./content.repository";
-import { ZSetSensitiveWordsInput } from "./content.schema";
+import type { TSetSensitiveWordsInput } from "./content.schema";
 import { getDefaultWords } from "./word-list-text";
 import { createStreamCensor, WordMatcher } from "./word-matcher";
 
@@ -48,8 +48,7 @@ export async function getSensitiveWords() {
 }
 
 /** Replaces the administrators' own words; the default list and the words switched off stay. */
-export async function setSensitiveWords(raw: unknown) {
-  const { words } = ZSetSensitiveWordsInput.parse(raw);
+export async function setSensitiveWords({ words }: TSetSensitiveWordsInput) {
   const unique = [...new Set(words)];
   const { settings } = await updateWordSettings((current) => ({ next: { ...current, added: unique }, result: null }));
   applyWordSettings(settings);

@@ -4,7 +4,15 @@
 // it come a moment later. Attempts are few and spaced by a short random pause, so two transactions
 // that collided do not collide again in step. Callers keep their work inside the callback free of
 // effects outside the database (a retry runs it again).
+//
+// This module is all of the database a service sees: it opens transactions and hands the
+// transaction on to repositories, which alone run queries (the lint config keeps services off the
+// client and Prisma's types).
 import { getDb, type TTx } from "./client";
+import { Prisma } from "./generated/client";
+
+/** A transaction, as a service passes it on to repository methods. */
+export type { TDbOrTx, TTx } from "./client";
 
 /** Attempts in all, the first included. */
 export const TRANSACTION_ATTEMPTS = 4;
@@ -43,6 +51,16 @@ export async function retryTransient<T>(work: () => Promise<T>, attempts = TRANS
       await pause(attempt);
     }
   }
+}
+
+/** Whether `err` is a write refused by a unique constraint (Prisma's P2002): someone else took the name, phone or key first. */
+export function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+}
+
+/** An interactive transaction, run once: a deadlock or serialization failure reaches the caller (runTransaction runs it again). */
+export function withTransaction<T>(fn: (tx: TTx) => Promise<T>, opts: { timeout?: number } = {}): Promise<T> {
+  return getDb().$transaction(fn, opts);
 }
 
 /** An interactive Prisma transaction, run again from the start if PostgreSQL aborts it for a deadlock or a serialization failure. */

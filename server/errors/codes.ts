@@ -1,7 +1,7 @@
 // The catalogue of refusals. Each code has the envelope status the browser reads, the HTTP status,
-// and an i18n key in public/locales/<lng>/errors.json. SPEC 8's user messages are all here.
+// and an i18n key in public/locales/<lng>/errors.json. Every message a user can be refused with is here.
 export const ERROR_CODES = {
-  // Platform codes with a meaning fixed by SPEC 7/8.
+  // Platform codes the browser acts on by number (110003 opens login, 494105 redirects, 1000x the licence).
   not_logged_in: { status: 110003, http: 401 },
   redirect: { status: 494105, http: 200 },
   licence_expiring: { status: 10001, http: 200 },
@@ -14,7 +14,7 @@ export const ERROR_CODES = {
   internal_error: { status: 500001, http: 500 },
   malformed_body: { status: 400002, http: 400 },
   body_too_large: { status: 413001, http: 413 },
-  // SPEC 8 user messages.
+  // Refusals a user reads as a message.
   balance_insufficient: { status: 420001, http: 402 },
   trial_exhausted: { status: 420002, http: 402 },
   times_exhausted: { status: 420003, http: 429 },
@@ -76,7 +76,7 @@ export const ERROR_CODES = {
   // Phone binding: the phone asked for is already this account's; replacing a bound phone needs a password.
   phone_unchanged: { status: 421201, http: 409 },
   phone_change_needs_password: { status: 421202, http: 409 },
-  // Uploads (SPEC 5): what a file is is decided by its content, not its name.
+  // Uploads: what a file is is decided by its content, not its name.
   file_type_not_allowed: { status: 420201, http: 415 },
   image_size_out_of_range: { status: 420202, http: 422 },
   document_type_not_allowed: { status: 420203, http: 415 },
@@ -116,14 +116,14 @@ export const ERROR_CODES = {
   qa_question_duplicate: { status: 420604, http: 409 },
   qa_import_unreadable: { status: 420605, http: 422 },
   qa_import_too_many_rows: { status: 420606, http: 422 },
-  // Apps (issue 6): the entitlement's refusal when the app sells plans (SPEC 8 "trial count is 0,
-  // purchase"); times_exhausted and days_exhausted above are its other two.
+  // Apps: the entitlement's refusal when the app sells plans ("trial count is 0, purchase");
+  // times_exhausted and days_exhausted above are its other two.
   trial_count_zero: { status: 420702, http: 402 },
-  // Apps (issue 6): a move the app's state does not allow.
+  // Apps: a move the app's state does not allow.
   app_state_refused: { status: 420701, http: 409 },
-  // Apps (issue 6): no voice model is configured or none of its channels answers.
+  // Apps: no voice model is configured or none of its channels answers.
   voice_unavailable: { status: 420703, http: 503 },
-  // Money (issue 7). A key used again for another request; an order that is not (or no longer)
+  // Money. A key used again for another request; an order that is not (or no longer)
   // payable; a withdrawal refused by its rules; a purchase of something not for sale.
   idempotency_conflict: { status: 420801, http: 409 },
   topup_amount_invalid: { status: 420802, http: 422 },

@@ -12,7 +12,7 @@ describe("the one mapping from errors to the envelope", () => {
     expect(mapError(new AppError("file_too_large"), "pt").envelope.description).toBe("Ficheiro demasiado grande");
   });
 
-  it("keeps the SPEC 8 platform codes", () => {
+  it("keeps the platform codes the browser acts on", () => {
     expect(mapError(new AppError("not_logged_in")).envelope.status).toBe(110003);
     expect(mapError(new AppError("redirect", { data: { url: "/x" } })).envelope).toMatchObject({ status: 494105, data: { url: "/x" } });
     expect(mapError(new AppError("licence_expired")).envelope.status).toBe(10002);

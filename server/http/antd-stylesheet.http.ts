@@ -3,7 +3,7 @@
 // the same hash on every instance. Immutable: a new deploy changes the hash and so the URL.
 import type { ServerBuild } from "@remix-run/node";
 import type { RequestHandler } from "express";
-import type { TAntdStylesheet } from "../../app/lib/antd-stylesheet.server";
+import type { TAntdStylesheet } from "../../common/antd-stylesheet";
 
 export function serveAntdStylesheet(getBuild: () => Promise<ServerBuild> | ServerBuild | undefined): RequestHandler {
   return async (req, res, next) => {

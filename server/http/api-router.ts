@@ -1,4 +1,4 @@
-// REST under /api/v1 and /api/v2: the {status, description, data} envelope of SPEC 7.
+// REST under /api/v1 and /api/v2: the {status, description, data} envelope.
 import express from "express";
 import { AppError } from "../errors/app-error";
 import { bodyErrors, JSON_BODY_LIMIT, jsonBody } from "./json-body";
@@ -17,7 +17,7 @@ import { createUploadsRouter } from "../uploads/uploads.http";
 import { createCertificationRouter } from "../accounts/certification.http";
 import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
-import { createChatRouter } from "../runtime/chat.http";
+import { createChatRouter } from "../turns/chat.http";
 import { createAppChatRouter } from "../apps/app-chat.http";
 import { createAppVoiceRouter } from "../apps/app-voice.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
@@ -25,7 +25,7 @@ import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
 import { createTrainingSetsRouter } from "../knowledge/training-sets.http";
 import { createAppExportRouter } from "../apps/app-export.http";
-import { installKnowledgeRetriever } from "../knowledge/retrieval.service";
+import { wireTurnDependencies } from "../wiring/turn-dependencies";
 import { createPaymentNotifyRouter, createPaymentsRouter } from "../money/payments/payments.http";
 import { createStatementsRouter } from "../money/statements/statements.http";
 import { createWithdrawalsRouter } from "../money/withdrawals/withdrawals.http";
@@ -35,8 +35,8 @@ import { createWecomCallbackRouter } from "../bots/platforms/wecom/wecom-callbac
 import { createFeishuWebhookRouter } from "../bots/platforms/feishu/feishu-webhook.http";
 
 export function createApiRouter() {
-  // Chats served by this router retrieve from training sets (issue 5).
-  installKnowledgeRetriever();
+  // The chats served here run turns in this process.
+  wireTurnDependencies();
   const router = express.Router();
   // Payment providers' notifications: raw bodies for their signatures, no CSRF (they are not browsers).
   router.use(createPaymentNotifyRouter());
@@ -74,7 +74,7 @@ export function createApiRouter() {
     const t = getT(getRequestLanguage(req), "errors");
     const description = licence.status === 10001 ? t("licence_expiring") : licence.status === 10002 ? t("licence_expired") : "success";
     const period = { start_time: licence.start_time, end_time: licence.end_time };
-    // SPEC 7 reads the validity range from `message`; `data` carries the same and more.
+    // Clients read the validity range from `message`; `data` carries the same and more.
     res.json({ status: licence.status, description, message: period, data: { ...period, state: licence.state, days_left: licence.days_left, contact_phone: licence.contact_phone } });
   });
 

@@ -1,7 +1,7 @@
 // Who is calling: resolved from the session cookie once per request, only when asked.
 import type { Request, Response } from "express";
 import { AppError } from "../errors/app-error";
-import { getRequestLanguage } from "./request-context";
+import { readLanguageCookie } from "../../common/languages";
 import { resolveSession, SESSION_COOKIE } from "../auth/session.service";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 
@@ -26,7 +26,7 @@ export function getAuth(req: Pick<Request, "headers">): Promise<TAuth> {
   return pending;
 }
 
-/** The signed-in account, or 110003 (SPEC 8). */
+/** The signed-in account, or 110003 (not_logged_in: the browser opens the login page). */
 export async function requireAuth(req: Pick<Request, "headers">) {
   const auth = await getAuth(req);
   if (!auth) throw new AppError("not_logged_in");
@@ -42,5 +42,5 @@ export function clearSessionCookie(req: Request, res: Response) {
 }
 
 export function requestMeta(req: Request) {
-  return { ip: req.ip ?? req.socket.remoteAddress ?? "unknown", userAgent: req.headers["user-agent"], language: getRequestLanguage(req) };
+  return { ip: req.ip ?? req.socket.remoteAddress ?? "unknown", userAgent: req.headers["user-agent"], language: readLanguageCookie(req.headers.cookie) };
 }

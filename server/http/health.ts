@@ -1,7 +1,6 @@
 import type { Request, Response } from "express";
-import { getDb } from "../db/client";
 import { getQueueBackendKind, pingQueue } from "../jobs/queue";
-import { getProcessStates } from "../platform/platform.service";
+import { getProcessStates, pingDatabase } from "../platform/platform.service";
 
 async function check(fn: () => Promise<unknown>) {
   try {
@@ -13,7 +12,7 @@ async function check(fn: () => Promise<unknown>) {
 }
 
 export async function healthz(_req: Request, res: Response) {
-  const [database, queue] = await Promise.all([check(() => getDb().$queryRaw`SELECT 1`), check(() => pingQueue())]);
+  const [database, queue] = await Promise.all([check(() => pingDatabase()), check(() => pingQueue())]);
   const processes = database === "ok" ? await getProcessStates().catch(() => ({})) : {};
   const ok = database === "ok" && queue === "ok";
   res.status(ok ? 200 : 503).json({ status: ok ? "ok" : "down", database, queue, queue_backend: getQueueBackendKind(), processes });

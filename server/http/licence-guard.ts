@@ -1,5 +1,6 @@
-// An expired or invalid licence makes the deployment read-only (DESIGN 5): every write is refused
-// with 10002 whatever route it targets, pages still render so the overlay can explain why.
+// An expired or invalid licence makes the deployment read-only (docs/production.md#licences): every
+// write is refused with 10002 whatever route it targets, pages still render so the overlay can
+// explain why.
 import type { NextFunction, Request, Response } from "express";
 import { AppError } from "../errors/app-error";
 import { getLicenceStatus } from "../platform/licence.service";

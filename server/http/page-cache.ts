@@ -1,4 +1,4 @@
-// A micro-cache for the market's public pages (issue 6): signed-out visitors asking for the same
+// A micro-cache for the market's public pages: signed-out visitors asking for the same
 // URL in the same language within a few seconds get one render between them. A React render of a
 // card grid costs tens of milliseconds of CPU; at fifty requests in flight on two cores that is
 // seconds of queueing, while the lists themselves change at most every few seconds. Signed-in
@@ -98,11 +98,6 @@ function capture(res: Response, cookiesBefore: unknown): Promise<TEntry | null> 
     });
     res.once("close", () => resolve(null));
   });
-}
-
-function fresh(key: string) {
-  const hit = entries.get(key);
-  return hit && Date.now() - hit.at < TTL_MS ? hit : null;
 }
 
 /** The kept page when it is fresh, or, while someone renders it afresh, when it is not too stale. */

@@ -7,7 +7,7 @@
 import type { ServerBuild } from "@remix-run/node";
 import { AppError, isAppError } from "../errors/app-error";
 import { asZodError, mapError } from "../errors/map-error";
-import { readLanguageCookie } from "../../app/i18n/config";
+import { readLanguageCookie } from "../../common/languages";
 
 type TRouteFunction = (args: { request: Request }) => unknown;
 

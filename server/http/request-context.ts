@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Request } from "express";
-import { readLanguageCookie, type TLanguage } from "../../app/i18n/config";
+import { readLanguageCookie, type TLanguage } from "../../common/languages";
 import { getEnv } from "../env";
 import { hasRole } from "../accounts/access";
 import { getAuth } from "./auth-context";

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import i18next, { type Resource, type TFunction } from "i18next";
-import { DEFAULT_LANGUAGE, LANGUAGES, NAMESPACES, isLanguage, type TLanguage } from "../../app/i18n/config";
+import { DEFAULT_LANGUAGE, LANGUAGES, NAMESPACES, isLanguage, type TLanguage } from "../../common/languages";
 import { singleton } from "../lib/singleton";
 
 export const LOCALES_DIR = path.resolve(import.meta.dirname, "../../public/locales");

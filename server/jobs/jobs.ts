@@ -1,4 +1,4 @@
-// Every job the platform runs: its id (dotted, SPEC-style), the queue it goes to, and its payload.
+// Every job the platform runs: its id (dotted, `<area>.<verb-noun>`), the queue it goes to, and its payload.
 // Producers enqueue through enqueueJob(); workers/main.ts binds each queue to its handlers.
 import { z } from "zod";
 import { getQueue } from "./queue";

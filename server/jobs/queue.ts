@@ -17,7 +17,8 @@ function backend() {
     const databaseUrl = process.env.DATABASE_URL;
     if (!databaseUrl) throw new Error("Neither REDIS_URL nor DATABASE_URL is set: the job queue has nowhere to live.");
     const classes = withBackend(createPostgresBackend);
-    // PGlite ignores the search_path start-up option, so BullMQ's tables live in public (docs/decisions).
+    // PGlite ignores the search_path start-up option, so BullMQ's tables live in public
+    // (docs/decisions/0002-bullmq-postgres-backend-in-public.md).
     const connection = { connectionString: databaseUrl, schema: "public", migrate: true, max: 3 };
     return { kind: "postgres" as const, Queue: classes.Queue as unknown as QueueCtor, Worker: classes.Worker as unknown as WorkerCtor, connection, prefix: undefined };
   });

@@ -1,4 +1,4 @@
-// What the indexing job and retrieval read and write about training sets (issue 5). The sets'
+// What the indexing job and retrieval read and write about training sets. The sets'
 // CRUD lives in training-sets.repository.ts; this file is the job's and the chat's side.
 import { queryDirect } from "../db/direct-pool";
 import { getDb, type TDbOrTx } from "../db/client";

@@ -1,19 +1,18 @@
-// Training a set (issue 5): a job, never a request that waits. An edit bumps the set's revision
+// Training a set: a job, never a request that waits. An edit bumps the set's revision
 // and puts it in "training"; the job builds the passages of that revision (Q&A items, or the text
 // of the documents split into pieces), embeds them when an embedding model is configured, and
 // ends in "done" or "failed". A newer edit supersedes a running job: it only writes while its
-// revision is still the set's. Agents using a set that fails turn invalid (SPEC 4) and recover
+// revision is still the set's. Agents using a set that fails turn invalid (invalidateAgent) and recover
 // when none of their sets fails any more.
 import { assertTrainingCharsAllowed } from "../money/metering/storage-allowance";
 import type { Job } from "bullmq";
-import { FREE_TRAINING_CHARS } from "../accounts/editions";
 import * as agents from "../agents/agents.service";
-import { getDb } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { enqueueJob } from "../jobs/jobs";
 import { logger } from "../lib/logger";
 import { getEmbedder } from "../models/embeddings.service";
-import { extractDocumentText } from "../runtime/document-text";
+import { extractDocumentText } from "../dialogues/document-text";
 import { getFileStore } from "../uploads/file-store";
 import { chunkText } from "./chunk-text";
 import * as repo from "./indexing.repository";
@@ -77,7 +76,7 @@ async function indexQaItems(set: repo.TSetForIndexing) {
       { text: item.answer, weight: "D" },
     ]),
   }));
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     if ((await repo.findSetForIndexing(set.id, tx))?.revision !== set.revision) return;
     await passages.deletePassagesOfSet(set.id, tx);
     await passages.insertPassages(set.id, rows, tx);
@@ -110,7 +109,7 @@ async function indexDocuments(set: repo.TSetForIndexing) {
     }
     await repo.setProgress(set.id, set.revision, Math.round(((i + 1) / Math.max(1, todo.length)) * 80));
   }
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     if ((await repo.findSetForIndexing(set.id, tx))?.revision !== set.revision) return;
     const ok = built.filter((b): b is Extract<(typeof built)[number], { rows: unknown }> => "rows" in b);
     await passages.deleteDocumentPassages(set.id, docs.map((d) => d.id), ok.map((b) => b.id), tx);
@@ -141,7 +140,7 @@ async function embedPassages(set: repo.TSetForIndexing, revision: number) {
 /**
  * Pauses or resumes an account's training-set service (unpaid storage, or an administrator): its
  * sets read as "unavailable", chats stop retrieving from them, and agents using them turn invalid
- * until it resumes (SPEC 4).
+ * until it resumes.
  */
 export async function setKnowledgePaused(accountId: string, paused: boolean) {
   await repo.setKnowledgePausedAt(accountId, paused ? new Date() : null);

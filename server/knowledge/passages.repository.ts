@@ -1,4 +1,4 @@
-// Passages, the rows retrieval searches (issue 5). Raw SQL: the lexemes column is a tsvector the
+// Passages, the rows retrieval searches. Raw SQL: the lexemes column is a tsvector the
 // app builds (text-segmenter.ts) and Prisma cannot write, and search ranks inside Postgres.
 import crypto from "node:crypto";
 import { getDb, type TDbOrTx } from "../db/client";

@@ -1,9 +1,9 @@
-// Hybrid retrieval over an agent's training sets (issue 5, DESIGN 7): full-text search over the
+// Hybrid retrieval over an agent's training sets: full-text search over the
 // app-segmented words (GIN) and, when an embedding model is configured, vector search (pgvector
 // in SQL on a server that has it, else in the app over cached vectors and their index), fused by reciprocal rank. Q&A items are
 // matched on their question first: a question close to the user's comes before any other passage.
-import type { TPassage } from "../runtime/prompt-assembly";
-import { registerRetriever, type TRetrievalQuery } from "../runtime/retrieval";
+import type { TRetrievalQuery } from "../turns/dependencies";
+import type { TPassage } from "../turns/prompt-assembly";
 import { logger } from "../lib/logger";
 import { getEmbedder } from "../models/embeddings.service";
 import * as repo from "./indexing.repository";
@@ -212,9 +212,4 @@ function cosine(a: number[], b: number[]) {
     nb += b[i] * b[i];
   }
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
-
-/** Installs hybrid retrieval as the chat runtime's retriever (at web start). */
-export function installKnowledgeRetriever() {
-  registerRetriever((query) => retrieve(query));
 }

@@ -1,4 +1,4 @@
-// Words for full-text search (issue 5). Postgres has no Chinese parser, so the app segments:
+// Words for full-text search. Postgres has no Chinese parser, so the app segments:
 // jieba (@node-rs/jieba) splits Chinese into words, the Latin runs between are lower-cased and
 // stemmed (Porter, "policies" -> "polici"), and words that carry no meaning in either language are
 // dropped. Lexemes go to Postgres as literal tsvector/tsquery values, so the database's own parser

@@ -1,4 +1,4 @@
-// A training set's states (SPEC 4: training, done, failed, stopped or disabled) as one table of
+// A training set's states (training, done, failed, stopped or disabled) as one table of
 // what each move does from each state. "unavailable" is not a state here: it is read from the
 // owner's paused storage service and checked beside this table (training-sets.service.ts).
 import { AppError } from "../errors/app-error";

@@ -2,13 +2,13 @@
 // documents of smart sets (txt, docx, pdf by content; stored privately, read by the indexing job).
 import { getT } from "../i18n/translate";
 import { AppError, isAppError } from "../errors/app-error";
-import type { TDbOrTx } from "../db/client";
+import type { TDbOrTx } from "../db/transaction";
 import { assertFileCount, checkDeclaredType, deleteFiles, storeFile, acceptTextFile, type TAcceptedTextFile } from "../uploads/uploads.service";
 import { inspectArchive } from "../uploads/archive-guard";
 import { sniffType } from "../uploads/sniff";
 import { TRAINING_FILE_LIMITS } from "../uploads/upload-limits";
 import { requestIndexing } from "./indexing.service";
-import { QA_MIME, readQaFile, writeQaFile, type TQaFileFormat, type TQaFileRow } from "./qa-transfer";
+import { QA_MIME, readQaFile, writeQaFile, type TQaFileRow } from "./qa-transfer";
 import * as repo from "./training-sets.repository";
 import { assertCharactersFit, changeOwnedSet, loadOwnedSet, toDocumentView, type TActor } from "./training-sets.service";
 import {
@@ -18,9 +18,9 @@ import {
   QA_IMPORT_MAX_ROWS,
   QA_QUESTION_MAX,
   questionKey,
-  ZDocumentRef,
-  ZQaExportFormat,
-  ZTrainingSetId,
+  type TDocumentRef,
+  type TQaExportFormat,
+  type TTrainingSetIdInput,
   type TQaImportReport,
   type TQaImportRow,
   type TTrainingDocumentView,
@@ -55,8 +55,7 @@ async function checkQaFile(bytes: Buffer) {
  * the reason (empty, too long, a question repeated in the file or already in the set). A file that
  * cannot be read at all, or rows past the account's free characters, write nothing.
  */
-export async function importQaItems(actor: TActor, rawId: unknown, bytes: Buffer | undefined): Promise<TQaImportReport> {
-  const { id } = ZTrainingSetId.parse({ id: rawId });
+export async function importQaItems(actor: TActor, { id }: TTrainingSetIdInput, bytes: Buffer | undefined): Promise<TQaImportReport> {
   await loadOwnedSet(actor, id); // another account's set is not found before its file is read
   if (!bytes?.length) throw new AppError("file_empty_or_prohibited");
   await checkQaFile(bytes);
@@ -103,9 +102,7 @@ export async function importQaItems(actor: TActor, rawId: unknown, bytes: Buffer
 }
 
 /** Every item of a standard set, with a header row in the reader's language. */
-export async function exportQaItems(actor: TActor, rawId: unknown, rawFormat: unknown, lng?: string) {
-  const { id } = ZTrainingSetId.parse({ id: rawId });
-  const format: TQaFileFormat = ZQaExportFormat.parse(rawFormat ?? "xlsx");
+export async function exportQaItems(actor: TActor, { id }: TTrainingSetIdInput, format: TQaExportFormat, lng?: string) {
   const set = await loadOwnedSet(actor, id);
   if (set.type !== "standard") throw new AppError("training_set_wrong_type", { data: { type: set.type } });
   const items = await repo.listAllQaItems(id);
@@ -146,8 +143,7 @@ function acceptAll(files: TUpload[]): (TAcceptedTextFile & { name: string })[] {
 }
 
 /** Up to 10 txt/docx/pdf files into a smart set; the job reads and counts them. */
-export async function uploadDocuments(actor: TActor, rawId: unknown, files: TUpload[]): Promise<TTrainingDocumentView[]> {
-  const { id } = ZTrainingSetId.parse({ id: rawId });
+export async function uploadDocuments(actor: TActor, { id }: TTrainingSetIdInput, files: TUpload[]): Promise<TTrainingDocumentView[]> {
   await loadOwnedSet(actor, id);
   if (!files.length) throw new AppError("file_empty_or_prohibited");
   assertFileCount(files.length, DOCUMENTS_PER_UPLOAD);
@@ -173,8 +169,7 @@ export async function uploadDocuments(actor: TActor, rawId: unknown, files: TUpl
   return docs.map(toDocumentView);
 }
 
-export async function deleteDocument(actor: TActor, raw: unknown) {
-  const { id, documentId } = ZDocumentRef.parse(raw);
+export async function deleteDocument(actor: TActor, { id, documentId }: TDocumentRef) {
   const fileKey = await changeOwnedSet(actor, id, { move: "edit", type: "smart", refuseWhenPaused: false }, async (_set, tx) => {
     const doc = await repo.findDocument(id, documentId, tx);
     if (!doc) throw new AppError("not_found");

@@ -71,13 +71,6 @@ export async function listAgentsUsingSetsOf(accountId: string, tx: TDbOrTx = get
     ORDER BY a.name`;
 }
 
-/** Of these ids, the ones that are not this account's live (not deleted) sets. */
-export async function findForeignSetIds(accountId: string, ids: string[], tx: TDbOrTx = getDb()) {
-  if (!ids.length) return [];
-  const own = await tx.trainingSet.findMany({ where: { id: { in: ids }, ownerAccountId: accountId, deletedAt: null }, select: { id: true } });
-  const ownIds = new Set(own.map((s) => s.id));
-  return ids.filter((id) => !ownIds.has(id));
-}
 
 // --- Characters ----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// Training sets as their owners keep them (SPEC 2-5, 9; issue 5): standard sets of Q&A items and
+// Training sets as their owners keep them: standard sets of Q&A items and
 // smart sets of uploaded documents. A content change commits, then asks for indexing (a job,
 // never a request that waits). Characters are checked against the free allowance before Q&A text
 // is added; documents are counted once the job has read them. Someone else's set is not found.
@@ -11,7 +11,7 @@ import { FREE_TRAINING_CHARS } from "../accounts/editions";
 import { assertOwned } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertWithinLimit } from "../accounts/entitlements.service";
-import { getDb, type TDbOrTx } from "../db/client";
+import { type TDbOrTx, withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { deleteFiles } from "../uploads/uploads.service";
 import { requestIndexing, reviewAgentsOf } from "./indexing.service";
@@ -21,14 +21,14 @@ import * as repo from "./training-sets.repository";
 import {
   countChars,
   questionKey,
-  ZAddQaItemInput,
-  ZCreateTrainingSetInput,
-  ZListQaItemsInput,
-  ZQaItemRef,
-  ZTrainingSetActionInput,
-  ZTrainingSetId,
-  ZUpdateQaItemInput,
-  ZUpdateTrainingSetInput,
+  type TAddQaItemInput,
+  type TCreateTrainingSetInput,
+  type TListQaItemsInput,
+  type TQaItemRef,
+  type TTrainingSetActionInput,
+  type TTrainingSetIdInput,
+  type TUpdateQaItemInput,
+  type TUpdateTrainingSetInput,
   type TQaItemPage,
   type TQaItemView,
   type TTrainingDocumentView,
@@ -69,7 +69,7 @@ async function agentsBySet(accountId: string, tx?: TDbOrTx) {
 }
 
 /** The set when the actor owns it; otherwise not found, whatever the verb. */
-export async function loadOwnedSet(actor: TActor, id: string, tx: TDbOrTx = getDb()) {
+export async function loadOwnedSet(actor: TActor, id: string, tx?: TDbOrTx) {
   const set = await repo.findSetById(id, tx);
   return assertOwned(set ? { ...set, accountId: set.ownerAccountId } : null, actor);
 }
@@ -84,7 +84,7 @@ export async function changeOwnedSet<T>(
   opts: { move: TTrainingSetMove; type?: "standard" | "smart"; refuseWhenPaused: boolean },
   fn: (set: TSet, tx: TDbOrTx, to: TTrainingSetState) => Promise<T>,
 ): Promise<T> {
-  return getDb().$transaction(async (tx) => {
+  return withTransaction(async (tx) => {
     await repo.lockAccountSets(actor.id, tx);
     const set = await loadOwnedSet(actor, id, tx);
     if (opts.type && set.type !== opts.type) throw new AppError("training_set_wrong_type", { data: { type: set.type } });
@@ -94,7 +94,7 @@ export async function changeOwnedSet<T>(
   });
 }
 
-/** Refuses text past the free characters (SPEC 9) that the account could not pay a day's storage for, naming the numbers. */
+/** Refuses text past the free characters (FREE_TRAINING_CHARS) that the account could not pay a day's storage for, naming the numbers. */
 export async function assertCharactersFit(set: TSet, currentSetChars: number, adding: number, tx: TDbOrTx) {
   if (adding <= 0) return;
   const used = (await sumCharsOfOtherSets(set.ownerAccountId, set.id, tx)) + currentSetChars;
@@ -108,8 +108,7 @@ export async function listTrainingSets(actor: TActor): Promise<TTrainingSetSumma
   return sets.map((s) => toSummary(s, agents.get(s.id) ?? []));
 }
 
-export async function getTrainingSet(actor: TActor, raw: unknown): Promise<TTrainingSetDetail> {
-  const { id } = ZTrainingSetId.parse(raw);
+export async function getTrainingSet(actor: TActor, { id }: TTrainingSetIdInput): Promise<TTrainingSetDetail> {
   const set = await loadOwnedSet(actor, id);
   const [agents, itemCount, documents, others] = await Promise.all([
     agentsBySet(actor.id),
@@ -126,9 +125,8 @@ export async function getTrainingSet(actor: TActor, raw: unknown): Promise<TTrai
   };
 }
 
-export async function createTrainingSet(actor: TActor, raw: unknown): Promise<TTrainingSetSummary> {
-  const input = ZCreateTrainingSetInput.parse(raw);
-  const set = await getDb().$transaction(async (tx) => {
+export async function createTrainingSet(actor: TActor, input: TCreateTrainingSetInput): Promise<TTrainingSetSummary> {
+  const set = await withTransaction(async (tx) => {
     await repo.lockAccountSets(actor.id, tx);
     await assertWithinLimit(actor.id, "trainingSets", await repo.countSetsOf(actor.id, tx), new Date(), tx);
     return repo.insertSet({ ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, introduction: input.introduction, type: input.type }, tx);
@@ -137,9 +135,8 @@ export async function createTrainingSet(actor: TActor, raw: unknown): Promise<TT
 }
 
 /** Name and introduction: not content, so no training and no state check. */
-export async function updateTrainingSet(actor: TActor, raw: unknown): Promise<TTrainingSetSummary> {
-  const input = ZUpdateTrainingSetInput.parse(raw);
-  const set = await getDb().$transaction(async (tx) => {
+export async function updateTrainingSet(actor: TActor, input: TUpdateTrainingSetInput): Promise<TTrainingSetSummary> {
+  const set = await withTransaction(async (tx) => {
     await loadOwnedSet(actor, input.id, tx);
     return repo.updateSetById(input.id, { name: input.name, introduction: input.introduction }, tx);
   });
@@ -147,9 +144,8 @@ export async function updateTrainingSet(actor: TActor, raw: unknown): Promise<TT
 }
 
 /** Soft delete in any state (also while paused: it frees storage). The documents' files go. */
-export async function deleteTrainingSet(actor: TActor, raw: unknown) {
-  const { id } = ZTrainingSetId.parse(raw);
-  const fileKeys = await getDb().$transaction(async (tx) => {
+export async function deleteTrainingSet(actor: TActor, { id }: TTrainingSetIdInput) {
+  const fileKeys = await withTransaction(async (tx) => {
     await repo.lockAccountSets(actor.id, tx);
     const set = await loadOwnedSet(actor, id, tx);
     const docs = set.type === "smart" ? await repo.listDocumentsOf(id, tx) : [];
@@ -161,8 +157,7 @@ export async function deleteTrainingSet(actor: TActor, raw: unknown) {
 }
 
 /** stop, disable, enable, retrain (training-set-lifecycle.ts). Enabling and retraining train again. */
-export async function applyTrainingSetAction(actor: TActor, raw: unknown): Promise<TTrainingSetSummary> {
-  const { id, action } = ZTrainingSetActionInput.parse(raw);
+export async function applyTrainingSetAction(actor: TActor, { id, action }: TTrainingSetActionInput): Promise<TTrainingSetSummary> {
   const trains = action === "enable" || action === "retrain";
   await changeOwnedSet(actor, id, { move: action, refuseWhenPaused: trains }, async (set, tx, to) => {
     if (set.type === "database") throw new AppError("training_set_wrong_type", { data: { type: set.type } });
@@ -178,8 +173,7 @@ export async function applyTrainingSetAction(actor: TActor, raw: unknown): Promi
 
 // --- Q&A items -----------------------------------------------------------------------------
 
-export async function listQaItems(actor: TActor, raw: unknown): Promise<TQaItemPage> {
-  const { id, page, pageSize, search } = ZListQaItemsInput.parse(raw);
+export async function listQaItems(actor: TActor, { id, page, pageSize, search }: TListQaItemsInput): Promise<TQaItemPage> {
   const set = await loadOwnedSet(actor, id);
   if (set.type !== "standard") throw new AppError("training_set_wrong_type", { data: { type: set.type } });
   const { items, total } = await repo.listQaItemsPage(id, { skip: (page - 1) * pageSize, take: pageSize, search });
@@ -188,8 +182,7 @@ export async function listQaItems(actor: TActor, raw: unknown): Promise<TQaItemP
 
 const duplicateRefusal = () => new AppError("qa_question_duplicate", { data: { fields: [{ path: "question", message: "qa_question_duplicate" }] } });
 
-export async function addQaItem(actor: TActor, raw: unknown): Promise<TQaItemView> {
-  const { id, question, answer } = ZAddQaItemInput.parse(raw);
+export async function addQaItem(actor: TActor, { id, question, answer }: TAddQaItemInput): Promise<TQaItemView> {
   const item = await changeOwnedSet(actor, id, { move: "edit", type: "standard", refuseWhenPaused: true }, async (set, tx) => {
     if ((await repo.findQuestionsByKey(id, [questionKey(question)], null, tx)).length) throw duplicateRefusal();
     await assertCharactersFit(set, await repo.countQaChars(id, tx), countChars(question) + countChars(answer), tx);
@@ -200,8 +193,7 @@ export async function addQaItem(actor: TActor, raw: unknown): Promise<TQaItemVie
   return toQaView(item);
 }
 
-export async function updateQaItem(actor: TActor, raw: unknown): Promise<TQaItemView> {
-  const { id, itemId, question, answer } = ZUpdateQaItemInput.parse(raw);
+export async function updateQaItem(actor: TActor, { id, itemId, question, answer }: TUpdateQaItemInput): Promise<TQaItemView> {
   const item = await changeOwnedSet(actor, id, { move: "edit", type: "standard", refuseWhenPaused: true }, async (set, tx) => {
     const before = await repo.findQaItem(id, itemId, tx);
     if (!before) throw new AppError("not_found");
@@ -215,8 +207,7 @@ export async function updateQaItem(actor: TActor, raw: unknown): Promise<TQaItem
 }
 
 /** Deleting frees characters: allowed while the storage service is paused. */
-export async function deleteQaItem(actor: TActor, raw: unknown) {
-  const { id, itemId } = ZQaItemRef.parse(raw);
+export async function deleteQaItem(actor: TActor, { id, itemId }: TQaItemRef) {
   await changeOwnedSet(actor, id, { move: "edit", type: "standard", refuseWhenPaused: false }, async (_set, tx) => {
     if (!(await repo.findQaItem(id, itemId, tx))) throw new AppError("not_found");
     await repo.deleteQaItemById(itemId, tx);

@@ -1,4 +1,5 @@
-// Nearest vectors in the app, for servers without pgvector and the embedded database (issue 5).
+// Nearest vectors in the app, for servers without pgvector and the embedded database
+// (docs/decisions/0012-direct-pool-and-in-app-vector-index.md).
 // Comparing a query with every vector of 100,000 passages is ~6 M multiply-adds per set of 64
 // dimensions, more with real embeddings, and eight such queries at once queue on one event loop.
 // So a trained set's vectors get an inverted-file index, as FAISS's IndexIVFFlat: spherical k-means

@@ -3,7 +3,7 @@ import { isWithinReadingWidth, measureReadingWidth } from "./text-width";
 import { ZModelDisplayName, ZModelParameters, ZChannelWeight } from "../models/models.schema";
 import { getKindsForFilter } from "../models/model-kinds";
 
-describe("measureReadingWidth (SPEC 5: at most 8 characters in one reading)", () => {
+describe("measureReadingWidth (names: at most 8 characters in one reading)", () => {
   it("counts a CJK character as 1 and a Latin character as a half", () => {
     expect(measureReadingWidth("深度求索")).toBe(4);
     expect(measureReadingWidth("GPT")).toBe(1.5);
@@ -25,7 +25,7 @@ describe("measureReadingWidth (SPEC 5: at most 8 characters in one reading)", ()
   });
 });
 
-describe("model parameter and channel limits (SPEC 5, 9)", () => {
+describe("model parameter and channel limits", () => {
   it("accepts values at the edges and refuses beyond them", () => {
     expect(ZModelParameters.safeParse({ max_tokens: 4096, temperature: 2, top_p: 0, top_k: 6, presence_penalty: -2, frequency_penalty: 2, n: 5, stop: ["a", "b", "c", "d"], logit_bias: { "50256": -100 } }).success).toBe(true);
     for (const bad of [{ max_tokens: 0 }, { max_tokens: 4097 }, { temperature: 2.1 }, { top_p: 1.01 }, { top_k: 7 }, { top_k: 0 }, { presence_penalty: -2.1 }, { n: 6 }, { stop: ["a", "b", "c", "d", "e"] }, { logit_bias: { "1": 101 } }])
@@ -37,7 +37,7 @@ describe("model parameter and channel limits (SPEC 5, 9)", () => {
     for (const bad of [0, 101, 1.5]) expect(ZChannelWeight.safeParse(bad).error?.issues[0].message).toBe("validation.channel_weight");
   });
 
-  it("maps the SPEC 3 filter numbers to kinds", () => {
+  it("maps the model-type filter numbers to kinds", () => {
     expect(getKindsForFilter(2)).toEqual(["text"]);
     expect(getKindsForFilter(99)).toContain("rerank");
     expect(getKindsForFilter(7)).toEqual([]);

@@ -1,4 +1,4 @@
-// SPEC 5: "at most 8 characters in one reading" for agent and model names. A CJK (or other wide)
+// Agent and model names hold "at most 8 characters in one reading". A CJK (or other wide)
 // character counts 1; two Latin (narrow) characters count 1, so "GPT-4o mini" is 5.5 and fits.
 
 // East Asian wide ranges: CJK, kana, Hangul, full-width forms, and emoji, which render wide too.

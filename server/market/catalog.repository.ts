@@ -1,11 +1,11 @@
-// The market's reads of apps and agents (issue 6): one statement per list, keyset-paginated on the
+// The market's reads of apps and agents: one statement per list, keyset-paginated on the
 // sort key and the id, so a page costs the same at the end of 10,000 apps as at the start. Raw SQL:
-// search ranks inside Postgres on the GIN-indexed search_lexemes tsvector (contract 2).
+// search ranks inside Postgres on the GIN-indexed search_lexemes tsvector (apps.repository.ts writes it).
 import { getDb, type TDbOrTx } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { toTsqueryLiteral } from "../knowledge/text-segmenter";
 
-/** Contract 1: what anyone but the owner may see listed: on shelf, public, in the app centre, general mode. */
+/** What anyone but the owner may see listed: on shelf, public, in the app centre, general mode. */
 const LISTED = Prisma.sql`a.state = 'on_shelf' AND a.is_public AND a.in_app_centre AND a.mode = 'general' AND a.deleted_at IS NULL`;
 
 const APP_COLUMNS = Prisma.sql`a.id, a.name, a.name_en, a.icon_url, left(a.introduction, 160) AS introduction, left(a.introduction_en, 160) AS introduction_en, a.category_id, coalesce(a.tags, '{}') AS tags, a.type::text AS type,

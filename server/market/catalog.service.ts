@@ -1,4 +1,4 @@
-// What the app centre and the agent market show (issue 6): lists of listed apps (contract 1) and
+// What the app centre and the agent market show: lists of listed apps (on shelf and public) and
 // shelved agents, search in Chinese and English, the details of one app or agent with its update
 // log and developer, and a developer's public page. Reading is public.
 import { AppError } from "../errors/app-error";
@@ -6,7 +6,7 @@ import { queryWords } from "../knowledge/text-segmenter";
 import * as repo from "./catalog.repository";
 import { decodeCursor, encodeCursor, isKeyCursor, isOffsetCursor, isScoreCursor } from "./cursor";
 import { getViewerState, type TActor } from "./social.service";
-import { ZDeveloperPageInput, ZListAgentsInput, ZListAppsInput, ZSearchInput, type TAgentCard, type TAppCard, type TPage } from "./market.schema";
+import type { TAgentCard, TAppCard, TDeveloperPageInput, TListAgentsInput, TListAppsInput, TPage, TSearchResult, TSearchInput } from "./market.schema";
 
 function toAppCard(r: repo.TAppCardRow): TAppCard {
   return {
@@ -50,8 +50,7 @@ function pageOf<R, T>(rows: R[], limit: number, map: (r: R) => T, cursorOf: (las
 }
 
 /** The app centre: listed apps of a category (or all), by popularity or newest, a page at a time. */
-export async function listAppCentre(raw: unknown): Promise<TPage<TAppCard>> {
-  const input = ZListAppsInput.parse(raw ?? {});
+export async function listAppCentre(input: TListAppsInput): Promise<TPage<TAppCard>> {
   return listApps(input);
 }
 
@@ -69,8 +68,7 @@ async function listApps(input: { categoryId?: number; ownerId?: string; sort: "p
 }
 
 /** The agent market: agents with a version on the shelf, newest listing first. */
-export async function listAgentMarket(raw: unknown): Promise<TPage<TAgentCard>> {
-  const input = ZListAgentsInput.parse(raw ?? {});
+export async function listAgentMarket(input: TListAgentsInput): Promise<TPage<TAgentCard>> {
   const c = decodeCursor(input.cursor, isKeyCursor);
   const rows = await repo.listShelvedAgents({ after: c && { key: c.k, id: c.id }, limit: input.limit });
   return pageOf(rows, input.limit, toAgentCard, (r) => ({ k: r.newest_key, id: r.id }));
@@ -82,8 +80,7 @@ export async function listAgentMarket(raw: unknown): Promise<TPage<TAgentCard>> 
  * falls back to a substring of the name. Agents match the words (or the text) in name and
  * introduction, names counting more.
  */
-export async function searchMarket(raw: unknown): Promise<{ q: string; kind: "app" | "agent"; apps: TPage<TAppCard>; agents: TPage<TAgentCard> }> {
-  const input = ZSearchInput.parse(raw ?? {});
+export async function searchMarket(input: TSearchInput): Promise<TSearchResult> {
   const empty = { items: [], nextCursor: null };
   if (!input.q) return { q: "", kind: input.kind, apps: empty, agents: empty };
   const offset = decodeCursor(input.cursor, isOffsetCursor)?.o ?? 0;
@@ -184,8 +181,7 @@ export async function getMarketDetail(viewer: TActor | null, id: string, kind?: 
 }
 
 /** /customer?id=: a developer's public page, their listed apps and shelved agents. */
-export async function getDeveloperPage(viewer: TActor | null, raw: unknown) {
-  const input = ZDeveloperPageInput.parse(raw);
+export async function getDeveloperPage(viewer: TActor | null, input: TDeveloperPageInput) {
   const developer = await describeDeveloper(input.id);
   if (!developer) throw new AppError("not_found");
   const [apps, agentRows, viewerState] = await Promise.all([
@@ -197,7 +193,6 @@ export async function getDeveloperPage(viewer: TActor | null, raw: unknown) {
 }
 
 /** More of a developer's apps, for the page's scroll-loading. */
-export async function listDeveloperApps(raw: unknown) {
-  const input = ZDeveloperPageInput.parse(raw);
+export async function listDeveloperApps(input: TDeveloperPageInput): Promise<TPage<TAppCard>> {
   return listApps({ ownerId: input.id, sort: "newest", cursor: input.cursor, limit: input.limit });
 }

@@ -1,4 +1,4 @@
-// App categories and the carousel (SPEC 3): the only queries of these two tables.
+// App categories and the carousel: the only queries of these two tables.
 import { getDb, type TDbOrTx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 

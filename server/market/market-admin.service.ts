@@ -1,14 +1,24 @@
 // Administrators manage the market's categories (names per language, a unique sort order) and its
-// carousel (SPEC 2 admin screens, SPEC 3). Every page of the market reads both: they are kept in a
+// carousel (name, image, jump link). Every page of the market reads both: they are kept in a
 // per-process cache re-read every few seconds, so the pages' loaders spend no query on them.
 import crypto from "node:crypto";
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertRole } from "../accounts/access";
-import { Prisma } from "../db/generated/client";
+import { isUniqueViolation } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { createRefreshingCache } from "../lib/refreshing-cache";
 import * as repo from "./market-admin.repository";
-import { MARKET_LANGUAGES, ZCarouselInput, ZCategoryInput, ZNumericId, ZUpdateCarouselInput, ZUpdateCategoryInput, type TCarouselView, type TCategoryView, type TMarketLanguage } from "./market.schema";
+import {
+  MARKET_LANGUAGES,
+  type TCarouselInput,
+  type TCarouselView,
+  type TCategoryInput,
+  type TCategoryView,
+  type TMarketLanguage,
+  type TNumericId,
+  type TUpdateCarouselInput,
+  type TUpdateCategoryInput,
+} from "./market.schema";
 
 type TActor = Pick<TSessionAccount, "id" | "roles">;
 type THeader = { categories: TCategoryView[]; carousel: TCarouselView[] };
@@ -36,7 +46,6 @@ async function refreshHeader() {
   header.set(HEADER_KEY, await loadHeader());
 }
 
-const isUniqueViolation = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 
 // --- Categories ---------------------------------------------------------------------------------
 
@@ -45,15 +54,14 @@ export async function listCategoriesForAdmin(actor: TActor) {
   return (await repo.listCategories()).map(toCategoryView);
 }
 
-/** SPEC 5 "category sort order must be unique": refused with SPEC 8's "ranking cannot repeat". */
+/** A category's sort order must be unique: a taken one is refused with "ranking cannot repeat". */
 async function assertSortOrderFree(sortOrder: number, exceptId?: number) {
   const taken = await repo.findCategoryBySortOrder(sortOrder);
   if (taken && taken.id !== exceptId) throw new AppError("ranking_repeat");
 }
 
-export async function createCategory(actor: TActor, raw: unknown) {
+export async function createCategory(actor: TActor, input: TCategoryInput): Promise<TCategoryView> {
   assertRole(actor, "platform_admin");
-  const input = ZCategoryInput.parse(raw);
   await assertSortOrderFree(input.sortOrder);
   const slug = `${input.names.en.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 24) || "category"}_${crypto.randomBytes(3).toString("hex")}`;
   try {
@@ -67,9 +75,8 @@ export async function createCategory(actor: TActor, raw: unknown) {
   }
 }
 
-export async function updateCategory(actor: TActor, raw: unknown) {
+export async function updateCategory(actor: TActor, input: TUpdateCategoryInput): Promise<TCategoryView> {
   assertRole(actor, "platform_admin");
-  const input = ZUpdateCategoryInput.parse(raw);
   if (!(await repo.findCategoryById(input.id))) throw new AppError("not_found");
   await assertSortOrderFree(input.sortOrder, input.id);
   try {
@@ -83,9 +90,8 @@ export async function updateCategory(actor: TActor, raw: unknown) {
 }
 
 /** Apps of a deleted category keep their place in the market, without a category. */
-export async function deleteCategory(actor: TActor, raw: unknown) {
+export async function deleteCategory(actor: TActor, { id }: TNumericId) {
   assertRole(actor, "platform_admin");
-  const { id } = ZNumericId.parse(raw);
   if (!(await repo.findCategoryById(id))) throw new AppError("not_found");
   await repo.deleteCategoryById(id);
   await refreshHeader();
@@ -94,31 +100,28 @@ export async function deleteCategory(actor: TActor, raw: unknown) {
 
 // --- Carousel -----------------------------------------------------------------------------------
 
-export async function listCarouselForAdmin(actor: TActor) {
+export async function listCarouselForAdmin(actor: TActor): Promise<TCarouselView[]> {
   assertRole(actor, "platform_admin");
   return repo.listCarousel({ enabledOnly: false });
 }
 
-export async function createCarousel(actor: TActor, raw: unknown) {
+export async function createCarousel(actor: TActor, input: TCarouselInput): Promise<TCarouselView> {
   assertRole(actor, "platform_admin");
-  const input = ZCarouselInput.parse(raw);
   const row = await repo.insertCarousel(input);
   await refreshHeader();
   return row;
 }
 
-export async function updateCarousel(actor: TActor, raw: unknown) {
+export async function updateCarousel(actor: TActor, { id, ...input }: TUpdateCarouselInput): Promise<TCarouselView> {
   assertRole(actor, "platform_admin");
-  const { id, ...input } = ZUpdateCarouselInput.parse(raw);
   if (!(await repo.findCarouselById(id))) throw new AppError("not_found");
   const row = await repo.updateCarouselById(id, input);
   await refreshHeader();
   return row;
 }
 
-export async function deleteCarousel(actor: TActor, raw: unknown) {
+export async function deleteCarousel(actor: TActor, { id }: TNumericId) {
   assertRole(actor, "platform_admin");
-  const { id } = ZNumericId.parse(raw);
   if (!(await repo.findCarouselById(id))) throw new AppError("not_found");
   await repo.deleteCarouselById(id);
   await refreshHeader();

@@ -1,40 +1,71 @@
 // tRPC procedures of the market: lists and search for anyone, social actions for signed-in
-// accounts, categories and the carousel for platform administrators. Services parse and decide.
-import { authedProcedure, publicProcedure, router } from "../trpc/trpc";
+// accounts, categories and the carousel for platform administrators. Inputs are parsed here; the
+// services decide.
 import { z } from "zod";
+import { assertRole } from "../accounts/access";
+import { authedProcedure, publicProcedure, router } from "../trpc/trpc";
 import * as admin from "./market-admin.service";
 import * as catalog from "./catalog.service";
 import * as social from "./social.service";
-import { ZCommentId, ZDeveloperPageInput, ZFollowInput, ZListAgentsInput, ZListAppsInput, ZListCommentsInput, ZListRepliesInput, ZReactionInput, ZSearchInput } from "./market.schema";
+import {
+  ZAgentCardPage,
+  ZAppCardPage,
+  ZCarouselInput,
+  ZCarouselView,
+  ZCategoryInput,
+  ZCategoryView,
+  ZCommentId,
+  ZCommentInput,
+  ZCommentPage,
+  ZCommentView,
+  ZDeletedComment,
+  ZDeletedNumericId,
+  ZDeveloperPageInput,
+  ZFollowInput,
+  ZFollowState,
+  ZListAgentsInput,
+  ZListAppsInput,
+  ZListCommentsInput,
+  ZListRepliesInput,
+  ZNumericId,
+  ZReactionInput,
+  ZReactionState,
+  ZSearchInput,
+  ZSearchResult,
+  ZUpdateCarouselInput,
+  ZUpdateCategoryInput,
+} from "./market.schema";
 
-// Inputs are parsed by the services (one place, with the field errors); the routers declare shapes loosely.
-const any = z.unknown();
+// The role is checked before the input is read, so someone else learns "no permission", never
+// which fields an administrator's form has.
+const platformAdminProcedure = authedProcedure.use(({ ctx, next }) => {
+  assertRole(ctx.account, "platform_admin");
+  return next();
+});
 
 export const marketRouter = router({
-  apps: publicProcedure.input(ZListAppsInput.partial()).query(({ input }) => catalog.listAppCentre(input)),
-  agents: publicProcedure.input(ZListAgentsInput.partial()).query(({ input }) => catalog.listAgentMarket(input)),
-  search: publicProcedure.input(ZSearchInput.partial()).query(({ input }) => catalog.searchMarket(input)),
-  developerApps: publicProcedure.input(ZDeveloperPageInput.partial()).query(({ input }) => catalog.listDeveloperApps(input)),
-  comments: publicProcedure.input(ZListCommentsInput.partial()).query(({ ctx, input }) => social.listComments(ctx.account, input)),
-  replies: publicProcedure.input(ZListRepliesInput.partial()).query(({ ctx, input }) => social.listReplies(ctx.account, input)),
+  apps: publicProcedure.input(ZListAppsInput).output(ZAppCardPage).query(({ input }) => catalog.listAppCentre(input)),
+  agents: publicProcedure.input(ZListAgentsInput).output(ZAgentCardPage).query(({ input }) => catalog.listAgentMarket(input)),
+  search: publicProcedure.input(ZSearchInput).output(ZSearchResult).query(({ input }) => catalog.searchMarket(input)),
+  developerApps: publicProcedure.input(ZDeveloperPageInput).output(ZAppCardPage).query(({ input }) => catalog.listDeveloperApps(input)),
+  comments: publicProcedure.input(ZListCommentsInput).output(ZCommentPage).query(({ ctx, input }) => social.listComments(ctx.account, input)),
+  replies: publicProcedure.input(ZListRepliesInput).output(ZCommentPage).query(({ ctx, input }) => social.listReplies(ctx.account, input)),
 
-  follow: authedProcedure.input(ZFollowInput).mutation(({ ctx, input }) => social.followDeveloper(ctx.account, input)),
-  unfollow: authedProcedure.input(ZFollowInput).mutation(({ ctx, input }) => social.unfollowDeveloper(ctx.account, input)),
-  react: authedProcedure.input(ZReactionInput).mutation(({ ctx, input }) => social.addReaction(ctx.account, input)),
-  unreact: authedProcedure.input(ZReactionInput).mutation(({ ctx, input }) => social.removeReaction(ctx.account, input)),
-  // Comments are parsed by the service, so a long one is refused with its field message.
-  comment: authedProcedure.input(any).mutation(({ ctx, input }) => social.addComment(ctx.account, input)),
-  deleteComment: authedProcedure.input(ZCommentId).mutation(({ ctx, input }) => social.deleteComment(ctx.account, input)),
+  follow: authedProcedure.input(ZFollowInput).output(ZFollowState).mutation(({ ctx, input }) => social.followDeveloper(ctx.account, input)),
+  unfollow: authedProcedure.input(ZFollowInput).output(ZFollowState).mutation(({ ctx, input }) => social.unfollowDeveloper(ctx.account, input)),
+  react: authedProcedure.input(ZReactionInput).output(ZReactionState).mutation(({ ctx, input }) => social.addReaction(ctx.account, input)),
+  unreact: authedProcedure.input(ZReactionInput).output(ZReactionState).mutation(({ ctx, input }) => social.removeReaction(ctx.account, input)),
+  comment: authedProcedure.input(ZCommentInput).output(ZCommentView).mutation(({ ctx, input }) => social.addComment(ctx.account, input)),
+  deleteComment: authedProcedure.input(ZCommentId).output(ZDeletedComment).mutation(({ ctx, input }) => social.deleteComment(ctx.account, input)),
 
-  // Platform administrators only: the services check the role.
   admin: router({
-    categories: authedProcedure.query(({ ctx }) => admin.listCategoriesForAdmin(ctx.account)),
-    createCategory: authedProcedure.input(any).mutation(({ ctx, input }) => admin.createCategory(ctx.account, input)),
-    updateCategory: authedProcedure.input(any).mutation(({ ctx, input }) => admin.updateCategory(ctx.account, input)),
-    deleteCategory: authedProcedure.input(any).mutation(({ ctx, input }) => admin.deleteCategory(ctx.account, input)),
-    carousel: authedProcedure.query(({ ctx }) => admin.listCarouselForAdmin(ctx.account)),
-    createCarousel: authedProcedure.input(any).mutation(({ ctx, input }) => admin.createCarousel(ctx.account, input)),
-    updateCarousel: authedProcedure.input(any).mutation(({ ctx, input }) => admin.updateCarousel(ctx.account, input)),
-    deleteCarousel: authedProcedure.input(any).mutation(({ ctx, input }) => admin.deleteCarousel(ctx.account, input)),
+    categories: platformAdminProcedure.output(z.array(ZCategoryView)).query(({ ctx }) => admin.listCategoriesForAdmin(ctx.account)),
+    createCategory: platformAdminProcedure.input(ZCategoryInput).output(ZCategoryView).mutation(({ ctx, input }) => admin.createCategory(ctx.account, input)),
+    updateCategory: platformAdminProcedure.input(ZUpdateCategoryInput).output(ZCategoryView).mutation(({ ctx, input }) => admin.updateCategory(ctx.account, input)),
+    deleteCategory: platformAdminProcedure.input(ZNumericId).output(ZDeletedNumericId).mutation(({ ctx, input }) => admin.deleteCategory(ctx.account, input)),
+    carousel: platformAdminProcedure.output(z.array(ZCarouselView)).query(({ ctx }) => admin.listCarouselForAdmin(ctx.account)),
+    createCarousel: platformAdminProcedure.input(ZCarouselInput).output(ZCarouselView).mutation(({ ctx, input }) => admin.createCarousel(ctx.account, input)),
+    updateCarousel: platformAdminProcedure.input(ZUpdateCarouselInput).output(ZCarouselView).mutation(({ ctx, input }) => admin.updateCarousel(ctx.account, input)),
+    deleteCarousel: platformAdminProcedure.input(ZNumericId).output(ZDeletedNumericId).mutation(({ ctx, input }) => admin.deleteCarousel(ctx.account, input)),
   }),
 });

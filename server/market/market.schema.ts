@@ -1,4 +1,4 @@
-// The market's inputs (SPEC 3 Carousel and App category, SPEC 5 comment limits, SPEC 9 scroll-loading)
+// The market's inputs (carousel, app categories, comment limits, scroll-loading, page sizes)
 // shared by the pages and the server: both refuse the same input with the same message key.
 import { z } from "zod";
 import { countWords } from "../apps/apps.schema";
@@ -11,7 +11,7 @@ export const COMMENT_MAX_WORDS = 500;
 export const REPLY_MAX_WORDS = 150;
 export const PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 50;
-/** SPEC 9: the next page is fetched when the list's end is this close to the viewport's bottom. */
+/** The next page is fetched when the list's end is this close to the viewport's bottom. */
 export const SCROLL_LOAD_THRESHOLD_PX = 100;
 
 /** A jump link: http(s) to anywhere, or a path of this site ("/app_store"), never "//host". */
@@ -53,7 +53,7 @@ export const ZCarouselInput = z.object({
 });
 export const ZUpdateCarouselInput = ZCarouselInput.extend({ id: z.number().int().positive() });
 
-/** SPEC 2's ranking lists, in the order the home page shows them. */
+/** The ranking lists, in the order the home page shows them. */
 export const RANKING_LISTS = ["engineer_earnings", "popularity", "language_agents", "image_agents"] as const;
 export type TRankingList = (typeof RANKING_LISTS)[number];
 
@@ -93,50 +93,84 @@ export const ZListCommentsInput = ZTarget.extend({ cursor: ZCursor, limit: z.num
 export const ZListRepliesInput = z.object({ parentId: z.string().min(1).max(40), cursor: ZCursor, limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE) });
 
 export type TCategoryInput = z.infer<typeof ZCategoryInput>;
+/** The category form's values as typed (names other than zh_hans may be left out). */
+export type TCategoryFormValues = z.input<typeof ZCategoryInput>;
+export type TUpdateCategoryInput = z.infer<typeof ZUpdateCategoryInput>;
+export type TNumericId = z.infer<typeof ZNumericId>;
 export type TCarouselInput = z.infer<typeof ZCarouselInput>;
+export type TUpdateCarouselInput = z.infer<typeof ZUpdateCarouselInput>;
 export type TListAppsInput = z.infer<typeof ZListAppsInput>;
+export type TListAgentsInput = z.infer<typeof ZListAgentsInput>;
+export type TSearchInput = z.infer<typeof ZSearchInput>;
+export type TDeveloperPageInput = z.infer<typeof ZDeveloperPageInput>;
+export type TReactionInput = z.infer<typeof ZReactionInput>;
+export type TFollowInput = z.infer<typeof ZFollowInput>;
 export type TCommentInput = z.infer<typeof ZCommentInput>;
+export type TCommentId = z.infer<typeof ZCommentId>;
+export type TListCommentsInput = z.infer<typeof ZListCommentsInput>;
+export type TListRepliesInput = z.infer<typeof ZListRepliesInput>;
 
 // --- What the pages receive ---------------------------------------------------------------------
 
-export type TCategoryView = { id: number; slug: string; names: Record<TMarketLanguage, string>; sortOrder: number };
-export type TCarouselView = { id: number; name: string; imageUrl: string; link: string; sortOrder: number; enabled: boolean };
-export type TAppCard = {
-  id: string;
-  name: string;
-  nameEn: string;
-  iconUrl: string;
-  introduction: string;
-  introductionEn: string;
-  categoryId: number | null;
-  tags: string[];
-  type: string;
-  likeCount: number;
-  collectCount: number;
-  commentCount: number;
-  popularity: number;
-  owner: { id: string; nickname: string; avatarUrl: string | null };
-  listedAt: string | null;
-};
-export type TAgentCard = {
-  id: string;
-  name: string;
-  avatarUrl: string | null;
-  introduction: string;
-  version: string;
-  modelKey: string;
-  likeCount: number;
-  owner: { id: string; nickname: string; avatarUrl: string | null };
-  publishedAt: string | null;
-};
+export const ZCategoryView = z.object({ id: z.number(), slug: z.string(), names: z.record(z.enum(MARKET_LANGUAGES), z.string()), sortOrder: z.number() });
+export const ZCarouselView = z.object({ id: z.number(), name: z.string(), imageUrl: z.string(), link: z.string(), sortOrder: z.number(), enabled: z.boolean() });
+const ZOwnerView = z.object({ id: z.string(), nickname: z.string(), avatarUrl: z.string().nullable() });
+export const ZAppCard = z.object({
+  id: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  iconUrl: z.string(),
+  introduction: z.string(),
+  introductionEn: z.string(),
+  categoryId: z.number().nullable(),
+  tags: z.array(z.string()),
+  type: z.string(),
+  likeCount: z.number(),
+  collectCount: z.number(),
+  commentCount: z.number(),
+  popularity: z.number(),
+  owner: ZOwnerView,
+  listedAt: z.string().nullable(),
+});
+export const ZAgentCard = z.object({
+  id: z.string(),
+  name: z.string(),
+  avatarUrl: z.string().nullable(),
+  introduction: z.string(),
+  version: z.string(),
+  modelKey: z.string(),
+  likeCount: z.number(),
+  owner: ZOwnerView,
+  publishedAt: z.string().nullable(),
+});
+/** A page of a scroll-loaded list: nextCursor names its last row while more follow. */
+export const zPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const ZAppCardPage = zPage(ZAppCard);
+export const ZAgentCardPage = zPage(ZAgentCard);
+export const ZSearchResult = z.object({ q: z.string(), kind: z.enum(["app", "agent"]), apps: ZAppCardPage, agents: ZAgentCardPage });
+export const ZCommentView = z.object({
+  id: z.string(),
+  content: z.string(),
+  createdAt: z.string(),
+  author: ZOwnerView,
+  replyCount: z.number(),
+  mine: z.boolean(),
+});
+export const ZCommentPage = zPage(ZCommentView);
+export const ZFollowState = z.object({ following: z.boolean(), followers: z.number() });
+/** The one reaction changed: liked after a like or its undo, collected after a collect or its undo. */
+export const ZReactionState = z.object({ liked: z.boolean().optional(), collected: z.boolean().optional() });
+export const ZDeletedComment = z.object({ id: z.string() });
+export const ZDeletedNumericId = z.object({ id: z.number() });
+
+export type TCategoryView = z.infer<typeof ZCategoryView>;
+export type TCarouselView = z.infer<typeof ZCarouselView>;
+export type TAppCard = z.infer<typeof ZAppCard>;
+export type TAgentCard = z.infer<typeof ZAgentCard>;
 export type TPage<T> = { items: T[]; nextCursor: string | null };
+export type TSearchResult = z.infer<typeof ZSearchResult>;
 export type TRankingRow = { rank: number; score: number; targetType: string; targetId: string; name: string; avatarUrl: string | null; subtitle: string };
-export type TCommentView = {
-  id: string;
-  content: string;
-  createdAt: string;
-  author: { id: string; nickname: string; avatarUrl: string | null };
-  replyCount: number;
-  mine: boolean;
-};
+export type TCommentView = z.infer<typeof ZCommentView>;
+export type TFollowState = z.infer<typeof ZFollowState>;
+export type TReactionState = z.infer<typeof ZReactionState>;
 export type TViewerState = { liked: boolean; collected: boolean; following: boolean; isOwner: boolean; signedIn: boolean };

@@ -1,8 +1,8 @@
-// The market's ranking lists (SPEC 2): engineer earnings, popularity, language agents, image
+// The market's ranking lists: engineer earnings, popularity, language agents, image
 // agents. The market.rankings job rebuilds them every few minutes (workers/main.ts schedules it);
 // pages read the stored lists. Each list is replaced in one transaction: readers see the old list
 // or the new one, never half of each.
-import { getDb } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { createRefreshingCache } from "../lib/refreshing-cache";
 import { logger } from "../lib/logger";
 import * as repo from "./ranking.repository";
@@ -27,7 +27,7 @@ export async function rebuildRankings(now = new Date()) {
   };
   const written: Record<string, number> = {};
   for (const list of RANKING_LISTS) {
-    written[list] = await getDb().$transaction((tx) => repo.replaceList(list, sources[list], now, tx));
+    written[list] = await withTransaction((tx) => repo.replaceList(list, sources[list], now, tx));
   }
   logger.info({ written, ms: Math.round(performance.now() - started) }, "market rankings rebuilt");
   return written as Record<TRankingList, number>;

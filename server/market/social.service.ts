@@ -1,20 +1,34 @@
-// The market's social actions (issue 6): follow a developer (never yourself), like and collect an
+// The market's social actions: follow a developer (never yourself), like and collect an
 // app or agent once each, comment (500 words) and reply (150), delete your own. Reading is public;
 // acting needs a signed-in account. Every refusal names its reason and changes nothing: the
 // reaction row, the comment and the app's counters are written in one transaction.
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertNoSensitiveInput } from "../content/content.service";
-import { getDb } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import * as catalog from "./catalog.repository";
 import { decodeCursor, encodeCursor, isKeyCursor } from "./cursor";
 import * as repo from "./social.repository";
-import { ZCommentId, ZCommentInput, ZFollowInput, ZListCommentsInput, ZListRepliesInput, ZReactionInput, ZTarget, type TCommentView, type TPage, type TTargetType, type TViewerState } from "./market.schema";
+import {
+  ZTarget,
+  type TCommentId,
+  type TCommentInput,
+  type TCommentView,
+  type TFollowInput,
+  type TFollowState,
+  type TListCommentsInput,
+  type TListRepliesInput,
+  type TPage,
+  type TReactionInput,
+  type TReactionState,
+  type TTargetType,
+  type TViewerState,
+} from "./market.schema";
 
 export type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 type TTarget = { targetType: TTargetType; targetId: string };
 
-/** Contract 1: an on-shelf app is open to anyone (private ones by link), a sub-account app to its enterprise's staff. */
+/** An on-shelf app is open to anyone (private ones by link), a sub-account app to its enterprise's staff. */
 function canSeeApp(app: { ownerAccountId: string; enterpriseId: string | null; mode: string }, viewer: TActor | null) {
   if (app.mode !== "sub_account") return true;
   if (!viewer) return false;
@@ -35,41 +49,41 @@ export async function getOpenTargetOwner(viewer: TActor | null, target: TTarget)
 
 // --- Follow -------------------------------------------------------------------------------------
 
-export async function followDeveloper(actor: TActor, raw: unknown) {
-  const { accountId } = ZFollowInput.parse(raw);
+export async function followDeveloper(actor: TActor, { accountId }: TFollowInput): Promise<TFollowState> {
   if (accountId === actor.id) throw new AppError("cannot_follow_self");
   if (!(await repo.findAccountSummary(accountId))) throw new AppError("not_found");
   if (!(await repo.insertFollow(actor.id, accountId))) throw new AppError("repeat_action");
   return { following: true, followers: await repo.countFollowers(accountId) };
 }
 
-export async function unfollowDeveloper(actor: TActor, raw: unknown) {
-  const { accountId } = ZFollowInput.parse(raw);
+export async function unfollowDeveloper(actor: TActor, { accountId }: TFollowInput): Promise<TFollowState> {
   await repo.deleteFollow(actor.id, accountId);
   return { following: false, followers: await repo.countFollowers(accountId) };
 }
 
 // --- Like and collect ---------------------------------------------------------------------------
 
-export async function addReaction(actor: TActor, raw: unknown) {
-  const input = ZReactionInput.parse(raw);
+export async function addReaction(actor: TActor, input: TReactionInput): Promise<TReactionState> {
   await getOpenTargetOwner(actor, input);
   const reaction = { targetType: input.targetType, targetId: input.targetId, accountId: actor.id, kind: input.kind };
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     if (!(await repo.insertReaction(reaction, tx))) throw new AppError(input.kind === "like" ? "already_liked" : "already_collected");
     if (input.targetType === "app") await repo.bumpAppCounter(input.targetId, input.kind, 1, tx);
   });
-  return { [input.kind === "like" ? "liked" : "collected"]: true };
+  return reactionState(input.kind, true);
+}
+
+function reactionState(kind: TReactionInput["kind"], on: boolean): TReactionState {
+  return kind === "like" ? { liked: on } : { collected: on };
 }
 
 /** Undoing what was not done is not an error: the state asked for holds either way. */
-export async function removeReaction(actor: TActor, raw: unknown) {
-  const input = ZReactionInput.parse(raw);
+export async function removeReaction(actor: TActor, input: TReactionInput): Promise<TReactionState> {
   const reaction = { targetType: input.targetType, targetId: input.targetId, accountId: actor.id, kind: input.kind };
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     if ((await repo.deleteReaction(reaction, tx)) && input.targetType === "app") await repo.bumpAppCounter(input.targetId, input.kind, -1, tx);
   });
-  return { [input.kind === "like" ? "liked" : "collected"]: false };
+  return reactionState(input.kind, false);
 }
 
 export async function getViewerState(viewer: TActor | null, target: TTarget, ownerId: string): Promise<TViewerState> {
@@ -91,8 +105,7 @@ function toCommentView(row: repo.TCommentRow, viewer: TActor | null): TCommentVi
   };
 }
 
-export async function addComment(actor: TActor, raw: unknown): Promise<TCommentView> {
-  const input = ZCommentInput.parse(raw);
+export async function addComment(actor: TActor, input: TCommentInput): Promise<TCommentView> {
   await getOpenTargetOwner(actor, input);
   if (input.parentId) {
     // A reply answers a visible top-level comment of the same app or agent.
@@ -102,7 +115,7 @@ export async function addComment(actor: TActor, raw: unknown): Promise<TCommentV
   await assertNoSensitiveInput(input.content);
   const author = await repo.findAccountSummary(actor.id);
   if (!author) throw new AppError("not_logged_in");
-  const row = await getDb().$transaction(async (tx) => {
+  const row = await withTransaction(async (tx) => {
     const created = await repo.insertComment({ targetType: input.targetType, targetId: input.targetId, accountId: actor.id, parentId: input.parentId ?? null, content: input.content }, tx);
     if (input.targetType === "app") await repo.bumpAppCounter(input.targetId, "comment", 1, tx);
     return created;
@@ -111,11 +124,10 @@ export async function addComment(actor: TActor, raw: unknown): Promise<TCommentV
 }
 
 /** Only the author deletes a comment (someone else's answers not_found); its replies go with it. */
-export async function deleteComment(actor: TActor, raw: unknown) {
-  const { id } = ZCommentId.parse(raw);
+export async function deleteComment(actor: TActor, { id }: TCommentId) {
   const comment = await repo.findComment(id);
   if (!comment || comment.accountId !== actor.id) throw new AppError("not_found");
-  await getDb().$transaction(async (tx) => {
+  await withTransaction(async (tx) => {
     const removed = await repo.deleteCommentThread(id, tx);
     if (removed && comment.targetType === "app") await repo.bumpAppCounter(comment.targetId, "comment", -removed, tx);
   });
@@ -129,16 +141,14 @@ function toPage(rows: (repo.TCommentRow & { at_key: string })[], limit: number, 
   return { items: items.map((r) => toCommentView(r, viewer)), nextCursor: more && last ? encodeCursor({ k: last.at_key, id: last.id }) : null };
 }
 
-export async function listComments(viewer: TActor | null, raw: unknown): Promise<TPage<TCommentView>> {
-  const input = ZListCommentsInput.parse(raw);
+export async function listComments(viewer: TActor | null, input: TListCommentsInput): Promise<TPage<TCommentView>> {
   await getOpenTargetOwner(viewer, input);
   const after = decodeCursor(input.cursor, isKeyCursor);
   const rows = await repo.listComments({ targetType: input.targetType, targetId: input.targetId, after: after && { at: after.k, id: after.id }, limit: input.limit });
   return toPage(rows, input.limit, viewer);
 }
 
-export async function listReplies(viewer: TActor | null, raw: unknown): Promise<TPage<TCommentView>> {
-  const input = ZListRepliesInput.parse(raw);
+export async function listReplies(viewer: TActor | null, input: TListRepliesInput): Promise<TPage<TCommentView>> {
   const parent = await repo.findComment(input.parentId);
   if (!parent || parent.parentId) throw new AppError("not_found");
   await getOpenTargetOwner(viewer, { targetType: parent.targetType as TTargetType, targetId: parent.targetId });
@@ -148,8 +158,7 @@ export async function listReplies(viewer: TActor | null, raw: unknown): Promise<
 }
 
 /** One top-level comment, for /discussion?id=<comment> (the thread page). */
-export async function getCommentThreadHead(viewer: TActor | null, raw: unknown) {
-  const { id } = ZCommentId.parse(raw);
+export async function getCommentThreadHead(viewer: TActor | null, { id }: TCommentId) {
   const comment = await repo.findComment(id);
   if (!comment || comment.parentId) throw new AppError("not_found");
   const target = ZTarget.parse({ targetType: comment.targetType, targetId: comment.targetId });

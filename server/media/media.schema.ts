@@ -1,4 +1,4 @@
-// The multimedia library's inputs and outputs (SPEC 2, 3: pictures and videos with names), shared by
+// The multimedia library's inputs and outputs (pictures and videos with names), shared by
 // tRPC, the upload route and the pages. No server imports: the browser uses this file too.
 import { z } from "zod";
 
@@ -20,23 +20,27 @@ export const ZRenameMediaInput = ZMediaId.extend({ name: ZMediaName });
 /** The upload's text fields: a name is optional (the file's own name is used without it). */
 export const ZUploadMediaFields = z.object({ name: z.string().optional() });
 
-export type TListMediaInput = z.input<typeof ZListMediaInput>;
+export type TMediaIdInput = z.infer<typeof ZMediaId>;
+export type TListMediaInput = z.infer<typeof ZListMediaInput>;
 export type TRenameMediaInput = z.infer<typeof ZRenameMediaInput>;
 
 /** An item as the browser sees it: never its file key, only the URL it is served at. */
-export type TMediaItem = {
-  id: string;
-  name: string;
-  kind: TMediaKind;
-  mime: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  url: string;
-  createdAt: string;
-};
-
-export type TMediaPage = { items: TMediaItem[]; total: number; page: number; pageSize: number };
-
+export const ZMediaItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: ZMediaKind,
+  mime: z.string(),
+  size: z.number(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  url: z.string(),
+  createdAt: z.string(),
+});
+export const ZMediaPage = z.object({ items: z.array(ZMediaItem), total: z.number(), page: z.number(), pageSize: z.number() });
 /** Today's uploads against the daily allowance; resetAt is the next midnight, China time. */
-export type TMediaQuota = { used: number; limit: number; remaining: number; resetAt: string };
+export const ZMediaQuota = z.object({ used: z.number(), limit: z.number(), remaining: z.number(), resetAt: z.string() });
+export const ZDeletedMedia = z.object({ id: z.string() });
+
+export type TMediaItem = z.infer<typeof ZMediaItem>;
+export type TMediaPage = z.infer<typeof ZMediaPage>;
+export type TMediaQuota = z.infer<typeof ZMediaQuota>;

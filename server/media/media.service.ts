@@ -1,21 +1,21 @@
-// The multimedia library (SPEC 2 /multimedia, 3 "Multimedia: name, picture or video", 5 "100 files
-// per day"): pictures and videos with names, for apps and digital humans to use later.
+// The multimedia library (the /multimedia page): pictures and videos with names, for apps and
+// digital humans to use later.
 // - Every verb needs the edition's multimediaLibrary feature; basic accounts get the upgrade refusal.
 // - Another account's item is not found, on every verb.
 // - 100 uploads per account per day, China time (UTC+8, no daylight saving), deleted ones included:
 //   checked before the file is written, and again under a per-account lock when the row is added.
-// - Files go through the upload service (content-sniffed, SPEC 5 limits) into the public folder
+// - Files go through the upload service (content-sniffed, upload-limits.ts) into the public folder
 //   media/<account>/ under unguessable keys: apps published as public H5 pages will show them to
 //   visitors without a session, so the URL itself is the capability. Deleting clears the file.
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertFeature } from "../accounts/entitlements.service";
-import { getDb } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { MEDIA_IMAGE_LIMITS, MEDIA_UPLOADS_PER_DAY, MEDIA_VIDEO_LIMITS } from "../uploads/upload-limits";
 import { acceptMedia, deleteFiles, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
 import type { TUploadedFile } from "../uploads/multipart";
 import * as repo from "./media.repository";
-import { MEDIA_NAME_MAX, ZListMediaInput, ZMediaId, ZMediaName, ZRenameMediaInput, type TMediaItem, type TMediaPage, type TMediaQuota } from "./media.schema";
+import { MEDIA_NAME_MAX, ZMediaName, type TListMediaInput, type TMediaIdInput, type TMediaItem, type TMediaPage, type TMediaQuota, type TRenameMediaInput } from "./media.schema";
 
 export type TMediaActor = Pick<TSessionAccount, "id">;
 
@@ -83,7 +83,7 @@ export async function uploadMedia(account: TMediaActor, file: TUploadedFile | un
   const size = "width" in accepted ? { width: accepted.width, height: accepted.height } : { width: null, height: null };
   const key = await storeFile(`media/${account.id}`, accepted);
   try {
-    const row = await getDb().$transaction(async (tx) => {
+    const row = await withTransaction(async (tx) => {
       await repo.lockAccountUploads(account.id, tx);
       if ((await repo.countUploadsSince(account.id, uploadDay(now).start, tx)) >= MEDIA_UPLOADS_PER_DAY) throw dailyLimitReached(now);
       return repo.createMediaItem({ ownerAccountId: account.id, name, kind, fileKey: key, mime: accepted.mime, size: accepted.size, ...size, createdAt: now }, tx);
@@ -95,32 +95,28 @@ export async function uploadMedia(account: TMediaActor, file: TUploadedFile | un
   }
 }
 
-export async function listMedia(account: TMediaActor, input: unknown): Promise<TMediaPage> {
+export async function listMedia(account: TMediaActor, { kind, page, pageSize }: TListMediaInput): Promise<TMediaPage> {
   await assertFeature(account.id, "multimediaLibrary");
-  const { kind, page, pageSize } = ZListMediaInput.parse(input);
   const { rows, total } = await repo.listMediaItems(account.id, { kind, skip: (page - 1) * pageSize, take: pageSize });
   return { items: rows.map(toView), total, page, pageSize };
 }
 
-export async function getMedia(account: TMediaActor, input: unknown): Promise<TMediaItem> {
+export async function getMedia(account: TMediaActor, { id }: TMediaIdInput): Promise<TMediaItem> {
   await assertFeature(account.id, "multimediaLibrary");
-  const { id } = ZMediaId.parse(input);
   const row = await repo.findMediaItem(account.id, id);
   if (!row) throw new AppError("not_found");
   return toView(row);
 }
 
-export async function renameMedia(account: TMediaActor, input: unknown): Promise<TMediaItem> {
+export async function renameMedia(account: TMediaActor, { id, name }: TRenameMediaInput): Promise<TMediaItem> {
   await assertFeature(account.id, "multimediaLibrary");
-  const { id, name } = ZRenameMediaInput.parse(input);
   if (!(await repo.renameMediaItem(account.id, id, name))) throw new AppError("not_found");
   return getMedia(account, { id });
 }
 
 /** The row stays (it counted toward its day); the file goes. */
-export async function deleteMedia(account: TMediaActor, input: unknown, now = new Date()): Promise<{ id: string }> {
+export async function deleteMedia(account: TMediaActor, { id }: TMediaIdInput, now = new Date()): Promise<{ id: string }> {
   await assertFeature(account.id, "multimediaLibrary");
-  const { id } = ZMediaId.parse(input);
   const deleted = await repo.markMediaItemDeleted(account.id, id, now);
   if (!deleted) throw new AppError("not_found");
   if (deleted.fileKey) await deleteFiles([deleted.fileKey]);

@@ -1,4 +1,4 @@
-// Which channels a request tries, in order (DESIGN 7): the highest priority tier first; inside a
+// Which channels a request tries, in order: the highest priority tier first; inside a
 // tier a weighted random order, so a weight-3 channel leads three times as often as a weight-1
 // one; disabled channels never. Pure, with the random source injected so tests are exact.
 

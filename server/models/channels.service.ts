@@ -4,7 +4,7 @@ import { AppError } from "../errors/app-error";
 import { getEnv } from "../env";
 import { openSecret, sealSecret } from "../lib/secret-box";
 import * as repo from "./models.repository";
-import { ZCreateChannelInput, ZUpdateChannelInput, type TAdminChannelView, type TChannelView } from "./models.schema";
+import type { TAdminChannelView, TChannelView, TCreateChannelInput, TUpdateChannelInput } from "./models.schema";
 import { postChatCompletion, UpstreamError, type TUpstream } from "./openai-compatible-client";
 
 /** The platform's channels; accounts' own keys are theirs alone (own-channels.service.ts). */
@@ -18,8 +18,7 @@ export async function getChannel(id: string): Promise<TChannelView> {
   return toChannelView(await requireChannel(id));
 }
 
-export async function createChannel(raw: unknown): Promise<TChannelView> {
-  const input = ZCreateChannelInput.parse(raw);
+export async function createChannel(input: TCreateChannelInput): Promise<TChannelView> {
   const row = await repo.insertChannel({
     name: input.name,
     type: input.type,
@@ -34,8 +33,7 @@ export async function createChannel(raw: unknown): Promise<TChannelView> {
   return toChannelView(row);
 }
 
-export async function updateChannel(id: string, raw: unknown): Promise<TChannelView> {
-  const input = ZUpdateChannelInput.parse(raw);
+export async function updateChannel(id: string, input: TUpdateChannelInput): Promise<TChannelView> {
   await requireChannel(id);
   const row = await repo.updateChannelById(id, {
     name: input.name,

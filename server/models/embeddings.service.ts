@@ -1,4 +1,4 @@
-// Embeddings for knowledge retrieval (issue 5): vector search is on when an embedding model is
+// Embeddings for knowledge retrieval: vector search is on when an embedding model is
 // configured, i.e. an enabled model of kind "embedding" served by an enabled platform channel
 // (KNOWLEDGE_EMBEDDING_MODEL picks one when there are several). Channels are tried in the
 // gateway's order; a failing channel is skipped, and no vectors means keyword search only.

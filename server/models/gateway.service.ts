@@ -1,4 +1,4 @@
-// The model gateway (DESIGN 7): one call for every chat completion. It orders the channels that
+// The model gateway: one call for every chat completion. It orders the channels that
 // serve a model, tries them until one answers, keeps the retry chain in ModelRequestLog, counts
 // failures per channel and disables a channel that keeps failing or whose key was banned.
 import crypto from "node:crypto";
@@ -10,8 +10,8 @@ import { openSecret } from "../lib/secret-box";
 import { orderCandidates } from "./channel-selection";
 import * as repo from "./models.repository";
 import { ZModelParameters, type TChatMessage, type TModelParameters } from "./models.schema";
-import { estimateTokens } from "../runtime/prompt-assembly";
-import { offlineCompletion, streamOfflineReply } from "../knowledge/offline-channel";
+import { estimateTokens } from "../lib/token-estimate";
+import { offlineCompletion, streamOfflineReply } from "./offline-completion";
 import type { TChunkSource } from "./chunk-source";
 import { postChatCompletion, streamChatCompletion, UpstreamError, type TChatChunk, type TChatCompletion } from "./openai-compatible-client";
 
@@ -35,7 +35,7 @@ export type TCompleteChatInput = {
    * channel's state.
    */
   cachedRouting?: boolean;
-  /** What the offline channel (no network, issue 5) says if it is the one chosen. */
+  /** What the offline channel (no network, offline-completion.ts) says if it is the one chosen. */
   offlineReply?: string | null;
 };
 

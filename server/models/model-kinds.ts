@@ -1,4 +1,4 @@
-// What a model does, and how the model-type filter of SPEC 3 (numbers 2, 4, 5, 6, 13, 14, 15, 16,
+// What a model does, and how the /model page's model-type filter (numbers 2, 4, 5, 6, 13, 14, 15, 16,
 // 99) maps onto it. The numbers come from the original client's filter tabs; only their order and
 // values are shown there, so the meaning below is our reading of the tab labels:
 //   2  → text        chat / general language models

@@ -6,6 +6,7 @@ import { handle } from "../http/envelope-response";
 import { isPlatformAdmin } from "../http/request-context";
 import { createChannel, deleteChannel, disableChannel, enableChannel, listChannels, testChannel, updateChannel } from "./channels.service";
 import { createModel, deleteModel, listAllModels, listPublicModels, updateModel } from "./models.service";
+import { ZCreateChannelInput, ZCreateModelInput, ZUpdateChannelInput, ZUpdateModelInput } from "./models.schema";
 
 async function assertPlatformAdmin(req: Request) {
   if (!(await isPlatformAdmin(req))) throw new AppError("no_permission");
@@ -25,13 +26,13 @@ export function createModelsRouter() {
   router.get("/v1/models", handle(() => listPublicModels()));
 
   router.get("/v1/admin/models", admin(() => listAllModels()));
-  router.post("/v1/admin/models", admin((req) => createModel(req.body)));
-  router.patch("/v1/admin/models/:id", admin((req) => updateModel(req.params.id, req.body)));
+  router.post("/v1/admin/models", admin((req) => createModel(ZCreateModelInput.parse(req.body))));
+  router.patch("/v1/admin/models/:id", admin((req) => updateModel(req.params.id, ZUpdateModelInput.parse(req.body))));
   router.delete("/v1/admin/models/:id", admin((req) => deleteModel(req.params.id)));
 
   router.get("/v1/admin/channels", admin(() => listChannels()));
-  router.post("/v1/admin/channels", admin((req) => createChannel(req.body)));
-  router.patch("/v1/admin/channels/:id", admin((req) => updateChannel(req.params.id, req.body)));
+  router.post("/v1/admin/channels", admin((req) => createChannel(ZCreateChannelInput.parse(req.body))));
+  router.patch("/v1/admin/channels/:id", admin((req) => updateChannel(req.params.id, ZUpdateChannelInput.parse(req.body))));
   router.delete("/v1/admin/channels/:id", admin((req) => deleteChannel(req.params.id)));
   router.post("/v1/admin/channels/:id/test", admin((req) => testChannel(req.params.id)));
   router.post("/v1/admin/channels/:id/enable", admin((req) => enableChannel(req.params.id)));

@@ -1,4 +1,4 @@
-// Model gateway input (SPEC 3 model channel and model parameters, SPEC 5 and 9 limits), shared by
+// Model gateway input (models, channels and model parameters, with their limits), shared by
 // the admin REST, later the builder forms and the chat runtime. Messages are i18n keys in
 // public/locales/<lng>/errors.json, validation.*.
 import { z } from "zod";
@@ -10,7 +10,7 @@ const PARAM = "validation.model_parameter";
 
 /** Upstream types an administrator may create: all speak OpenAI chat completions over HTTP. */
 export const CHANNEL_TYPES = ["openai", "deepseek", "qwen", "moonshot", "zhipu", "ollama", "vllm", "custom"] as const;
-/** Plus the platform's own in-process channel (DESIGN 7), made at start, never by a form. */
+/** Plus the platform's in-process channel (knowledge/offline-channel.ts), made at start, never by a form. */
 export const ALL_CHANNEL_TYPES = [...CHANNEL_TYPES, "offline"] as const;
 export const CHANNEL_STATES = ["enabled", "disabled_manual", "disabled_auto"] as const;
 export type TChannelType = (typeof ALL_CHANNEL_TYPES)[number];
@@ -18,7 +18,7 @@ export type TChannelState = (typeof CHANNEL_STATES)[number];
 
 export const ZModelKey = z.string(REQUIRED).trim().min(1, "validation.required").max(100, "validation.too_long").regex(/^[A-Za-z0-9._/:-]+$/, "validation.model_key");
 
-/** SPEC 5: at most 8 characters in one reading (server/lib/text-width.ts). */
+/** At most 8 characters in one reading (server/lib/text-width.ts). */
 export const ZModelDisplayName = z.string(REQUIRED).trim().min(1, "validation.required").refine((v) => isWithinReadingWidth(v, 8), "validation.model_display_name");
 
 const ZPriceMicro = z.number().int(PARAM).min(0, PARAM).max(1_000_000_000, PARAM);
@@ -47,7 +47,7 @@ export const ZUpdateModelInput = ZCreateModelInput.omit({ key: true }).partial()
   enabled: z.boolean().optional(),
 });
 
-/** SPEC 5: channel weight an integer 1-100. */
+/** A channel's weight in its tier's random order: an integer 1-100. */
 export const ZChannelWeight = z.number(REQUIRED).int("validation.channel_weight").min(1, "validation.channel_weight").max(100, "validation.channel_weight");
 
 export const ZBaseUrl = z
@@ -79,7 +79,7 @@ export const ZUpdateChannelInput = z.object({
   priority: z.number().int(PARAM).min(-1000, PARAM).max(1000, PARAM).optional(),
 });
 
-/** SPEC 3 model parameters with SPEC 9 limits, in OpenAI's names as they go upstream. */
+/** Model parameters within their limits, in OpenAI's names as they go upstream. */
 export const ZModelParameters = z.object({
   max_tokens: z.number().int(PARAM).min(1, PARAM).max(4096, PARAM).optional(),
   temperature: z.number().min(0, PARAM).max(2, PARAM).optional(),
@@ -93,12 +93,13 @@ export const ZModelParameters = z.object({
   logit_bias: z.record(z.string().regex(/^\d+$/, PARAM), z.number().min(-100, PARAM).max(100, PARAM)).optional(),
 });
 
-/** An account's own key (private key service, SPEC 6): the session names the owner, never the body. */
+/** An account's own key (private key service, flagship and enterprise): the session names the owner, never the body. */
 export const ZCreateOwnChannelInput = ZCreateChannelInput.omit({ owner_account_id: true });
 
 export type TCreateModelInput = z.infer<typeof ZCreateModelInput>;
 export type TUpdateModelInput = z.infer<typeof ZUpdateModelInput>;
 export type TCreateChannelInput = z.infer<typeof ZCreateChannelInput>;
+export type TCreateOwnChannelInput = z.infer<typeof ZCreateOwnChannelInput>;
 export type TUpdateChannelInput = z.infer<typeof ZUpdateChannelInput>;
 export type TModelParameters = z.infer<typeof ZModelParameters>;
 

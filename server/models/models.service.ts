@@ -2,7 +2,7 @@
 // ones (the builder's model picker, API clients).
 import { AppError } from "../errors/app-error";
 import * as repo from "./models.repository";
-import { ZCreateModelInput, ZUpdateModelInput } from "./models.schema";
+import type { TCreateModelInput, TUpdateModelInput } from "./models.schema";
 
 export type TModelView = ReturnType<typeof toModelView>;
 export type TCatalogueModelView = Omit<TModelView, "upstream_model">;
@@ -30,8 +30,7 @@ export async function listAllModels() {
   return (await repo.listModels({ enabledOnly: false })).map(toModelView);
 }
 
-export async function createModel(raw: unknown) {
-  const input = ZCreateModelInput.parse(raw);
+export async function createModel(input: TCreateModelInput) {
   if (await repo.findModelByKey(input.key)) throw new AppError("repeat_action");
   const row = await repo.insertModel({
     key: input.key,
@@ -48,8 +47,7 @@ export async function createModel(raw: unknown) {
   return toModelView(row);
 }
 
-export async function updateModel(id: string, raw: unknown) {
-  const input = ZUpdateModelInput.parse(raw);
+export async function updateModel(id: string, input: TUpdateModelInput) {
   if (!(await repo.findModelById(id))) throw new AppError("not_found");
   const row = await repo.updateModelById(id, {
     displayName: input.display_name,

@@ -1,4 +1,4 @@
-// The one HTTP client of every upstream (DESIGN 7): OpenAI chat completions over fetch, JSON or
+// The one HTTP client of every upstream: OpenAI chat completions over fetch, JSON or
 // server-sent events. It classifies failures so the gateway can decide between the next channel,
 // disabling a banned key, or giving up; it knows nothing of channels or the database.
 
@@ -7,7 +7,7 @@ import { readChunks, type TChunkSource } from "./chunk-source";
 import { getGuardedDispatcher } from "./guarded-dispatcher";
 import { getUpstreamDispatcher } from "./upstream-dispatcher";
 
-/** guarded: connect only to public addresses (an account's own channel, DESIGN 7's SSRF guard). */
+/** guarded: connect only to public addresses (an account's own channel; guarded-dispatcher.ts). */
 export type TUpstream = { baseUrl: string; apiKey: string; guarded?: boolean };
 export type TChatChunk = { choices?: Array<{ index?: number; delta?: Record<string, unknown>; finish_reason?: string | null }>; [extra: string]: unknown };
 export type TChatCompletion = { choices?: unknown[]; usage?: unknown; [extra: string]: unknown };
@@ -171,7 +171,7 @@ async function send(upstream: TUpstream, body: Record<string, unknown>, call: TC
   }
   if (res.statusCode >= 200 && res.statusCode < 300) return res;
   const text = await res.body.text().catch(() => "");
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {

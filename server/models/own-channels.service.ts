@@ -1,4 +1,4 @@
-// The private key service (SPEC 6, flagship and enterprise editions): an account brings its own
+// The private key service (flagship and enterprise editions): an account brings its own
 // upstream keys. Its channels serve only its own requests, before the platform's (gateway.service),
 // may serve only models of the catalogue, must point at the public internet, and are invisible to
 // every other account (not_found). Keys are sealed at rest and shown only by their hint.
@@ -11,7 +11,7 @@ import { sealSecret } from "../lib/secret-box";
 import { hintKey, runChannelTest, toChannelView, type TChannelTestResult } from "./channels.service";
 import * as repo from "./models.repository";
 import { listCatalogueModels } from "./models.service";
-import { ZCreateOwnChannelInput, ZUpdateChannelInput, type TChannelView } from "./models.schema";
+import type { TChannelView, TCreateOwnChannelInput, TUpdateChannelInput } from "./models.schema";
 import { postChatCompletion } from "./openai-compatible-client";
 import { assertPublicBaseUrl } from "./public-base-url";
 
@@ -28,9 +28,8 @@ export async function listOwnChannels(accountId: string): Promise<TChannelView[]
   return (await repo.listChannels({ ownerAccountId: accountId })).map(toChannelView);
 }
 
-export async function createOwnChannel(accountId: string, raw: unknown): Promise<TChannelView> {
+export async function createOwnChannel(accountId: string, input: TCreateOwnChannelInput): Promise<TChannelView> {
   await assertFeature(accountId, "privateKeyService");
-  const input = ZCreateOwnChannelInput.parse(raw);
   const models = await assertCatalogueModels(input.models);
   await assertPublicBaseUrl(input.base_url);
   const row = await repo.insertChannel({
@@ -47,9 +46,8 @@ export async function createOwnChannel(accountId: string, raw: unknown): Promise
   return toChannelView(row);
 }
 
-export async function updateOwnChannel(accountId: string, id: string, raw: unknown): Promise<TChannelView> {
+export async function updateOwnChannel(accountId: string, id: string, input: TUpdateChannelInput): Promise<TChannelView> {
   await requireOwnChannel(accountId, id);
-  const input = ZUpdateChannelInput.parse(raw);
   const models = input.models ? await assertCatalogueModels(input.models) : undefined;
   if (input.base_url) await assertPublicBaseUrl(input.base_url);
   const row = await repo.updateChannelById(id, {

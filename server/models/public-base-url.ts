@@ -1,4 +1,4 @@
-// An account's own channel must point at the public internet (DESIGN 7): otherwise a customer's
+// An account's own channel must point at the public internet: otherwise a customer's
 // key would let them make the platform call into its own network. Checked when the address is
 // saved; the test button then connects through guarded-fetch, which checks again at connect time.
 import dns from "node:dns/promises";

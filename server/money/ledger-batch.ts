@@ -1,4 +1,5 @@
-// Group commit of standalone spends, per payer, within this process (decision 0008). A posting holds
+// Group commit of standalone spends, per payer, within this process
+// (docs/decisions/0008-ledger-single-statement-postings.md). A posting holds
 // the payer's wallet row lock until it commits, so N concurrent debits of one wallet used to queue
 // behind N commits (one fsync each). Here, while a batch of a payer's spends is in flight, newcomers
 // wait; when it returns, everything queued goes in the next batch: one read of the wallet and the

@@ -1,12 +1,13 @@
-// The one way money moves (DESIGN 8). `post` writes a transaction of entries that sum to zero
-// under an idempotency key: the same key and request give the first result again; the same key
-// with another request is refused (idempotency_conflict). Wallets (spendable, gift, frozen) keep
-// a balance the database refuses to take below zero, so no interleaving of requests overdraws.
-// `spend` takes a payer's gift credit first, then their coins; standalone spends of one payer that
-// arrive together are group-committed (ledger-batch.ts, decision 0008), each still its own transaction.
+// The one way money moves (docs/decisions/0008-ledger-single-statement-postings.md). `post` writes
+// a transaction of entries that sum to zero under an idempotency key: the same key and request give
+// the first result again; the same key with another request is refused (idempotency_conflict).
+// Wallets (spendable, gift, frozen) keep a balance the database refuses to take below zero, so no
+// interleaving of requests overdraws. `spend` takes a payer's gift credit first, then their coins;
+// standalone spends of one payer that arrive together are group-committed (ledger-batch.ts), each
+// still its own transaction.
 import crypto from "node:crypto";
 import { AppError } from "../errors/app-error";
-import type { TDbOrTx, TTx } from "../db/client";
+import type { TDbOrTx, TTx } from "../db/transaction";
 import * as repo from "./ledger.repository";
 import { enqueueSpend } from "./ledger-batch";
 

@@ -1,4 +1,4 @@
-// Balances against their entries (issue 7): what the administrator's reconciliation page shows and
+// Balances against their entries: what the administrator's reconciliation page shows and
 // the reliability test asserts. Every kept balance must equal the sum of its entries, every
 // transaction must sum to zero, no wallet may be negative, and the whole ledger sums to zero.
 import * as repo from "./ledger.repository";

@@ -1,4 +1,5 @@
-// Which addresses a fetch made on a user's behalf may reach (DESIGN 7): the public internet only.
+// Which addresses a fetch made on a user's behalf may reach: the public internet only.
+// The SSRF guard as a whole is described in docs/security.md.
 import net from "node:net";
 
 const blocked = new net.BlockList();

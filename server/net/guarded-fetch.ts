@@ -1,7 +1,8 @@
 // Every outbound request made on a user's behalf (networking, plugins, image URLs, webhooks,
-// database training sets) goes through here (DESIGN 7). The address is checked when the socket
-// connects, after DNS, so a name that resolves to a private address, or changes its answer between
-// a check and the connection (DNS rebinding), is refused; each redirect is checked the same way.
+// database training sets) goes through here (docs/security.md, the SSRF guard). The address is
+// checked when the socket connects, after DNS, so a name that resolves to a private address, or
+// changes its answer between a check and the connection (DNS rebinding), is refused; each redirect
+// is checked the same way.
 import dns from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Agent, fetch as undiciFetch, type RequestInit, type Response } from "undici";

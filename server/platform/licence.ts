@@ -45,7 +45,7 @@ export function verifyLicence(text: string, publicKey: crypto.KeyObject): { ok: 
   } catch {
     return { ok: false, reason: "licence file is not JSON" };
   }
-  let valid = false;
+  let valid: boolean;
   try {
     valid = crypto.verify(null, canonicalPayload(file.payload), publicKey, Buffer.from(file.signature, "base64"));
   } catch {

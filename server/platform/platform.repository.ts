@@ -34,3 +34,8 @@ export async function upsertHeartbeat(name: string, pid: number, startedAt: Date
 export async function findHeartbeats(tx: TDbOrTx = getDb()) {
   return tx.processHeartbeat.findMany({ select: { name: true, pid: true, seenAt: true } });
 }
+
+/** The cheapest round trip to the database, for the health check. */
+export async function pingDatabase() {
+  await getDb().$queryRaw`SELECT 1`;
+}

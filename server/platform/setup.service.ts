@@ -7,15 +7,15 @@
 // code away happen in one transaction: two people racing with the same code make one administrator.
 import crypto from "node:crypto";
 import { AppError } from "../errors/app-error";
-import { Prisma } from "../db/generated/client";
-import { runTransaction } from "../db/transaction";
+import { isUniqueViolation, runTransaction } from "../db/transaction";
 import { logger } from "../lib/logger";
 import { sha256 } from "../lib/secret-box";
 import { singleton } from "../lib/singleton";
 import * as accountsRepo from "../accounts/accounts.repository";
 import { hashPassword } from "../auth/password";
 import { assertLoginAllowed, recordLoginAttempt } from "../auth/login-throttle";
-import { startSession, toSessionAccount } from "../auth/session.service";
+import { toSessionAccount } from "../accounts/session-account";
+import { startSession } from "../auth/session.service";
 import type { TRequestMeta } from "../auth/auth.service";
 import { grantExperienceBonus } from "../money/editions/experience-bonus";
 import { isNameReserved } from "../money/editions/registration-reservation";
@@ -89,9 +89,6 @@ export async function announceSetupCode(origin: string, print: (line: string) =>
   return issued;
 }
 
-function isUniqueViolation(err: unknown) {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
-}
 
 /**
  * Creates the first platform administrator and signs them in. Refusals write nothing but the

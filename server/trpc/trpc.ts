@@ -16,7 +16,7 @@ const t = initTRPC.context<TContext>().create({
   transformer: superjson,
   // The one place tRPC learns about our errors (STYLE: never try/catch around next()).
   errorFormatter({ shape, error, ctx }) {
-    const mapped = mapError(error.cause ?? error, ctx?.lng);
+    const mapped = mapError(isOutputFailure(error) ? error : (error.cause ?? error), ctx?.lng);
     return { ...shape, message: mapped.envelope.description, data: { ...shape.data, code: shape.data.code, appCode: mapped.code, envelope: mapped.envelope } };
   },
 });
@@ -40,10 +40,19 @@ const TRPC_CODES: Record<number, TTrpcCode> = {
 // Services throw AppError (or a ZodError from parsing their input); tRPC would call either a 500.
 // next() never throws (STYLE, trap 3): look at its result and give the error the HTTP status of
 // its catalogue code.
+/**
+ * An answer that does not match its procedure's declared output is our bug, not the caller's: it
+ * stays a 500 (logged by mapError) rather than reading as a refused field.
+ */
+function isOutputFailure(error: TRPCError) {
+  return error.code === "INTERNAL_SERVER_ERROR" && error.message === "Output validation failed";
+}
+
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
+  if (isOutputFailure(result.error)) return result;
   if (asZodError(cause)) return { ...result, error: new TRPCError({ code: "BAD_REQUEST", cause }) };
   if (!isAppError(cause)) return result;
   return { ...result, error: new TRPCError({ code: TRPC_CODES[(cause as AppError).httpStatus] ?? "INTERNAL_SERVER_ERROR", cause }) };
@@ -51,7 +60,7 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const publicProcedure = t.procedure.use(mapAppErrors);
-/** A signed-in account; 110003 otherwise (SPEC 8), which the browser turns into the login page. */
+/** A signed-in account; 110003 (not_logged_in) otherwise, which the browser turns into the login page. */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.account) throw new AppError("not_logged_in");
   return next({ ctx: { ...ctx, account: ctx.account } });

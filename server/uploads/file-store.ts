@@ -1,4 +1,4 @@
-// Where uploaded files live (DESIGN 3): one interface, a local folder by default, and an
+// Where uploaded files live: one interface (stored-file.ts), a local folder by default, and an
 // S3-compatible bucket when S3_BUCKET is set (s3-file-store.ts). Keys are ours (e.g. avatars/<id>/<random>.png),
 // never a client's file name.
 import fs from "node:fs";
@@ -9,42 +9,7 @@ import { getEnv } from "../env";
 import { randomToken } from "../lib/secret-box";
 import { singleton } from "../lib/singleton";
 import { S3FileStore } from "./s3-file-store";
-
-export type TByteRange = { start: number; end: number };
-/**
- * A stored file as read: `size` is the whole file's; when a range was asked for, `range` says what
- * the stream holds (inclusive bytes), or "unsatisfiable" (the stream is then empty).
- */
-export type TStoredFile = { stream: Readable; contentType: string; size: number; range?: TByteRange | "unsatisfiable" };
-
-/** One "bytes=" range of an HTTP Range header against a file of `size` bytes; null: answer it all. */
-export function resolveRange(header: string | undefined, size: number): TByteRange | "unsatisfiable" | null {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
-  if (!m || (!m[1] && !m[2])) return null; // absent, several ranges, or another unit: the whole file
-  if (!m[1]) {
-    const suffix = Number(m[2]);
-    return suffix === 0 || size === 0 ? "unsatisfiable" : { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
-  return start >= size || end < start ? "unsatisfiable" : { start, end };
-}
-
-export interface FileStore {
-  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
-  /** The file (or the asked "bytes=" range of it, videos seek this way), or null when there is none. */
-  get(key: string, range?: string): Promise<TStoredFile | null>;
-  /** Deleting a missing key is not an error. */
-  delete(key: string): Promise<void>;
-}
-
-const KEY_PATTERN = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
-const META_SUFFIX = ".meta.json";
-
-/** Keys are relative paths of plain segments: no "..", no absolute paths, no backslashes. */
-export function isValidKey(key: string) {
-  return key.length <= 300 && KEY_PATTERN.test(key) && !key.split("/").some((s) => s === "." || s === ".." || s.includes("..")) && !key.endsWith(META_SUFFIX);
-}
+import { isValidKey, META_SUFFIX, resolveRange, type FileStore, type TStoredFile } from "./stored-file";
 
 function assertKey(key: string) {
   if (!isValidKey(key)) throw new Error(`invalid file key: ${JSON.stringify(key)}`);

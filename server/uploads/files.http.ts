@@ -5,7 +5,8 @@
 // Private files (certification documents) are not served here: their areas check access first.
 import express, { type Request, type Response } from "express";
 import { logger } from "../lib/logger";
-import { getFileStore, type TStoredFile } from "./file-store";
+import { getFileStore } from "./file-store";
+import type { TStoredFile } from "./stored-file";
 import { isPublicKey } from "./uploads.service";
 
 /** Streams a stored file with the headers every file answer carries. */

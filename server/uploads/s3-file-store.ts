@@ -4,7 +4,7 @@
 // The SDK is loaded on first use, so a deployment on the local folder never loads it.
 import type { S3Client } from "@aws-sdk/client-s3";
 import { Readable } from "node:stream";
-import { isValidKey, resolveRange, type FileStore, type TStoredFile } from "./file-store";
+import { isValidKey, resolveRange, type FileStore, type TStoredFile } from "./stored-file";
 
 export type TS3Settings = {
   bucket: string;

@@ -1,4 +1,4 @@
-// Upload limits of SPEC 5, in one place: the server enforces them, the forms check them early.
+// Upload limits, in one place: the server enforces them, the forms check them early.
 // No server imports here: the browser uses this file too.
 export const MB = 1024 * 1024;
 

@@ -1,12 +1,13 @@
-// The one way uploads are checked and kept (DESIGN 9), used by every area: by size, by the
-// content's own type (sniff.ts; an executable is refused whatever its name), by what the form said
-// the file is (it must agree with the content: sniff.ts, rule 3), for pictures by their pixel size;
-// only then written to the file store (file-store.ts: a local folder or an S3 bucket). Before any of
-// this, the form reader has inspected every file for what is dangerous to keep or unpack whatever
-// the area (upload-guard.ts: names, programs, archives and pictures that unpack too far, polyglots).
+// The one way uploads are checked and kept (docs/security.md#upload-checks), used by every area: by
+// size, by the content's own type (sniff.ts; an executable is refused whatever its name), by what
+// the form said the file is (it must agree with the content: sniff.ts, rule 3), for pictures by
+// their pixel size; only then written to the file store (file-store.ts: a local folder or an S3
+// bucket). Before any of this, the form reader has inspected every file for what is dangerous to
+// keep or unpack whatever the area (upload-guard.ts: names, programs, archives and pictures that
+// unpack too far, polyglots).
 //
 // The API other areas call:
-//   acceptImage(bytes, limits)     a JPG/PNG picture within SPEC 5's bytes and 300-5000 px
+//   acceptImage(bytes, limits)     a JPG/PNG picture within the limits' bytes and 300-5000 px
 //   acceptVideo(bytes, limits)     an MP4, MOV or WebM video
 //   acceptTextFile(bytes, limits)  a txt, docx or pdf file, not empty
 //   acceptDocument(bytes, opts)    one of the given kinds (certificates: pdf, jpeg, png)
@@ -16,7 +17,6 @@
 // Limits live in upload-limits.ts (shared with the browser); refusals are AppErrors of the catalogue.
 import { AppError } from "../errors/app-error";
 import { logger } from "../lib/logger";
-import * as accounts from "../accounts/accounts.repository";
 import { declaredTypeOf } from "./declared-type";
 import { getFileStore, newFileKey } from "./file-store";
 import { agreesWithDeclared, decodeText, FILE_TYPES, isExecutable, readImageSize, sniffType, type TFileKind } from "./sniff";
@@ -82,7 +82,7 @@ export function acceptVideo(bytes: Buffer | null | undefined, limits: TFileLimit
 }
 
 /**
- * A text file (SPEC 5: txt, docx or pdf, not empty) within maxBytes (TRAINING_FILE_LIMITS 50 MB,
+ * A text file (txt, docx or pdf, not empty) within maxBytes (TRAINING_FILE_LIMITS 50 MB,
  * TEXT_FILE_LIMITS 10 MB). The kind comes from the content: txt is readable UTF-8 (or GB18030) text
  * without NUL bytes, docx a ZIP holding word/document.xml, pdf starts with "%PDF-". A txt of only
  * blanks counts as empty. Whether a docx or pdf holds any text is for the caller's extraction to say.
@@ -148,24 +148,6 @@ export function toPublicFileUrl(key: string) {
 
 export function isPublicKey(key: string) {
   return PUBLIC_FOLDERS.some((folder) => key.startsWith(folder));
-}
-
-/** Replaces the account's avatar: the new picture is kept, the account points at it, the old one goes. */
-export async function setAvatar(accountId: string, bytes: Buffer | undefined) {
-  const image = acceptImage(bytes, AVATAR_LIMITS);
-  const previous = (await accounts.findAccountById(accountId))?.avatarUrl ?? null;
-  const key = await storeFile(`avatars/${accountId}`, image);
-  const avatarUrl = toPublicFileUrl(key);
-  try {
-    await accounts.updateAccount(accountId, { avatarUrl });
-  } catch (err) {
-    await deleteFiles([key]);
-    throw err;
-  }
-  // Only our own copy of this account's earlier upload; a WeChat picture URL is not ours to delete.
-  const ownFolder = `${PUBLIC_FILES_PATH}avatars/${accountId}/`;
-  if (previous?.startsWith(ownFolder) && previous !== avatarUrl) await deleteFiles([previous.slice(PUBLIC_FILES_PATH.length)]);
-  return { avatarUrl };
 }
 
 /** A picture shown publicly by something the account builds (an agent's avatar): kept, not attached. */

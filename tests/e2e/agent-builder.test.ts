@@ -1,4 +1,4 @@
-// The agent builder in a real browser (issue 4): create an agent with a variable and a plugin,
+// The agent builder in a real browser: create an agent with a variable and a plugin,
 // see the schema's refusals as you type, save and reload, be warned before leaving unsaved
 // changes, publish, edit into a new higher draft, submit for review, have a platform
 // administrator approve it, and read both versions in the update log. /creator at phone size.
@@ -35,14 +35,41 @@ async function open(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated]");
 }
 
-/** Unfolds one of the editor's sections (nothing to do when it is open). */
+/**
+ * Unfolds one of the editor's sections (nothing to do when it is open) and waits until it has
+ * finished opening: a click on a field while the panel still grows can land on nothing.
+ */
 async function openSection(page: Page, key: string) {
-  const head = page.locator(".ant-collapse-header", { has: page.locator(`[data-testid=section-head-${key}]`) });
+  const label = page.locator(`[data-testid=section-head-${key}]`);
+  const head = page.locator(".ant-collapse-header", { has: label });
   if ((await head.getAttribute("aria-expanded")) !== "true") await head.click();
+  await page.locator(".ant-collapse-header[aria-expanded=true]", { has: label }).waitFor();
+  // Open, its motion classes gone and nothing in it animating, for three frames in a row.
+  await page.locator(".ant-collapse-item", { has: head }).evaluate(async (item) => {
+    for (let calm = 0, frames = 0; calm < 3 && frames < 600; frames++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const panel = item.querySelector(":scope > .ant-collapse-panel");
+      const settled = Boolean(panel?.classList.contains("ant-collapse-panel-active")) && !Array.from(panel!.classList).some((c) => c.startsWith("ant-motion")) && item.getAnimations({ subtree: true }).length === 0;
+      calm = settled ? calm + 1 : 0;
+    }
+  });
 }
 
 const fieldError = (page: Page, text: string) => page.locator(".ant-form-item-explain-error", { hasText: text });
 const plugin = (page: Page, name: string) => page.locator("[data-testid=agent-plugins] .ant-checkbox-wrapper", { hasText: name });
+
+/** Clicks a plugin and waits for its box to show the change; a click that changed nothing is made once more. */
+async function togglePlugin(page: Page, name: string) {
+  const want = !(await plugin(page, name).locator("input").isChecked());
+  const shown = plugin(page, name).locator(want ? "input:checked" : "input:not(:checked)");
+  await plugin(page, name).click();
+  const changed = await shown.waitFor({ state: "attached", timeout: 2_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!changed) await plugin(page, name).click();
+  await shown.waitFor({ state: "attached" });
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -99,9 +126,10 @@ describe("agent builder", () => {
 
     // Four plugins are one too many; back to one.
     await openSection(page, "abilities");
-    for (const p of ["Web page reader", "HTML interpreter", "Python interpreter", "Current time"]) await plugin(page, p).click();
+    await plugin(page, "Web page reader").locator("input:enabled").waitFor();
+    for (const p of ["Web page reader", "HTML interpreter", "Python interpreter", "Current time"]) await togglePlugin(page, p);
     await fieldError(page, "Choose at most 3 plugins at once").waitFor();
-    for (const p of ["HTML interpreter", "Python interpreter", "Current time"]) await plugin(page, p).click();
+    for (const p of ["HTML interpreter", "Python interpreter", "Current time"]) await togglePlugin(page, p);
     await fieldError(page, "Choose at most 3 plugins at once").waitFor({ state: "detached" });
 
     // A price under 0.1 yuan is refused as you type.

@@ -1,4 +1,4 @@
-// Sharing and app data in Chromium (issue 6): the owner opens /application, sees the day's numbers,
+// Sharing and app data in Chromium: the owner opens /application, sees the day's numbers,
 // opens the share panel (the link carries touser, its QR code decodes to it, the embed snippets
 // name the app), makes a poster whose downloaded PNG holds a QR code decoding to the same link, and
 // exports the dialogues to an xlsx the worker writes and the page downloads. Another account gets

@@ -1,4 +1,4 @@
-// Publishing an app in a real browser (issue 6): a developer creates an H5 app from an agent on
+// Publishing an app in a real browser: a developer creates an H5 app from an agent on
 // /create_app (the shared schema refuses a bad field in the browser first), it waits on /my_app
 // under review, an administrator approves it on /admin/app_review, and it is then on the shelf,
 // in the app centre (/app_store) and found by search (/search?q=). The phone-sized /my_app too.

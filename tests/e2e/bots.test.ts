@@ -1,4 +1,4 @@
-// Bots in a real browser (issue 8): a professional, funded owner creates a personal-WeChat bot on
+// Bots in a real browser: a professional, funded owner creates a personal-WeChat bot on
 // /create_bot, pays the first year of its package, sees the login QR code and "to be associated",
 // scans it (the e2e gateway runs wechaty's mock puppet, whose QR is a loopback URL) and watches the
 // page turn online by itself; sets a greeting; adds a daily scheduled message and sees it listed
@@ -42,7 +42,7 @@ async function makeOwner(edition: "basic" | "professional", funds: number, opts:
   const agentId = `e2eag${crypto.randomBytes(8).toString("hex")}`;
   await sql("INSERT INTO agent (id, owner_account_id, name, updated_at) VALUES ($1, $2, $3, now())", [agentId, id, agentName]);
   await sql("INSERT INTO agent_version (id, agent_id, version, state, config, published_at, updated_at) VALUES ($1, $2, '1.0.0', 'published', $3::jsonb, now(), now())", [`e2eav${crypto.randomBytes(8).toString("hex")}`, agentId, JSON.stringify({ name: agentName, introduction: "Answers customers", model_key: modelKey })]);
-  // The narrowest phone we design for (SPEC 2's /mobi pages): 375 px.
+  // The narrowest phone we design for (the /mobi pages): 375 px.
   const context = opts.phone375 ? await browser.newContext({ ...PHONE, viewport: { width: 375, height: 812 }, baseURL }) : await newContext(browser, { baseURL });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }, { name: "lang", value: opts.lang ?? "en", url: baseURL }]);
   return { id, agentName, context };

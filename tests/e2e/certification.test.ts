@@ -1,4 +1,4 @@
-// Avatar and developer certification in a real browser (issue 3): a user uploads an avatar and
+// Avatar and developer certification in a real browser: a user uploads an avatar and
 // applies with pictures on /setting; a platform administrator approves on /admin/certifications;
 // the user's settings then show the certified state.
 import crypto from "node:crypto";

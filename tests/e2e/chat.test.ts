@@ -1,4 +1,4 @@
-// The debug chat and history in a real browser (issue 4), against the loopback fake upstream
+// The debug chat and history in a real browser, against the loopback fake upstream
 // (3 reasoning chunks, then 6 content chunks; `[[tool:NAME {args}]]` makes it call a tool and
 // `[[say:TEXT]]` makes it answer TEXT). An agent with a required variable and the current_time
 // plugin is made through tRPC; the user fills the variable, chats, sees the thinking, the answer
@@ -25,7 +25,7 @@ async function makeAccount(account: string) {
   await sql(`INSERT INTO account (id, account, nickname, updated_at) VALUES ($1, $2, $2, now())`, [id, account]);
   const token = crypto.randomBytes(32).toString("base64url");
   await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
-  // Every reply costs the channel fee (issue 7): gift credit as the experience bonus would give.
+  // Every reply costs the channel fee: gift credit as the experience bonus would give.
   await fundE2eAccount(inject("databaseUrl"), id);
   return { id, token };
 }

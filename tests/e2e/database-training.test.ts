@@ -1,4 +1,4 @@
-// Database training sets in a real browser (issue 5), against the test MariaDB (MYSQL_URL): create a
+// Database training sets in a real browser, against the test MariaDB (MYSQL_URL): create a
 // set, verify it (a wrong password first, then the right one), save it, see it listed as done, and
 // run a query whose rows come back as a table. With SCREENSHOT_DIR set, both pages are saved at
 // desktop and phone width in en and zh_hans.

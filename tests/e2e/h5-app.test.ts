@@ -1,7 +1,7 @@
-// The H5 app as a consumer uses it, on a phone-sized page in Chromium (issue 6): a visitor who is
+// The H5 app as a consumer uses it, on a phone-sized page in Chromium: a visitor who is
 // not signed in opens a published app's share link and lands in /mobi/dialogue with touser kept,
 // sees the welcome message, taps a recommended question and gets the offline channel's answer,
-// likes it, uses up the free count (2 a day) and is refused with SPEC 8's message. A private app
+// likes it, uses up the free count (2 a day) and is refused with the platform's message. A private app
 // opens by its link; a removed app shows /mobi/error with the reason.
 import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -78,7 +78,7 @@ describe("the H5 app on a phone", () => {
       .poll(async () => (await sql("SELECT m.feedback FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 AND m.role = 'assistant'", [appId])).map((r) => r.feedback))
       .toEqual(["liked"]);
 
-    // The second (last free) use, then the third is refused with SPEC 8's message.
+    // The second (last free) use, then the third is refused with the platform's message.
     await page.locator("[data-testid=h5-text]").fill("Tell me more");
     await page.locator("[data-testid=h5-send]").click();
     expect(await lastAnswerStatus(page)).toBe("done");

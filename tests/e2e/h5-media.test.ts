@@ -1,4 +1,4 @@
-// The H5 app's voice and image input and voice output in Chromium at phone size (issue 6). A
+// The H5 app's voice and image input and voice output in Chromium at phone size. A
 // signed-out visitor records a clip with Chromium's fake microphone and gets its transcription in
 // the input, attaches a picture and sends it (the model receives an image content part, the
 // conversation shows the picture), has the reply read aloud (the speech model is asked with the

@@ -1,4 +1,4 @@
-// Knowledge end to end in Chromium (issue 5): a builder makes a Q&A set, attaches it to an agent
+// Knowledge end to end in Chromium: a builder makes a Q&A set, attaches it to an agent
 // on the offline channel (labelled as retrieval without a language model), asks a paraphrased
 // question in the debug chat and gets the item's answer with its citation; then uploads a docx to
 // a smart set, waits for the job to train it, and sees a passage of it cited in a chat.
@@ -20,7 +20,7 @@ async function makeSignedIn(account: string): Promise<{ context: BrowserContext;
   await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}', 'professional', now() + interval '30 days', now())`, [id, account]);
   const token = crypto.randomBytes(32).toString("base64url");
   await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
-  // Every reply costs the channel fee (issue 7): gift credit as the experience bonus would give.
+  // Every reply costs the channel fee: gift credit as the experience bonus would give.
   await fundE2eAccount(inject("databaseUrl"), id);
   const context = await newContext(browser, { baseURL, lang: "zh_hans" });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);

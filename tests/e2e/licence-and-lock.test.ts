@@ -65,7 +65,7 @@ describe("licence overlays", () => {
 
 describe("screen lock", () => {
   const setLock = (items: unknown[]) =>
-    // Set through the second web instance: the page on the first must still see it (DESIGN 10).
+    // Set through the second web instance: the page on the first must still see it.
     fetch(`${inject("webUrl2")}/api/v1/admin/screen_lock`, {
       method: "PUT",
       headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" },

@@ -1,4 +1,4 @@
-// The market in Chromium (issue 6): a visitor browses /app_store, filters by category, searches and
+// The market in Chromium: a visitor browses /app_store, filters by category, searches and
 // opens an app's details (update log, developer); a signed-in user likes, collects, follows and
 // comments, and sees the refusals for a second like and for following themself. Desktop and phone
 // screenshots with MARKET_SHOTS=<dir>.
@@ -119,7 +119,7 @@ describe("the market", () => {
 
     await page.locator("[data-testid=like-button]").click();
     await expect.poll(() => page.locator("[data-testid=like-count]").textContent()).toBe("1");
-    // A second like is refused with SPEC 8's message, and nothing changes.
+    // A second like is refused with the platform's message, and nothing changes.
     await page.locator("[data-testid=like-button]").click();
     await toast(page, "Already liked");
     expect(await page.locator("[data-testid=like-count]").textContent()).toBe("1");

@@ -1,4 +1,4 @@
-// The multimedia library in a real browser (issue 5): a professional account uploads a picture on
+// The multimedia library in a real browser: a professional account uploads a picture on
 // /multimedia, sees it in the grid with its preview, renames it, deletes it (and its file goes);
 // the table view, the picker's return, phone width, and a basic account's upgrade refusal.
 // MEDIA_SHOTS=<dir> also saves desktop and phone screenshots of the four pages.
@@ -68,7 +68,7 @@ describe("multimedia library", () => {
     const card = page.locator("[data-testid=media-card]").first();
     await card.waitFor();
     expect(await page.locator("[data-testid=media-card]").count()).toBe(1);
-    // SPEC 5: the long name shows its first 10 characters, an ellipsis and the extension.
+    // The long name shows its first 10 characters, an ellipsis and the extension.
     expect(await card.locator("[data-testid=media-name]").textContent()).toBe("2026春季新品发布….png");
     expect(await card.locator("[data-testid=media-name]").getAttribute("title")).toBe(longName);
     await page.waitForFunction(() => {

@@ -1,4 +1,4 @@
-// The model registry and channels in a real browser (issue 4): an administrator adds a model and a
+// The model registry and channels in a real browser: an administrator adds a model and a
 // channel pointing at a loopback fake upstream, tests it, sees a banned key take the channel out
 // with the reason, and is refused deleting an enabled channel; a weight of 101 is refused as
 // typed. Accounts see the catalogue and, by edition, their own keys or the upgrade hint.

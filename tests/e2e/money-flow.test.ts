@@ -1,4 +1,4 @@
-// The money flow of issue 7 in one story, in Chromium: a buyer tops up 2000 through the loopback
+// The money flow in one story, in Chromium: a buyer tops up 2000 through the loopback
 // WeChat Pay, follows a sharer's link to an H5 app on a phone and buys its 2000 Z plan; the sharer
 // sees the 1000 Z dividend (the app shares 50%) on /income, the buyer sees the purchase on
 // /consumption, and the sharer withdraws the 1000: 40 tax withheld ((1000 - 800) x 20%), 960

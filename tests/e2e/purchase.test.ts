@@ -1,4 +1,4 @@
-// Buying a plan in the H5 chat on a phone (issue 7): a signed-in consumer opens an app's share link
+// Buying a plan in the H5 chat on a phone: a signed-in consumer opens an app's share link
 // with touser, uses the free use of the day, is refused "trial count is 0, purchase", opens the plan
 // sheet (plans, price in Z, balance), confirms, buys and chats on; the sharer gets the dividend at
 // the app's share and the use counts against the purchase. A buyer whose balance is short sees the

@@ -153,7 +153,7 @@ describe("shell state", () => {
   });
 });
 
-describe("antd's stylesheet (decision 0011)", () => {
+describe("antd's stylesheet (docs/decisions/0011-antd-stylesheet.md)", () => {
   it("pages link one immutable gzipped stylesheet instead of inlining antd's styles, and are styled by it before any script runs", async () => {
     const html = await (await fetch(`${baseURL}/login`)).text();
     const hrefs = [...html.matchAll(/<link rel="stylesheet" href="(\/_antd\/[0-9a-f]{16}\.css)">/g)].map((m) => m[1]);

@@ -1,4 +1,4 @@
-// Top-up in a real browser (issue 7): from a console page, the header's Recharge button opens the
+// Top-up in a real browser: from a console page, the header's Recharge button opens the
 // recharge dialog; a custom amount over 6000 is refused in the browser; 50 through WeChat Pay shows
 // the code_url as a QR code; the loopback WeChat Pay plays the payer (POST /__fake/pay), notifies the
 // web instance with a signed, encrypted notification, and the dialog and the header show the new balance.

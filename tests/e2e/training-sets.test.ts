@@ -1,4 +1,4 @@
-// Training sets in a real browser (issue 5): create a Q&A set with two items, import a csv and
+// Training sets in a real browser: create a Q&A set with two items, import a csv and
 // read the report of added and refused rows, see the set train to "done"; create a smart text set,
 // upload a docx and see the worker read it to "done" with its character count; the list at desktop
 // and phone width. With TRAIN_SHOTS=<dir>, also writes screenshots of the pages (desktop and phone).
@@ -133,7 +133,7 @@ describe("training sets", () => {
     await toast(page, "1 file uploaded: training");
     const row = page.locator("[data-testid=doc-row]");
     await row.first().waitFor();
-    // SPEC 5: a base name over 18 characters shows its first 10, an ellipsis and the extension.
+    // A base name over 18 characters shows its first 10, an ellipsis and the extension.
     expect(await row.first().innerText()).toContain("退货政策说明书第二版….docx");
     await page.locator("[data-testid=doc-row][data-state=done]").waitFor({ timeout: 30_000 });
     expect(await page.locator("[data-testid=doc-chars]").innerText()).toBe(String([...text].length));

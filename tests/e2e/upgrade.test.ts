@@ -1,11 +1,11 @@
-// Buying an edition in a real browser (issue 7): a person registers on /registered (open mode) and
+// Buying an edition in a real browser: a person registers on /registered (open mode) and
 // gets the 100 Z experience bonus as gift credit; with 300 Z of coins posted through the ledger they
 // open /upgrade, see basic and their balance, buy professional for 365 days from the balance (the
 // breakdown: fee 199, prepaid 100, total 299), and the page then shows professional with a year left.
-// The gift credit paid the fee first (decision 0006): 100 gift + 99 coins, 201 coins left.
+// The gift credit paid the fee first (docs/decisions/0006-edition-pricing.md): 100 gift + 99 coins, 201 coins left.
 // UPGRADE_SHOTS=<dir> keeps screenshots.
 import crypto from "node:crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
 import { sql, ledgerBalance } from "../helpers/e2e-db";

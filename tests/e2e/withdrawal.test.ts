@@ -1,4 +1,4 @@
-// Withdrawal in a real browser (issue 7): a funded account fills the form on /withdrawal (the
+// Withdrawal in a real browser: a funded account fills the form on /withdrawal (the
 // browser refuses an amount under 10 and a bad ID number first), sees the tax and the received
 // amount live and again in the confirm dialog, submits, and finds it in /my_withdrawal; a platform
 // administrator marks it arrived on /admin/withdrawals and the withdrawer sees it arrived, with the

@@ -65,7 +65,7 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://fake");
-      let body: any = {};
+      let body: any;
       try {
         body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
       } catch {

@@ -41,6 +41,8 @@ export type TKeyBehaviour = {
   /** Fail only the first N requests of this key, then answer normally. */
   failTimes?: number;
   stream?: TStreamShape;
+  /** The answer's content computed from the request's body (a model answering from what it was given). */
+  reply?: (body: any) => string;
 };
 
 export type TReceived = { key: string; body: any; sent: any[]; aborted: boolean };
@@ -92,7 +94,7 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
       res.writeHead(200, { "content-type": "audio/mpeg" }).end(speechAudio);
       return;
     }
-    let body: any = null;
+    let body: any;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch {
@@ -127,11 +129,12 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
         object: "chat.completion",
         created,
         model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: `Hello from ${key}` }, finish_reason: "stop" }],
+        choices: [{ index: 0, message: { role: "assistant", content: behaviour.reply?.(body) ?? `Hello from ${key}` }, finish_reason: "stop" }],
         usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
       });
     }
-    const events = buildStreamChunks({ id, created, model: body.model, ...behaviour.stream, ...contentDrivenShape(body) });
+    const replied = behaviour.reply ? { text: behaviour.reply(body) } : {};
+    const events = buildStreamChunks({ id, created, model: body.model, ...behaviour.stream, ...replied, ...contentDrivenShape(body) });
     if (body.stream_options?.include_usage && !behaviour.stream?.noUsage) events.push(usageChunk(id, created, body, events) as any);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     res.flushHeaders();

@@ -6,7 +6,7 @@ import express from "express";
 import { createApiRouter } from "../../server/http/api-router";
 import { issueCsrfCookie } from "../../server/http/csrf";
 import { createFilesRouter } from "../../server/uploads/files.http";
-import { startTurnsEarly } from "../../server/runtime/early-start";
+import { startTurnsEarly } from "../../server/turns/head-start/early-start";
 
 export function createApiApp() {
   const app = express();

@@ -1,11 +1,12 @@
-// Apps for tests of every area of issue 6: an owner, an agent with a live version, and an app of
+// Apps for tests of every app area: an owner, an agent with a live version, and an app of
 // it put on the shelf through the real service and lifecycle (as an administrator's approval does).
 import crypto from "node:crypto";
 import { createAgent, publishAgent } from "../../server/agents/agents.service";
 import { moveApp } from "../../server/apps/app-lifecycle";
 import { createApp } from "../../server/apps/apps.service";
 import * as appsRepo from "../../server/apps/apps.repository";
-import type { TAppInput, TAppState } from "../../server/apps/apps.schema";
+import { ZAppInput, type TAppInput, type TAppState } from "../../server/apps/apps.schema";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { getDb } from "../../server/db/client";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { seedOfflineChannel } from "../../prisma/seed/demo-knowledge";
@@ -37,14 +38,14 @@ export async function ensureTestCategory(): Promise<number> {
 /** An agent of `owner` on the offline model with a published (live) version. */
 export async function makeLiveAgent(owner: TTestActor, config: Record<string, unknown> = {}) {
   await seedOfflineChannel(getDb());
-  const agent = await createAgent(owner, { name: "应用助手", introduction: "An agent for app tests", model_key: OFFLINE_MODEL_KEY, out_of_scope_reply: "I only answer questions about Zelin.", ...config });
+  const agent = await createAgent(owner, ZAgentInput.parse({ name: "应用助手", introduction: "An agent for app tests", model_key: OFFLINE_MODEL_KEY, out_of_scope_reply: "I only answer questions about Zelin.", ...config }));
   await publishAgent(owner, { id: agent.id });
   return agent.id;
 }
 
-/** A valid app input for `agentId` (H5 by default); `input` overrides fields. */
+/** A valid app input for `agentId` (H5 by default), parsed as the form's edge parses it; `input` overrides fields. */
 export async function validAppInput(agentId: string, input: Partial<TAppInput> = {}): Promise<TAppInput> {
-  return {
+  return ZAppInput.parse({
     type: "h5",
     name: `测试应用 ${uid()}`,
     icon_url: "/files/images/test-icon.png",
@@ -57,7 +58,7 @@ export async function validAppInput(agentId: string, input: Partial<TAppInput> =
     welcome_messages: ["Hello"],
     recommended_questions: ["What can you do?"],
     ...input,
-  } as TAppInput;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-// Bots for tests of issue 8: an owner who may have bots (professional edition, funded for the bot
+// Bots for tests: an owner who may have bots (professional edition, funded for the bot
 // package and replies), a bot made through the real service (its BOT app, the package paid), and
 // an in-process gateway with short lease, scan and tick times.
 import crypto from "node:crypto";
@@ -44,9 +44,14 @@ export async function makeTestBot(owner: TTestActor, o: TTestBotOptions) {
   return { botId: bot_id, appId: app_id, agentId };
 }
 
+/** Short lease, scan and tick times, and only the bots of this file's owners. */
+export function testGatewayOptions(opts: TGatewayOptions = {}): TGatewayOptions {
+  return { leaseMs: 3_000, scanMs: 300, tickMs: 200, claimPerScan: 50, ownerScope: botOwnersOfThisFile, ...opts };
+}
+
 /** An in-process gateway instance with test timings; stop it in afterEach/afterAll. */
 export async function startTestGateway(opts: TGatewayOptions = {}): Promise<TGateway> {
-  return startGateway({ leaseMs: 3_000, scanMs: 300, tickMs: 200, claimPerScan: 50, ownerScope: botOwnersOfThisFile, ...opts });
+  return startGateway(testGatewayOptions(opts));
 }
 
 /** Polls `fn` until it returns something truthy (returned), or fails after `ms`. */

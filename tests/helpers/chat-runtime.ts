@@ -4,14 +4,16 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { approveAgentVersion, createAgent, publishAgent, submitAgent } from "../../server/agents/agents.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { startSession } from "../../server/auth/session.service";
 import { getDb } from "../../server/db/client";
 import { createChannel } from "../../server/models/channels.service";
 import { createModel } from "../../server/models/models.service";
-import { readSseEvents, type TSseEvent } from "../../server/runtime/sse-writer";
+import { readSseEvents, type TSseEvent } from "../../server/turns/sinks/sse-sink";
 import { startFakeOpenai, type TKeyBehaviour } from "../fakes/fake-openai";
 import { Browser, startApiServer } from "./api-client";
 import { fundAccount } from "./money";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 export type TUser = { id: string; browser: Browser; actor: { id: string; roles: never[]; enterpriseId: null } };
 
@@ -48,11 +50,11 @@ export type TAgentSetup = { config?: Record<string, unknown>; behaviour?: TKeyBe
 export async function makeAgent(h: { fake: { base: string; setBehaviour: (k: string, b: TKeyBehaviour) => void } }, owner: TUser, setup: TAgentSetup = {}) {
   const modelKey = `chat-${uid()}`;
   const key = `sk-chat-${uid()}`;
-  await createModel({ key: modelKey, display_name: "测试", supports_tools: true, supports_reasoning: true, ...setup.model });
-  await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key, models: [modelKey], weight: 1 });
+  await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "测试", supports_tools: true, supports_reasoning: true, ...setup.model }));
+  await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key, models: [modelKey], weight: 1 }));
   h.fake.setBehaviour(key, setup.behaviour ?? {});
   // A listed agent has a name of its own: the end-to-end tests share the database and find theirs on the shelf by name.
-  const agent = await createAgent(owner.actor, { name: setup.market ? "上架测试助手" : "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, ...setup.config });
+  const agent = await createAgent(owner.actor, ZAgentInput.parse({ name: setup.market ? "上架测试助手" : "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, ...setup.config }));
   if (setup.publish) await publishAgent(owner.actor, { id: agent.id });
   if (setup.market) await putOnShelf(owner.actor, agent.id);
   return { agentId: agent.id, modelKey, key };

@@ -1,5 +1,5 @@
 // One platform for the end-to-end run: the current build, the run's database, a worker, two web
-// instances (DESIGN 10: they must behave like one) and two more whose licences expire soon and
+// instances (they must behave like one) and two more whose licences expire soon and
 // have expired.
 import fs from "node:fs";
 import os from "node:os";

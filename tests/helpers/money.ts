@@ -1,4 +1,4 @@
-// Money for tests (issue 7): every chat reply costs its payer the channel fee, so accounts a test
+// Money for tests: every chat reply costs its payer the channel fee, so accounts a test
 // makes with Prisma directly (no registration, so no experience bonus) are given gift credit from
 // the platform's promotion account, as the bonus would be, through the ledger's one posting function.
 import crypto from "node:crypto";

@@ -10,6 +10,8 @@ import { createApiKey } from "../../server/apps/api-keys.service";
 import { startAppExport } from "../../server/apps/app-export.service";
 import { createBot } from "../../server/bots/bots.service";
 import { saveSchedule } from "../../server/bots/bot-schedules.service";
+import { ZScheduleInput } from "../../server/bots/bots.schema";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { getDb } from "../../server/db/client";
 import { queryDirect } from "../../server/db/direct-pool";
 import { createDatabaseSet } from "../../server/knowledge/database/database-sets.service";
@@ -98,16 +100,16 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
 
   const agent = await makeAgent(h, user, { config: { name: "Ada 私有", prompt: `System secret: ${MARKER}`, training_set_ids: [qaSet.id, dbSet.id] }, publish: true });
   const version = await getDb().agentVersion.findFirstOrThrow({ where: { agentId: agent.agentId, state: "published" }, select: { id: true } });
-  const draft = await createAgent(actor, { name: "Ada 草稿", introduction: `Draft of ${MARKER}`, model_key: agent.modelKey, prompt: `Draft secret ${MARKER}` });
+  const draft = await createAgent(actor, ZAgentInput.parse({ name: "Ada 草稿", introduction: `Draft of ${MARKER}`, model_key: agent.modelKey, prompt: `Draft secret ${MARKER}` }));
 
   const media = await user.browser.upload("/api/v1/media", { fields: { name: `media ${MARKER}` }, files: { file: { bytes: makePng(400, 400), filename: "ada.png", type: "image/png" } } });
   const app = await createTestApp({ owner: actor, agentId: agent.agentId, state: "under_review", input: { name: `应用 ${MARKER.slice(-8)}`, introduction: `App of ${MARKER}` } });
   const apiApp = await createApp(actor, await validAppInput(agent.agentId, { type: "api", name: `API ${MARKER.slice(-8)}` }));
   await createApiKey(actor, { app_id: apiApp.id });
-  const botAgent = await createAgent(actor, { name: "Ada 机器人", introduction: "bot agent", model_key: agent.modelKey });
+  const botAgent = await createAgent(actor, ZAgentInput.parse({ name: "Ada 机器人", introduction: "bot agent", model_key: agent.modelKey }));
   await publishAgent(actor, { id: botAgent.id });
   const bot = await createBot(actor, { name: `Bot ${MARKER.slice(-6)}`, agent_id: botAgent.id, channel: "wechat", credentials: {}, group_reply: "mention", greeting: `Hi from ${MARKER}` });
-  const schedule = await saveSchedule(actor, { bot_id: bot.bot_id, content: `Scheduled ${MARKER}`, targets: [{ kind: "contact", id: "c1", name: "Contact" }], send_at: new Date(Date.now() + 86_400_000).toISOString(), loop: "once", utc_offset_minutes: 480, enabled: true });
+  const schedule = await saveSchedule(actor, ZScheduleInput.parse({ bot_id: bot.bot_id, content: `Scheduled ${MARKER}`, targets: [{ kind: "contact", id: "c1", name: "Contact" }], send_at: new Date(Date.now() + 86_400_000).toISOString(), loop: "once", utc_offset_minutes: 480, enabled: true }));
 
   const chat = await sendSse(h.api.base, user, { agent_id: agent.agentId, content: `Hello, my secret is ${MARKER}` });
   const first = chat.events.find((e) => e.event === "message")?.data as { dialogue_id?: string; message_id?: string } | undefined;

@@ -8,7 +8,7 @@ import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import { afterAll, beforeAll } from "vitest";
 import { resetEnvCache } from "../../server/env";
 import { verifyCsrf } from "../../server/http/csrf";
-import { startTurnsEarly } from "../../server/runtime/early-start";
+import { startTurnsEarly } from "../../server/turns/head-start/early-start";
 import { appRouter } from "../../server/trpc/app-router";
 import { createContext } from "../../server/trpc/trpc";
 import { startFakeOpenai } from "../fakes/fake-openai";
@@ -68,7 +68,7 @@ export async function callTrpc(base: string, browser: Browser, path: string, typ
       ? await fetch(`${base}/trpc/${path}?input=${encodeURIComponent(payload)}`, { headers })
       : await fetch(`${base}/trpc/${path}`, { method: "POST", headers: { ...headers, "content-type": "application/json", "x-csrf-token": browser.cookies.get("zl_csrf")! }, body: payload });
   const text = await res.text();
-  let body: any = null;
+  let body: any;
   try {
     body = JSON.parse(text);
   } catch {

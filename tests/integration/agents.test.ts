@@ -1,17 +1,17 @@
-// Agents and their versions (issue 4): drafts, publishing, review, upgrades that cannot be undone,
+// Agents and their versions: drafts, publishing, review, upgrades that cannot be undone,
 // the update log, edition limits, tenancy, and refusals that change nothing.
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express from "express";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
 import { insertModel } from "../../server/models/models.repository";
-import * as agents from "../../server/agents/agents.service";
+import * as agentsService from "../../server/agents/agents.service";
 import { deleteModel } from "../../server/models/models.service";
-import { ZAgentInput } from "../../server/agents/agents.schema";
+import { ZAgentInput, ZSaveAgentDraftInput } from "../../server/agents/agents.schema";
 import { startSession } from "../../server/auth/session.service";
 import { appRouter } from "../../server/trpc/app-router";
 import { createContext } from "../../server/trpc/trpc";
@@ -30,6 +30,14 @@ async function makeAccount(edition: "basic" | "professional" | "flagship" = "pro
 }
 
 const input = (over: Record<string, unknown> = {}) => ({ name: "导游小助手", introduction: "Plans trips", model_key: TOOL_MODEL, ...over });
+
+type TActor = Parameters<typeof agentsService.createAgent>[0];
+/** The service as the editor's procedures call it: the raw input parsed first, a refused parse rejecting as the service's own refusals do. */
+const agents = {
+  ...agentsService,
+  createAgent: async (actor: TActor, raw: unknown) => agentsService.createAgent(actor, ZAgentInput.parse(raw)),
+  saveAgentDraft: async (actor: TActor, raw: unknown) => agentsService.saveAgentDraft(actor, ZSaveAgentDraftInput.parse(raw)),
+};
 
 async function refusal(p: Promise<unknown>, lng = "en") {
   const err = await p.then(() => null, (e) => e);
@@ -257,7 +265,7 @@ describe("models in use", () => {
 });
 
 describe("defaults", () => {
-  it("fills SPEC 9 parameter defaults", () => {
+  it("fills the model parameters' defaults", () => {
     expect(ZAgentInput.parse(input()).parameters).toMatchObject({ max_tokens: 1024, temperature: 0.7, top_p: 1, n: 1, stream: true });
   });
 });

@@ -1,4 +1,4 @@
-// The API app (issue 6) as any OpenAI client sees it: the official `openai` npm package against
+// The API app as any OpenAI client sees it: the official `openai` npm package against
 // /v1/chat/completions (JSON and streamed) and /v1/models with the app's key; a wrong, revoked or
 // replaced key answers 401, the key's rate limit 429 with Retry-After, a removed app 403; one
 // AppUse (source api, the key, the tokens) per call; the native SSE endpoint takes the same key.
@@ -12,7 +12,7 @@ import { createOpenAiRouter } from "../../server/apps/openai-compat/openai.http"
 import { getDb } from "../../server/db/client";
 import { createApiRouter } from "../../server/http/api-router";
 import { issueCsrfCookie } from "../../server/http/csrf";
-import { readSseEvents } from "../../server/runtime/sse-writer";
+import { readSseEvents } from "../../server/turns/sinks/sse-sink";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { createTestApp } from "../helpers/apps";
 import { makeAgent, makeUser } from "../helpers/chat-runtime";
@@ -36,9 +36,9 @@ afterAll(async () => {
 });
 
 /** An API app of a new owner on the fake upstream, with its first key. */
-async function apiApp(opts: { config?: Record<string, unknown> } = {}) {
+async function apiApp(opts: { config?: Record<string, unknown>; behaviour?: NonNullable<Parameters<typeof makeAgent>[2]>["behaviour"] } = {}) {
   const owner = await makeUser(h.base);
-  const agent = await makeAgent({ fake: h.fake }, owner, { publish: true, config: opts.config });
+  const agent = await makeAgent({ fake: h.fake }, owner, { publish: true, config: opts.config, behaviour: opts.behaviour });
   const actor = { id: owner.id, roles: [], enterpriseId: null };
   const { appId } = await createTestApp({ owner: actor, agentId: agent.agentId, input: { type: "api", free_per_day: 1 } as never });
   const issued = await createApiKey(actor, { app_id: appId });
@@ -108,6 +108,33 @@ describe("the API app through the official openai client", () => {
     expect(last.usage!.completion_tokens).toBeGreaterThan(0);
     const use = await getDb().appUse.findFirstOrThrow({ where: { appId } });
     expect(use).toMatchObject({ source: "api", apiKeyId: issued.id, completionTokens: last.usage!.completion_tokens });
+  });
+
+  it("carries the agent's reasoning as reasoning_content, in deltas and in the message, only when the agent shows it", async () => {
+    const thinking = { stream: { reasoningChunks: 2, chunks: 2 } };
+    const shown = await apiApp({ config: { show_reasoning: true }, behaviour: thinking });
+    const client = clientFor(shown.issued.key);
+    const stream = await client.chat.completions.create({ model: shown.appId, stream: true, messages: [{ role: "user", content: "think aloud" }] });
+    const deltas: Record<string, unknown>[] = [];
+    for await (const chunk of stream) if (chunk.choices[0]) deltas.push(chunk.choices[0].delta as Record<string, unknown>);
+    const reasoning = deltas.filter((d) => "reasoning_content" in d);
+    expect(reasoning.map((d) => d.reasoning_content)).toEqual(["think 0 ", "think 1 "]);
+    // The reasoning comes first, each delta carrying one of the two, as DeepSeek's stream does.
+    expect(deltas.findIndex((d) => d.content === "word0 ")).toBeGreaterThan(deltas.indexOf(reasoning[1]));
+    expect(reasoning.every((d) => !d.content)).toBe(true);
+    const json = await client.chat.completions.create({ model: shown.appId, messages: [{ role: "user", content: "think again" }] });
+    expect(json.choices[0].message).toMatchObject({ content: "word0 word1 ", reasoning_content: "think 0 think 1 " });
+
+    const hidden = await apiApp({ config: { show_reasoning: false }, behaviour: thinking });
+    const quiet = await clientFor(hidden.issued.key).chat.completions.create({ model: hidden.appId, stream: true, messages: [{ role: "user", content: "think quietly" }] });
+    let text = "";
+    for await (const chunk of quiet) {
+      expect(chunk.choices[0]?.delta ?? {}).not.toHaveProperty("reasoning_content");
+      text += chunk.choices[0]?.delta?.content ?? "";
+    }
+    expect(text).toBe("word0 word1 ");
+    const plain = await clientFor(hidden.issued.key).chat.completions.create({ model: hidden.appId, messages: [{ role: "user", content: "and again" }] });
+    expect(plain.choices[0].message).not.toHaveProperty("reasoning_content");
   });
 
   it("refuses a wrong key with 401 and OpenAI's error shape", async () => {

@@ -1,4 +1,4 @@
-// The REST surface of the shell (SPEC 7) on the real database: the envelope, the licence states
+// The REST surface of the shell on the real database: the envelope, the licence states
 // and the write refusal, system config, and the screen-lock list with its refusals.
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -99,7 +99,7 @@ describe("an expired licence makes the deployment read-only", () => {
 });
 
 describe("GET /api/v1/system/config", () => {
-  it("answers the SPEC 7 fields in the envelope", async () => {
+  it("answers the system config's fields in the envelope", async () => {
     const { body } = await call("/api/v1/system/config");
     expect(body.status).toBe(200);
     expect(Object.keys(body.data).sort()).toEqual(["app_audio_enable", "config", "domain", "intelligent_agent_market", "pay_enable", "private"]);

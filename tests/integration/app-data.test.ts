@@ -1,4 +1,4 @@
-// An app's data for its owner (issue 6): counts per China-time day from dialogues, messages and
+// An app's data for its owner: counts per China-time day from dialogues, messages and
 // AppUse rows seeded across two days and two sources (a dialogue crossing midnight China time while
 // still on the same UTC date), feedback totals, the dialogue list's filters and paging, one
 // dialogue's messages, the export job writing an xlsx read back with exceljs (run by the real
@@ -14,6 +14,7 @@ import { startSession } from "../../server/auth/session.service";
 import { getQueue } from "../../server/jobs/queue";
 import { appRouter } from "../../server/trpc/app-router";
 import * as data from "../../server/apps/app-data.service";
+import { ZAppOverviewInput } from "../../server/apps/app-data.schema";
 import * as exportsSvc from "../../server/apps/app-export.service";
 import { getShareTarget } from "../../server/apps/app-share.service";
 import { buildIframeSnippet, buildScriptSnippet, buildShareUrl } from "../../server/apps/app-share";
@@ -139,9 +140,11 @@ describe("numbers per day", () => {
   });
 
   it("refuses a range the wrong way round or longer than 366 days", async () => {
-    expect(await refusal(data.getAppOverview(owner, { appId, range: { from: DAY2, to: DAY1 } }))).toBe("validation_failed");
-    expect(await refusal(data.getAppOverview(owner, { appId, range: { from: "2024-01-01", to: "2026-01-01" } }))).toBe("validation_failed");
-    expect(await refusal(data.getAppOverview(owner, { appId, range: { from: "2026-02-30", to: DAY1 } }))).toBe("validation_failed");
+    // As the overview procedure parses its input before the service runs.
+    const overview = async (raw: unknown) => data.getAppOverview(owner, ZAppOverviewInput.parse(raw));
+    expect(await refusal(overview({ appId, range: { from: DAY2, to: DAY1 } }))).toBe("validation_failed");
+    expect(await refusal(overview({ appId, range: { from: "2024-01-01", to: "2026-01-01" } }))).toBe("validation_failed");
+    expect(await refusal(overview({ appId, range: { from: "2026-02-30", to: DAY1 } }))).toBe("validation_failed");
   });
 });
 
@@ -198,7 +201,7 @@ describe("another account's app", () => {
   it("answers not_found on every read, through the service and through tRPC", async () => {
     const range = { from: DAY1, to: DAY2 };
     expect(await refusal(data.getAppOverview(stranger, { appId, range }))).toBe("not_found");
-    expect(await refusal(data.listAppDialogues(stranger, { appId }))).toBe("not_found");
+    expect(await refusal(data.listAppDialogues(stranger, { appId, filters: {}, page: 1, pageSize: 20 }))).toBe("not_found");
     expect(await refusal(data.getAppDialogue(stranger, { appId, dialogueId: ids.d1 }))).toBe("not_found");
     expect(await refusal(exportsSvc.listAppExports(stranger, { appId }))).toBe("not_found");
     expect(await refusal(data.getAppOverview(owner, { appId: "no-such-app", range }))).toBe("not_found");

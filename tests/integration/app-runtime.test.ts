@@ -1,4 +1,4 @@
-// The app runtime (issue 6, contracts 3-6): visitors and signed-in consumers chat with an app's
+// The app runtime: visitors and signed-in consumers chat with an app's
 // agent on the offline channel and on the fake OpenAI upstream; the entitlement's free count,
 // trial and plan refusals (nothing written, nothing asked upstream), the concurrent last use,
 // the owner always allowed, private / sub-account / off-shelf rules, a visitor's dialogues and

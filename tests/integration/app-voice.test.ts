@@ -1,4 +1,4 @@
-// An app's voice and image input and voice output (issue 6, H5): a recorded clip transcribed by a
+// An app's voice and image input and voice output (H5): a recorded clip transcribed by a
 // voice model on the fake upstream, refused (nothing sent) without a voice model or when the app
 // takes no voice; a reply spoken as MP3; a visitor's picture stored and its URL sent with a
 // message reaching the model as content parts, a foreign picture URL refused.
@@ -13,6 +13,7 @@ import { Browser } from "../helpers/api-client";
 import { createTestApp } from "../helpers/apps";
 import { contentOf, dataOf, makeAgent, makeUser, sendSse, useChatHarness, type TUser } from "../helpers/chat-runtime";
 import { makePng } from "../helpers/png";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const h = useChatHarness();
 const base = () => h.api.base;
@@ -38,8 +39,8 @@ async function makeApp(input: Record<string, unknown>) {
 async function makeVoiceModel() {
   const modelKey = `whisper-${uid()}`;
   const key = `sk-voice-${uid()}`;
-  await createModel({ key: modelKey, display_name: "语音", kind: "voice", upstream_model: modelKey });
-  await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key, models: [modelKey], weight: 1 });
+  await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "语音", kind: "voice", upstream_model: modelKey }));
+  await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key, models: [modelKey], weight: 1 }));
   return { modelKey, key };
 }
 

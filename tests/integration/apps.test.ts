@@ -1,12 +1,24 @@
-// Apps core (issue 6): every validation rule refused with its message and nothing written, the
+// Apps core: every validation rule refused with its message and nothing written, the
 // lifecycle through the service for every move, tenancy, the edition's app count, the review queue.
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
-import * as apps from "../../server/apps/apps.service";
+import * as appsService from "../../server/apps/apps.service";
+import { ZAppInput, ZListAppsInput, ZRemoveAppInput, ZUpdateAppInput } from "../../server/apps/apps.schema";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { MICRO } from "../../server/accounts/editions";
 import { queryWords, toTsqueryLiteral } from "../../server/knowledge/text-segmenter";
 import { createTestApp, makeAppOwner, makeLiveAgent, validAppInput } from "../helpers/apps";
+
+type TActor = Parameters<typeof appsService.createApp>[0];
+/** The service as the app form's procedures call it: the raw input parsed first, a refused parse rejecting as the service's own refusals do. */
+const apps = {
+  ...appsService,
+  createApp: async (actor: TActor, raw: unknown) => appsService.createApp(actor, ZAppInput.parse(raw)),
+  updateApp: async (actor: TActor, raw: unknown) => appsService.updateApp(actor, ZUpdateAppInput.parse(raw)),
+  listApps: async (actor: TActor, raw: unknown) => appsService.listApps(actor, ZListAppsInput.parse(raw)),
+  removeApp: async (actor: TActor, raw: unknown) => appsService.removeApp(actor, ZRemoveAppInput.parse(raw)),
+};
 
 async function refusal(p: Promise<unknown>, lng = "en") {
   const err = await p.then(() => null, (e) => e);
@@ -113,7 +125,7 @@ describe("apps: validation (every rule, same message, nothing written)", async (
   });
 
   it("an agent without a live version is refused", async () => {
-    const draftOnly = (await import("../../server/agents/agents.service")).createAgent(owner, { name: "草稿", introduction: "draft", model_key: "zelin-offline" });
+    const draftOnly = (await import("../../server/agents/agents.service")).createAgent(owner, ZAgentInput.parse({ name: "草稿", introduction: "draft", model_key: "zelin-offline" }));
     const m = await refusal(apps.createApp(owner, { ...base, agent_ids: [(await draftOnly).id] }));
     expect((m.envelope.data as { fields: Array<{ path: string }> }).fields[0].path).toBe("agent_ids");
   });

@@ -1,4 +1,4 @@
-// Registration, login, sessions and their refusals on the real database (issue 3).
+// Registration, login, sessions and their refusals on the real database.
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
@@ -74,7 +74,7 @@ describe("registration", () => {
     expect((await getDb().invitationCode.findUnique({ where: { code } }))?.uses).toBe(1);
   });
 
-  it("paid mode leaves payment to the money issue, and closed mode refuses", async () => {
+  it("paid mode answers that payment comes next, and closed mode refuses", async () => {
     setEnv({ REGISTRATION_MODE: "paid" });
     expect((await register(new Browser(api.base), name())).body).toMatchObject({ status: 420111, data: { next: "payment" } });
     setEnv({ REGISTRATION_MODE: "closed" });

@@ -6,6 +6,7 @@ import { createDingtalkChannel } from "../../bot-gateway/channels/dingtalk";
 import type { Channel, TChannelHealth, TInboundMessage } from "../../bot-gateway/core/channel";
 import type { TGateway } from "../../bot-gateway/core/gateway";
 import { saveSchedule } from "../../server/bots/bot-schedules.service";
+import { ZScheduleInput } from "../../server/bots/bots.schema";
 import type { TCardReply } from "../../server/bots/platforms/dingtalk/ai-card";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
@@ -15,6 +16,7 @@ import type { TTestActor } from "../helpers/apps";
 import { botRow, botUses, makeBotOwner, makeTestBot, startTestGateway, waitFor } from "../helpers/bots";
 import { startFakeDingtalk, type TFakeDingtalk } from "../fakes/fake-dingtalk";
 import { startFakeOpenai } from "../fakes/fake-openai";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const run = Math.random().toString(36).slice(2, 8);
 const APP = { clientId: `ding${run}a`, clientSecret: `s3cr3t-client-secret-${run}` };
@@ -400,8 +402,8 @@ describe("DingTalk bots through the gateway", () => {
     // The card bot's agent streams its answer slowly from a model upstream, as a real one does.
     const modelKey = `dt-card-${run}`;
     const key = `sk-dt-${run}`;
-    await createModel({ key: modelKey, display_name: "钉钉卡片", supports_tools: false, supports_reasoning: false });
-    await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: openai.base, key, models: [modelKey], weight: 1 });
+    await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "钉钉卡片", supports_tools: false, supports_reasoning: false }));
+    await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: openai.base, key, models: [modelKey], weight: 1 }));
     openai.setBehaviour(key, { stream: { text: CARD_TEXT, chunks: 8, delayMs: 180 } });
 
     owner = await makeBotOwner();
@@ -479,7 +481,7 @@ describe("DingTalk bots through the gateway", () => {
   it("a scheduled message to a group goes out through groupMessages/send, once", async () => {
     const group = `cidSched${run}==`;
     const content = "## Daily news\n\nZelin has **news** for you.";
-    await saveSchedule(owner, { bot_id: bot.botId, content, targets: [{ kind: "group", id: group, name: "Daily" }], send_at: new Date(Date.now() + 500).toISOString(), loop: "once" });
+    await saveSchedule(owner, ZScheduleInput.parse({ bot_id: bot.botId, content, targets: [{ kind: "group", id: group, name: "Daily" }], send_at: new Date(Date.now() + 500).toISOString(), loop: "once" }));
     const sent = await waitFor(() => fake.groupSends.find((s) => s.openConversationId === group), 20_000, "the scheduled message");
     expect(sent).toMatchObject({ robotCode: BOT_A.clientId, msgKey: "sampleMarkdown" });
     expect(JSON.parse(String(sent.msgParam))).toEqual({ title: "Daily news", text: content });

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFeishuChannel } from "../../bot-gateway/channels/feishu";
 import type { Channel, TChannelHealth, TGreetingTrigger, TInboundMessage } from "../../bot-gateway/core/channel";
 import { saveSchedule } from "../../server/bots/bot-schedules.service";
+import { ZScheduleInput } from "../../server/bots/bots.schema";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
 import { startApiServer } from "../helpers/api-client";
@@ -117,7 +118,7 @@ describe("Feishu channel: the long connection", () => {
   });
 
   it("a dropped socket: offline reconnecting while the SDK reconnects, then online on a new socket that delivers the next event", async () => {
-    const { channel, rec, hooks } = await connected();
+    const { channel, rec } = await connected();
     fake.refuse(APP.appId, true);
     fake.drop(APP.appId);
     await until(() => rec.health.at(-1)?.detail === "detail.reconnecting");
@@ -389,7 +390,7 @@ describe("Feishu bot through the gateway: long connection", () => {
 
   it("a scheduled message to a group goes out through im.message.create with the chat id", async () => {
     const chatId = "oc_gateway_sched_000000000000001";
-    await saveSchedule(owner, { bot_id: bot.botId, content: "Daily **news**", targets: [{ kind: "group", id: chatId, name: "Daily" }], send_at: new Date().toISOString(), loop: "once" });
+    await saveSchedule(owner, ZScheduleInput.parse({ bot_id: bot.botId, content: "Daily **news**", targets: [{ kind: "group", id: chatId, name: "Daily" }], send_at: new Date().toISOString(), loop: "once" }));
     await gateway.tick();
     await waitFor(() => fake.sentTo(chatId).length > 0, 10_000, "scheduled send");
     expect(fake.sentTo(chatId).map((s) => [s.kind, s.receiveIdType, s.receiveId, markdownOf(s.content)])).toEqual([["create", "chat_id", chatId, ["Daily **news**"]]]);

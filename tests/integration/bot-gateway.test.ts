@@ -1,4 +1,4 @@
-// The bot gateway's core (issue 8), through a real channel (WeCom's, against its loopback fake):
+// The bot gateway's core, through a real channel (WeCom's, against its loopback fake):
 // messages answered through the app runtime and its entitlements, a polite reply (once) while the
 // agent fails, scheduled loops that fire on time across a restart, and two gateway processes: one
 // killed, its bots taken by the other within the lease, and no scheduled message sent twice.
@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
 import { saveSchedule } from "../../server/bots/bot-schedules.service";
+import { ZScheduleInput } from "../../server/bots/bots.schema";
 import { relogin } from "../../server/bots/bots.service";
 import { createWechatChannel } from "../../bot-gateway/channels/wechat";
 import { waitForMocker } from "../../bot-gateway/channels/wechat/mock-puppet";
@@ -20,6 +21,7 @@ import type { TGateway } from "../../bot-gateway/core/gateway";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { startFakeWecom, type TFakeWecom } from "../fakes/fake-wecom";
 import { botRow, botUses, makeBotOwner, makeTestBot, startTestGateway, waitFor } from "../helpers/bots";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 let wecom: TFakeWecom;
 let upstream: Awaited<ReturnType<typeof startFakeOpenai>>;
@@ -86,8 +88,8 @@ describe("answering", () => {
   it("gives a polite error reply while the agent fails, once, even when the platform delivers the message twice", async () => {
     const modelKey = `bot-fail-${uid()}`;
     const key = `sk-bot-${uid()}`;
-    await createModel({ key: modelKey, display_name: "失败", supports_tools: false, supports_reasoning: false });
-    await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: upstream.base, key, models: [modelKey], weight: 1 });
+    await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "失败", supports_tools: false, supports_reasoning: false }));
+    await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: upstream.base, key, models: [modelKey], weight: 1 }));
     upstream.setBehaviour(key, { fail: "500" });
     const { botId, appId, app } = await wecomBot({ agentConfig: { model_key: modelKey } });
     gateways.push(await startTestGateway());
@@ -137,7 +139,7 @@ describe("scheduled messages", () => {
     gateways.push(first);
     await waitFor(async () => (await botRow(botId)).leaseOwner === first.instanceId, 10_000, "the first gateway holds the bot");
     const sendAt = new Date(Date.now() + 2500);
-    const schedule = await saveSchedule(owner, { bot_id: botId, content: "Daily report time", targets: [{ kind: "contact", id: "boss", name: "Boss" }, { kind: "group", id: "chat-1", name: "Team" }], send_at: sendAt.toISOString(), loop: "daily" });
+    const schedule = await saveSchedule(owner, ZScheduleInput.parse({ bot_id: botId, content: "Daily report time", targets: [{ kind: "contact", id: "boss", name: "Boss" }, { kind: "group", id: "chat-1", name: "Team" }], send_at: sendAt.toISOString(), loop: "daily" }));
     expect(new Date(schedule.next_run_at!).getTime()).toBe(sendAt.getTime());
 
     // The gateway restarts before the time: the new instance fires it.
@@ -229,7 +231,7 @@ describe("two gateway processes", () => {
 
     // An occurrence due while both run: each bot's goes out once, from its holder.
     const due = new Date(Date.now() + 2000);
-    for (const x of bots) await saveSchedule(owner, { bot_id: x.botId, content: `tick ${x.botId}`, targets: [{ kind: "contact", id: "ops" }], send_at: due.toISOString(), loop: "hours", every_hours: 1 });
+    for (const x of bots) await saveSchedule(owner, ZScheduleInput.parse({ bot_id: x.botId, content: `tick ${x.botId}`, targets: [{ kind: "contact", id: "ops" }], send_at: due.toISOString(), loop: "hours", every_hours: 1 }));
     await waitFor(() => bots.every((x) => sentTo(x.app, "ops").length >= 1), 20_000, "every bot's occurrence sent");
     await new Promise((r) => setTimeout(r, 1500));
     for (const x of bots) expect(sentTo(x.app, "ops")).toHaveLength(1);

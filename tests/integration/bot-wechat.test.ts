@@ -17,6 +17,7 @@ import { createModel } from "../../server/models/models.service";
 import type { TTestActor } from "../helpers/apps";
 import { botRow, botUses, makeBotOwner, makeTestBot, startTestGateway, waitFor } from "../helpers/bots";
 import { startFakeOpenai } from "../fakes/fake-openai";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 vi.hoisted(() => {
   process.env.WECHATY_PUPPET = "wechaty-puppet-mock";
@@ -47,8 +48,8 @@ const eventsOf = (botId: string, kind: string) => getDb().botEvent.findMany({ wh
 async function makeModelBot(text: string) {
   const modelKey = `wx-${run}-${Math.random().toString(36).slice(2, 6)}`;
   const key = `sk-${modelKey}`;
-  await createModel({ key: modelKey, display_name: "微信测试", supports_tools: true, supports_reasoning: false });
-  await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: upstream.base, key, models: [modelKey], weight: 1 });
+  await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "微信测试", supports_tools: true, supports_reasoning: false }));
+  await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: upstream.base, key, models: [modelKey], weight: 1 }));
   upstream.setBehaviour(key, { stream: { text, chunks: 12 } });
   return makeWechatBot(await makeBotOwner(), { agentConfig: { model_key: modelKey, show_reasoning: false } });
 }

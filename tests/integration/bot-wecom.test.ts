@@ -8,6 +8,7 @@ import { createWecomChannel } from "../../bot-gateway/channels/wecom";
 import { botVisitorId } from "../../bot-gateway/core/dispatcher";
 import type { TGateway } from "../../bot-gateway/core/gateway";
 import { saveSchedule } from "../../server/bots/bot-schedules.service";
+import { ZScheduleInput } from "../../server/bots/bots.schema";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
 import { startApiServer } from "../helpers/api-client";
@@ -213,7 +214,7 @@ describe("greetings and scheduled messages", () => {
 
   it("a scheduled message to a group chat goes out through appchat/send", async () => {
     const content = `周会提醒 ${run}：今天 **15:00** 开会。`;
-    await saveSchedule(owner, { bot_id: bot.botId, content, targets: [{ kind: "group", id: GROUP, name: "产品组" }], send_at: new Date(Date.now() + 500).toISOString(), loop: "once" });
+    await saveSchedule(owner, ZScheduleInput.parse({ bot_id: bot.botId, content, targets: [{ kind: "group", id: GROUP, name: "产品组" }], send_at: new Date(Date.now() + 500).toISOString(), loop: "once" }));
     // The gateway holding the bot fires it: a WeCom bot sends through the API as soon as its credentials are accepted.
     const sent = await waitFor(() => fake.sent.find((s) => s.api === "appchat/send" && s.to === GROUP), 20_000, "the scheduled message");
     expect(sent).toMatchObject({ msgtype: "markdown", content });

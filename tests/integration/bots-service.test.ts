@@ -1,15 +1,23 @@
-// Bots as their owners manage them (issue 8): the edition's bot count, the bot package paid a year
+// Bots as their owners manage them: the edition's bot count, the bot package paid a year
 // at a time from the wallet, credentials sealed and masked, scheduled messages with their next send
 // time, and the refusals: they change nothing (no bot, no app, no coins gone).
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { BOT_PACKAGE_YEAR_MICRO } from "../../server/bots/bot-package";
-import { listSchedules, saveSchedule } from "../../server/bots/bot-schedules.service";
-import { createBot, getBot, listBots, relogin, renewBotPackage, updateBot } from "../../server/bots/bots.service";
+import * as schedules from "../../server/bots/bot-schedules.service";
+import * as bots from "../../server/bots/bots.service";
+import { ZBotCreate, ZScheduleInput } from "../../server/bots/bots.schema";
 import { deleteBot } from "../../server/bots/bot-delete.service";
 import { getWallet } from "../../server/money/ledger.service";
 import { makeLiveAgent } from "../helpers/apps";
 import { makeBotOwner, makeTestBot } from "../helpers/bots";
+
+const { listSchedules } = schedules;
+const { getBot, listBots, relogin, renewBotPackage, updateBot } = bots;
+type TActor = bots.TActor;
+/** As the bots procedures call them: the raw input parsed first, a refused parse rejecting as the service's own refusals do. */
+const createBot = async (actor: TActor, raw: unknown) => bots.createBot(actor, ZBotCreate.parse(raw));
+const saveSchedule = async (actor: TActor, raw: unknown) => schedules.saveSchedule(actor, ZScheduleInput.parse(raw));
 
 const WECOM = { corp_id: "wwcorp0001", agent_id: "1000002", secret: "wecom-secret-abcdef", token: "tok123", encoding_aes_key: "a".repeat(43) };
 const code = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; name?: string }) => e.code ?? e.name);

@@ -1,4 +1,4 @@
-// Developer certification (issue 3; SPEC 2, 3): the ID checksum, one pending application at a time,
+// Developer certification: the ID checksum, one pending application at a time,
 // the ID number sealed at rest, review by platform administrators only, and private files.
 import crypto from "node:crypto";
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// The chat runtime around the stream (issue 4): document reading (txt, docx, pdf made here; empty,
+// The chat runtime around the stream: document reading (txt, docx, pdf made here; empty,
 // oversize and wrong-type refusals; expiry), feedback, regenerate, kept context, history listing
 // and reading, another account's not_found everywhere, the live endpoint, and the web plugins
 // (web_reader through the SSRF guard, web search through a SearXNG-shaped service).
@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../../server/env";
 import { getDb } from "../../server/db/client";
-import * as repo from "../../server/runtime/dialogues.repository";
+import * as repo from "../../server/dialogues/dialogues.repository";
 import { contentOf, dataOf, makeAgent, makeUser, names, sendSse, useChatHarness, type TUser } from "../helpers/chat-runtime";
 import { makeDocx, makeZip } from "../helpers/sample-files";
 

@@ -1,12 +1,11 @@
-// The chat runtime's stream (issue 4, DESIGN 7) against the fake upstream on loopback and the real
+// The chat runtime's stream against the fake upstream on loopback and the real
 // database: the exact event sequences of plain, reasoning, tool-call, censored and failing turns;
 // cancellation reaching the upstream; stop; refusals before any model call; usage recorded.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSensitiveWords, setSensitiveWords } from "../../server/content/content.service";
 import { getDb } from "../../server/db/client";
-import { saveAgentDraft } from "../../server/agents/agents.service";
 import * as models from "../../server/models/models.repository";
-import * as repo from "../../server/runtime/dialogues.repository";
+import * as repo from "../../server/dialogues/dialogues.repository";
 import { contentOf, dataOf, makeAgent, makeUser, names, sendSse, useChatHarness, waitFor, type TUser } from "../helpers/chat-runtime";
 
 const h = useChatHarness();

@@ -1,4 +1,4 @@
-// Database training sets (issue 5) against the real MariaDB (MYSQL_URL): verification and each of
+// Database training sets against the real MariaDB (MYSQL_URL): verification and each of
 // its refusals with nothing written; read-only execution and every way out of it refused (writes,
 // two statements, LOCAL INFILE, INTO OUTFILE, LOAD_FILE, variables, other tables), the time and row
 // limits; other accounts see nothing; the SSE endpoint; a chat turn whose model calls the SQL tool.
@@ -9,7 +9,7 @@ import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
 import { openSecret } from "../../server/lib/secret-box";
 import * as sets from "../../server/knowledge/database/database-sets.service";
-import { DDL_MAX_CHARS } from "../../server/knowledge/database/database-sets.schema";
+import { DDL_MAX_CHARS, ZCreateDatabaseSetInput, ZVerifyDatabaseInput } from "../../server/knowledge/database/database-sets.schema";
 import { executeReadOnly, runReadOnlyQuery } from "../../server/knowledge/database/mysql-runner";
 import { contentOf, dataOf, makeAgent, makeUser, names, sendSse, useChatHarness, type TUser } from "../helpers/chat-runtime";
 
@@ -32,7 +32,11 @@ let alice: TUser;
 let bob: TUser;
 const allowBefore = process.env.SSRF_ALLOWLIST;
 
-const form = (over: Record<string, unknown> = {}) => ({ name: "订单库", introduction: "Orders", host: HOST, port: PORT, username: RO_USER, password: RO_PASSWORD, database: DB, ddl: DDL, ...over });
+const rawForm = (over: Record<string, unknown> = {}) => ({ name: "订单库", introduction: "Orders", host: HOST, port: PORT, username: RO_USER, password: RO_PASSWORD, database: DB, ddl: DDL, ...over });
+/** The form as the create procedure hands it to the service: parsed by its input schema. */
+const form = (over: Record<string, unknown> = {}) => ZCreateDatabaseSetInput.parse(rawForm(over));
+/** The form as the verify procedure hands it over (a password may be left empty). */
+const verifyForm = (over: Record<string, unknown> = {}) => ZVerifyDatabaseInput.parse(rawForm(over));
 const refusal = async (p: Promise<unknown>) => {
   const err = await p.then(() => null, (e) => e);
   expect(err, "expected a refusal").toBeTruthy();
@@ -80,9 +84,9 @@ describe("saving and verifying", () => {
 
   it("the form's verify reports success without writing", async () => {
     const before = await countSetsOf(alice);
-    const r = await sets.verifyDatabaseInput(alice.actor, form());
+    const r = await sets.verifyDatabaseInput(alice.actor, verifyForm());
     expect(r).toMatchObject({ ok: true, tables: ["orders", "numbers"], server_version: expect.stringMatching(/\d+\.\d+/) });
-    const bad = await sets.verifyDatabaseInput(alice.actor, form({ password: "wrong" }));
+    const bad = await sets.verifyDatabaseInput(alice.actor, verifyForm({ password: "wrong" }));
     expect(bad).toMatchObject({ ok: false, failure: { reason: "access_denied" } });
     expect(await countSetsOf(alice)).toBe(before);
   });
@@ -112,18 +116,16 @@ describe("saving and verifying", () => {
   }
 
   it("an unknown database, to a user who may see all databases, says so", async () => {
-    const r = await sets.verifyDatabaseInput(alice.actor, form({ username: ROOT.username, password: ROOT.password, database: `${DB}_nope` }));
+    const r = await sets.verifyDatabaseInput(alice.actor, verifyForm({ username: ROOT.username, password: ROOT.password, database: `${DB}_nope` }));
     expect(r).toMatchObject({ ok: false, failure: { reason: "unknown_database", params: { database: `${DB}_nope` } } });
   });
 
   it("refuses statements over 30,000 characters before connecting, in the user's language", async () => {
-    const before = await countSetsOf(alice);
     const long = `${ORDERS_DDL} COMMENT='${"字".repeat(DDL_MAX_CHARS)}'`;
-    const { mapped } = await refusal(sets.createDatabaseSet(alice.actor, form({ ddl: long })));
+    const { err, mapped } = await refusal(ZCreateDatabaseSetInput.parseAsync(rawForm({ ddl: long })));
     expect(mapped.code).toBe("validation_failed");
     expect(mapped.envelope.description).toBe("The table-creation statements can have at most 30,000 characters");
-    expect(mapError((await refusal(sets.createDatabaseSet(alice.actor, form({ ddl: long })))).err, "zh_hans").envelope.description).toBe("建表语句最多 30,000 个字符");
-    expect(await countSetsOf(alice)).toBe(before);
+    expect(mapError(err, "zh_hans").envelope.description).toBe("建表语句最多 30,000 个字符");
   });
 
   it("the message is localized: zh_hans", async () => {
@@ -148,7 +150,7 @@ describe("saving and verifying", () => {
       expect(failed.result).toMatchObject({ ok: false, failure: { reason: "missing_tables", params: { tables: "numbers" } } });
       expect(failed.set).toMatchObject({ state: "failed", failure_reason: "database:verify_errors.missing_tables", verify_error: { reason: "missing_tables" } });
       // A failed set is not queried.
-      const q = await sets.openDatabaseQuery(alice.actor, { training_set_id: view.id, sql: "SELECT 1" }).then(() => null, (e) => e);
+      const q = await sets.openDatabaseQuery(alice.actor, { trainingSetId: view.id, sql: "SELECT 1" }).then(() => null, (e) => e);
       expect(mapError(q, "en").envelope.description).toBe("The query failed: the training set has not been verified");
     } finally {
       await admin.query(`RENAME TABLE \`${DB}\`.numbers_away TO \`${DB}\`.numbers`);
@@ -173,7 +175,7 @@ describe("saving and verifying", () => {
       () => sets.reverifyDatabaseSet(bob.actor, { id: view.id }),
       () => sets.updateDatabaseSet(bob.actor, { ...form(), id: view.id }),
       () => sets.deleteDatabaseSet(bob.actor, { id: view.id }),
-      () => sets.openDatabaseQuery(bob.actor, { training_set_id: view.id, sql: "SELECT * FROM orders" }),
+      () => sets.openDatabaseQuery(bob.actor, { trainingSetId: view.id, sql: "SELECT * FROM orders" }),
       () => sets.verifyDatabaseInput(bob.actor, { ...form(), password: "", id: view.id }),
     ]) {
       expect((await refusal(attempt())).mapped.code).toBe("not_found");

@@ -1,4 +1,4 @@
-// Distribution (issue 7): a sharer's links, invitees, dividends and gift credit, read from their own
+// Distribution: a sharer's links, invitees, dividends and gift credit, read from their own
 // wallet entries only. Another account's dividends and invitees never show; buyers and invitees are
 // masked; the basic edition gets the upgrade hint instead of links and still sees what it earned.
 import crypto from "node:crypto";

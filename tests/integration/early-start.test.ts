@@ -1,4 +1,4 @@
-// The early start in front of the web app (server/runtime/early-start.ts): a warm session's turn
+// The early start in front of the web app (server/turns/head-start/early-start.ts): a warm session's turn
 // opens its upstream request before Express runs; what Express then decides is as without it. A
 // wrapper between the two shows whether Express found an early turn waiting; the fake upstream,
 // the gateway's log and the ledger show what went out and what was charged.

@@ -1,4 +1,4 @@
-// Editions and membership, the experience bonus, paid registration and referral (issue 7), on the
+// Editions and membership, the experience bonus, paid registration and referral, on the
 // real database: every amount checked to the micro-Z, every refusal checked to write nothing.
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { resetEnvCache } from "../../server/env";
 import { AppError } from "../../server/errors/app-error";
 import { getWallet, platform, post, wallet } from "../../server/money/ledger.service";
 import { buyEditionFromWallet, createEditionOrder, getMembership } from "../../server/money/editions/editions.service";
+import { ZBuyEditionInput } from "../../server/money/editions/editions.schema";
 import { grantExperienceBonus } from "../../server/money/editions/experience-bonus";
 import { DAY_MS, termFeeMicro } from "../../server/money/editions/edition-pricing";
 import { applyPaidOrder } from "../../server/money/payments/payment-apply.service";
@@ -155,11 +156,10 @@ describe("buying an edition from the balance", () => {
     expect((await membershipOf(id)).edition).toBe("basic");
   });
 
-  it("refuses basic, a term other than 30 or 365 days, and a missing request id", async () => {
-    const { id } = await registered();
-    expect(await codeOf(buyEditionFromWallet(id, { edition: "basic", days: 30, request_id: uuid() }))).toBe("ZodError");
-    expect(await codeOf(buyEditionFromWallet(id, { edition: "professional", days: 31, request_id: uuid() }))).toBe("ZodError");
-    expect(await codeOf(buyEditionFromWallet(id, { edition: "professional", days: 30 }))).toBe("ZodError");
+  it("refuses basic, a term other than 30 or 365 days, and a missing request id (the route's input schema)", async () => {
+    expect(await codeOf(ZBuyEditionInput.parseAsync({ edition: "basic", days: 30, request_id: uuid() }))).toBe("ZodError");
+    expect(await codeOf(ZBuyEditionInput.parseAsync({ edition: "professional", days: 31, request_id: uuid() }))).toBe("ZodError");
+    expect(await codeOf(ZBuyEditionInput.parseAsync({ edition: "professional", days: 30 }))).toBe("ZodError");
   });
 
   it("falls back to basic at expiry: the page names the lapsed edition and a new purchase has no credit", async () => {

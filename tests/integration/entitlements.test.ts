@@ -1,4 +1,4 @@
-// Edition limits (SPEC 6, 9) and the access helper every later area uses (issue 3).
+// Edition limits and the access helper every area uses.
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertOwned } from "../../server/accounts/access";

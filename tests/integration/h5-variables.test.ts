@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { saveAgentDraft } from "../../server/agents/agents.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { readLiveVariables, toVariableNotes } from "../../server/apps/agent-variables.service";
 import { lookupH5App } from "../../server/apps/h5-view.service";
 import { getDb } from "../../server/db/client";
@@ -63,7 +64,7 @@ describe("an H5 app's agent variables", () => {
     expect(view.app.variables[1].options).toEqual(["formal", "casual"]);
 
     // A new draft with another variable changes nothing until it goes live: the chat runs the live version.
-    await saveAgentDraft(owner.actor, { id: agentId, agent: { name: "测试助手", introduction: "An agent for tests", version: "1.1.0", model_key: modelKey, variables: [...VARIABLES, { name: "extra", type: "fill", required: true }] } });
+    await saveAgentDraft(owner.actor, { id: agentId, agent: ZAgentInput.parse({ name: "测试助手", introduction: "An agent for tests", version: "1.1.0", model_key: modelKey, variables: [...VARIABLES, { name: "extra", type: "fill", required: true }] }) });
     expect(await getDb().agentVersion.count({ where: { agentId, state: "draft" } })).toBe(1);
     const notes = toVariableNotes((await readLiveVariables([agentId])).get(agentId)!);
     expect(notes).toEqual([

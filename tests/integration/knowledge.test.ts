@@ -1,4 +1,4 @@
-// Knowledge (issue 5): indexing a set as a job would (revisions, documents, failures, the free
+// Knowledge: indexing a set as a job would (revisions, documents, failures, the free
 // characters), hybrid retrieval (Q&A matched on the question first, full text, vectors fused by
 // rank, only the agent owner's available sets), and the offline channel answering in a chat.
 import crypto from "node:crypto";
@@ -15,10 +15,12 @@ import { queryWords, toTsvectorLiteral } from "../../server/knowledge/text-segme
 import { seedOfflineChannel } from "../../prisma/seed/demo-knowledge";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { createAgent, publishAgent } from "../../server/agents/agents.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { applyTrainingSetAction } from "../../server/knowledge/training-sets.service";
 import { getFileStore } from "../../server/uploads/file-store";
 import { FREE_TRAINING_CHARS } from "../../server/accounts/editions";
 import { contentOf, dataOf, makeUser, names, sendSse, useChatHarness, type TUser } from "../helpers/chat-runtime";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const h = useChatHarness();
 const db = () => getDb();
@@ -41,7 +43,7 @@ async function makeQaSet(owner: TUser, items = QA, name = "售后问答") {
 }
 
 async function makeAgentUsing(owner: TUser, setIds: string[], extra: Record<string, unknown> = {}) {
-  const agent = await createAgent(owner.actor, { name: "客服", introduction: "answers from sets", model_key: OFFLINE_MODEL_KEY, training_set_ids: setIds, out_of_scope_reply: "这个我答不了。", ...extra });
+  const agent = await createAgent(owner.actor, ZAgentInput.parse({ name: "客服", introduction: "answers from sets", model_key: OFFLINE_MODEL_KEY, training_set_ids: setIds, out_of_scope_reply: "这个我答不了。", ...extra }));
   await publishAgent(owner.actor, { id: agent.id });
   return agent.id;
 }
@@ -215,8 +217,8 @@ describe("retrieval", () => {
 
   it("adds vector search when an embedding model is configured, fused by rank", async () => {
     const modelKey = `emb-${uid()}`;
-    await createModel({ key: modelKey, display_name: "向量", kind: "embedding" });
-    const channel = await createChannel({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 });
+    await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "向量", kind: "embedding" }));
+    const channel = await createChannel(ZCreateChannelInput.parse({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 }));
     try {
       process.env.KNOWLEDGE_EMBEDDING_MODEL = modelKey;
       const embedded = await makeQaSet(alice, QA, "向量问答");

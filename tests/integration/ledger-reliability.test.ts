@@ -1,4 +1,4 @@
-// The ledger under fire (issue 7): many workers at once make random purchases (with dividends),
+// The ledger under fire: many workers at once make random purchases (with dividends),
 // chat charges, top-ups, withdrawals (submitted, then arrived or returned) and refunds through the
 // real post/spend, resend requests (the same key at once and later), throw interactive transactions
 // away after posting in them, and run in child processes killed with SIGKILL at random moments.
@@ -271,7 +271,7 @@ describe("ledger reliability under concurrency, duplicates and kills", () => {
           { key, code: "idempotency_conflict" }
         );
       }
-      for (const [key, k] of [...known]
+      for (const [, k] of [...known]
         .filter(
           ([kk, k]) =>
             ["purchase", "chat", "topup"].includes(k.op) &&

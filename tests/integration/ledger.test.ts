@@ -1,4 +1,4 @@
-// The ledger (issue 7, DESIGN 8): zero-sum transactions, idempotency keys, wallets that never go
+// The ledger: zero-sum transactions, idempotency keys, wallets that never go
 // negative under concurrency, gift credit spent first, and reconciliation of balances to entries.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";

@@ -1,9 +1,10 @@
-// The market (issue 6): what the app centre and search list (contract 1), search in Chinese and
+// The market: what the app centre and search list (only listed apps), search in Chinese and
 // English by name, introduction and tags, categories with a unique sort order, the carousel's
 // rules, the social actions and each refusal (with its code, and nothing changed), the counters,
 // and the ranking job's lists.
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
 import { writeSearchLexemes } from "../../server/apps/apps.repository";
@@ -12,7 +13,7 @@ import * as admin from "../../server/market/market-admin.service";
 import * as catalog from "../../server/market/catalog.service";
 import * as social from "../../server/market/social.service";
 import { rebuildRankings, readRankings } from "../../server/market/ranking.service";
-import { countWords } from "../../server/market/market.schema";
+import { countWords, ZCarouselInput, ZCategoryInput, ZCommentInput, ZListAppsInput, ZUpdateCategoryInput } from "../../server/market/market.schema";
 import { buyAppPlan } from "../../server/money/purchases/purchases.service";
 import { fundAccount } from "../helpers/money";
 
@@ -65,6 +66,13 @@ async function refusal(p: Promise<unknown>, lng = "en") {
   return mapError(err, lng);
 }
 
+/** What the procedure's input schema answers before any service runs. */
+function schemaRefusal(schema: z.ZodType, raw: unknown, lng = "en") {
+  const parsed = schema.safeParse(raw);
+  expect(parsed.success, "expected the schema to refuse").toBe(false);
+  return mapError(parsed.error, lng);
+}
+
 async function allPages<T extends { id: string }>(load: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>) {
   const out: T[] = [];
   let cursor: string | undefined;
@@ -94,7 +102,7 @@ beforeAll(async () => {
   dev = await makeAccount(["individual_developer"], enterprise.id);
   dev2 = await makeAccount();
   fan = await makeAccount();
-  const cat = await admin.createCategory(adminUser, { names: { zh_hans: `测试${run}`, en: `Test ${run}` }, sortOrder: 500_000 + crypto.randomInt(400_000) });
+  const cat = await admin.createCategory(adminUser, ZCategoryInput.parse({ names: { zh_hans: `测试${run}`, en: `Test ${run}` }, sortOrder: 500_000 + crypto.randomInt(400_000) }));
   categoryId = cat.id;
   const t0 = Date.now() - 3_600_000;
   ids.travel = await makeApp(dev, categoryId, { name: `旅行规划师${run}`, intro: "帮你安排行程和酒店", tags: ["旅游"], listedAt: new Date(t0 + 1000) });
@@ -120,9 +128,9 @@ afterAll(async () => {
 
 describe("listing rules", () => {
   it("lists only on-shelf, public, in-centre, general apps, by popularity or newest, a page at a time", async () => {
-    const popular = await allPages((cursor) => catalog.listAppCentre({ categoryId, cursor, limit: 2 }));
+    const popular = await allPages((cursor) => catalog.listAppCentre(ZListAppsInput.parse({ categoryId, cursor, limit: 2 })));
     expect(new Set(popular.map((a) => a.id))).toEqual(new Set([ids.travel, ids.english, ids.cooking]));
-    const newest = await allPages((cursor) => catalog.listAppCentre({ categoryId, sort: "newest", cursor, limit: 1 }));
+    const newest = await allPages((cursor) => catalog.listAppCentre(ZListAppsInput.parse({ categoryId, sort: "newest", cursor, limit: 1 })));
     expect(newest.map((a) => a.id)).toEqual([ids.cooking, ids.english, ids.travel]);
     expect(newest[0]).toMatchObject({ owner: { id: dev2.id }, categoryId, tags: ["烹饪", "kitchen"] });
   });
@@ -131,7 +139,7 @@ describe("listing rules", () => {
     const { tags } = await getDb().app.findUniqueOrThrow({ where: { id: ids.travel }, select: { tags: true } });
     await getDb().$executeRawUnsafe("UPDATE app SET tags = NULL WHERE id = $1", ids.travel);
     try {
-      const listed = await allPages((cursor) => catalog.listAppCentre({ categoryId, cursor, limit: 5 }));
+      const listed = await allPages((cursor) => catalog.listAppCentre(ZListAppsInput.parse({ categoryId, cursor, limit: 5 })));
       expect(listed.find((a) => a.id === ids.travel)?.tags).toEqual([]);
       expect((await catalog.getAppDetail(null, ids.travel)).app.tags).toEqual([]);
     } finally {
@@ -140,7 +148,7 @@ describe("listing rules", () => {
   });
 
   it("refuses an altered cursor with validation_failed", async () => {
-    expect((await refusal(catalog.listAppCentre({ categoryId, cursor: "bm90LWpzb24" }))).code).toBe("validation_failed");
+    expect((await refusal(catalog.listAppCentre(ZListAppsInput.parse({ categoryId, cursor: "bm90LWpzb24" })))).code).toBe("validation_failed");
   });
 
   it("opens details of a private or not-in-centre app by link, never an off-shelf or removed one to others", async () => {
@@ -198,26 +206,26 @@ describe("categories and carousel", () => {
   it("refuses a category sort order already taken, in the user's language, and saves nothing", async () => {
     const cat = await getDb().appCategory.findUniqueOrThrow({ where: { id: categoryId } });
     const before = await getDb().appCategory.count();
-    const dup = await refusal(admin.createCategory(adminUser, { names: { zh_hans: "重复" }, sortOrder: cat.sortOrder }), "zh_hans");
+    const dup = await refusal(admin.createCategory(adminUser, ZCategoryInput.parse({ names: { zh_hans: "重复" }, sortOrder: cat.sortOrder })), "zh_hans");
     expect(dup.code).toBe("ranking_repeat");
     expect(dup.envelope.description).toBe("排名不能重复");
     expect(await getDb().appCategory.count()).toBe(before);
-    const other = await admin.createCategory(adminUser, { names: { zh_hans: "其他", en: "Other" }, sortOrder: cat.sortOrder + 1 });
-    expect((await refusal(admin.updateCategory(adminUser, { id: other.id, names: { zh_hans: "其他" }, sortOrder: cat.sortOrder }))).code).toBe("ranking_repeat");
+    const other = await admin.createCategory(adminUser, ZCategoryInput.parse({ names: { zh_hans: "其他", en: "Other" }, sortOrder: cat.sortOrder + 1 }));
+    expect((await refusal(admin.updateCategory(adminUser, ZUpdateCategoryInput.parse({ id: other.id, names: { zh_hans: "其他" }, sortOrder: cat.sortOrder })))).code).toBe("ranking_repeat");
     expect((await getDb().appCategory.findUniqueOrThrow({ where: { id: other.id } })).sortOrder).toBe(cat.sortOrder + 1);
     await admin.deleteCategory(adminUser, { id: other.id });
-    expect((await refusal(admin.createCategory(dev, { names: { zh_hans: "x" }, sortOrder: 1 }))).code).toBe("no_permission");
+    expect((await refusal(admin.createCategory(dev, ZCategoryInput.parse({ names: { zh_hans: "x" }, sortOrder: 1 })))).code).toBe("no_permission");
   });
 
   it("validates carousel links (http(s) or a site path) and images, and shows enabled slides in order", async () => {
-    const bad = await refusal(admin.createCarousel(adminUser, { name: "Bad", imageUrl: "/files/images/a.png", link: "javascript:alert(1)" }));
+    const bad = schemaRefusal(ZCarouselInput, { name: "Bad", imageUrl: "/files/images/a.png", link: "javascript:alert(1)" });
     expect(bad.code).toBe("validation_failed");
     expect(bad.envelope.description).toBe("A jump link must start with http://, https:// or /");
-    expect((await refusal(admin.createCarousel(adminUser, { name: "Bad", imageUrl: "/files/images/a.png", link: "//evil.example" }))).code).toBe("validation_failed");
-    expect((await refusal(admin.createCarousel(adminUser, { name: "Bad", imageUrl: "file:///etc/passwd", link: "/app_store" }))).code).toBe("validation_failed");
-    const a = await admin.createCarousel(adminUser, { name: `Slide A ${run}`, imageUrl: "/files/images/a.png", link: "https://example.com/a", sortOrder: 2 });
-    const b = await admin.createCarousel(adminUser, { name: `Slide B ${run}`, imageUrl: "/files/images/b.png", link: "/app_store?x=1", sortOrder: 1 });
-    const off = await admin.createCarousel(adminUser, { name: `Slide C ${run}`, imageUrl: "/files/images/c.png", link: "", enabled: false });
+    expect(schemaRefusal(ZCarouselInput, { name: "Bad", imageUrl: "/files/images/a.png", link: "//evil.example" }).code).toBe("validation_failed");
+    expect(schemaRefusal(ZCarouselInput, { name: "Bad", imageUrl: "file:///etc/passwd", link: "/app_store" }).code).toBe("validation_failed");
+    const a = await admin.createCarousel(adminUser, ZCarouselInput.parse({ name: `Slide A ${run}`, imageUrl: "/files/images/a.png", link: "https://example.com/a", sortOrder: 2 }));
+    const b = await admin.createCarousel(adminUser, ZCarouselInput.parse({ name: `Slide B ${run}`, imageUrl: "/files/images/b.png", link: "/app_store?x=1", sortOrder: 1 }));
+    const off = await admin.createCarousel(adminUser, ZCarouselInput.parse({ name: `Slide C ${run}`, imageUrl: "/files/images/c.png", link: "", enabled: false }));
     const shown = (await admin.getMarketHeader()).carousel.map((c) => c.id);
     expect(shown.indexOf(b.id)).toBeLessThan(shown.indexOf(a.id));
     expect(shown).not.toContain(off.id);
@@ -260,16 +268,16 @@ describe("social actions", () => {
     expect((await refusal(social.addReaction(fan, { targetType: "agent", targetId: ids.textAgent, kind: "like" }))).code).toBe("already_liked");
   });
 
-  it("counts comment words as SPEC 5 does and refuses long, empty or sensitive ones with nothing written", async () => {
+  it("counts comment words (a CJK character is one) and refuses long, empty or sensitive ones with nothing written", async () => {
     expect(countWords("你好 world, 世界")).toBe(5);
     const before = await appRow(ids.travel);
-    const long = await refusal(social.addComment(fan, { targetType: "app", targetId: ids.travel, content: "好".repeat(501) }));
+    const long = schemaRefusal(ZCommentInput, { targetType: "app", targetId: ids.travel, content: "好".repeat(501) });
     expect(long.code).toBe("validation_failed");
     expect(long.envelope.description).toBe("A comment is at most 500 words");
     await social.addComment(fan, { targetType: "app", targetId: ids.travel, content: "好".repeat(500) });
-    const words = await refusal(social.addComment(fan, { targetType: "app", targetId: ids.travel, content: Array(501).fill("word").join(" ") }));
+    const words = schemaRefusal(ZCommentInput, { targetType: "app", targetId: ids.travel, content: Array(501).fill("word").join(" ") });
     expect(words.code).toBe("validation_failed");
-    expect((await refusal(social.addComment(fan, { targetType: "app", targetId: ids.travel, content: "   " }))).code).toBe("validation_failed");
+    expect(schemaRefusal(ZCommentInput, { targetType: "app", targetId: ids.travel, content: "   " }).code).toBe("validation_failed");
     const saved = await getSensitiveWords();
     await setSensitiveWords({ words: [...saved, `违禁${run}`] });
     try {
@@ -284,20 +292,20 @@ describe("social actions", () => {
 
   it("replies up to 150 words, lists comments and replies, and deletes only your own with its replies", async () => {
     const top = await social.addComment(dev2, { targetType: "app", targetId: ids.english, content: "Very useful for NDAs" });
-    const longReply = await refusal(social.addComment(fan, { targetType: "app", targetId: ids.english, parentId: top.id, content: "字".repeat(151) }));
+    const longReply = schemaRefusal(ZCommentInput, { targetType: "app", targetId: ids.english, parentId: top.id, content: "字".repeat(151) });
     expect(longReply.envelope.description).toBe("A reply is at most 150 words");
     const reply = await social.addComment(fan, { targetType: "app", targetId: ids.english, parentId: top.id, content: "字".repeat(150) });
     expect((await refusal(social.addComment(fan, { targetType: "app", targetId: ids.travel, parentId: top.id, content: "wrong app" }))).code).toBe("not_found");
     expect((await refusal(social.addComment(fan, { targetType: "app", targetId: ids.english, parentId: reply.id, content: "reply to a reply" }))).code).toBe("not_found");
-    const page = await social.listComments(null, { targetType: "app", targetId: ids.english });
+    const page = await social.listComments(null, { targetType: "app", targetId: ids.english, limit: 20 });
     expect(page.items).toEqual([expect.objectContaining({ id: top.id, replyCount: 1, mine: false })]);
-    expect((await social.listReplies(fan, { parentId: top.id })).items).toEqual([expect.objectContaining({ id: reply.id, mine: true })]);
+    expect((await social.listReplies(fan, { parentId: top.id, limit: 20 })).items).toEqual([expect.objectContaining({ id: reply.id, mine: true })]);
     expect(await appRow(ids.english)).toMatchObject({ commentCount: 2 });
     expect((await refusal(social.deleteComment(fan, { id: top.id }))).code).toBe("not_found");
     expect(await appRow(ids.english)).toMatchObject({ commentCount: 2 });
     await social.deleteComment(dev2, { id: top.id });
     expect(await appRow(ids.english)).toMatchObject({ commentCount: 0 });
-    expect((await social.listComments(null, { targetType: "app", targetId: ids.english })).items).toEqual([]);
+    expect((await social.listComments(null, { targetType: "app", targetId: ids.english, limit: 20 })).items).toEqual([]);
   });
 });
 

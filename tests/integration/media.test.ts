@@ -1,4 +1,4 @@
-// The multimedia library (issue 5): pictures and videos with names, uploaded through the upload
+// The multimedia library: pictures and videos with names, uploaded through the upload
 // service, 100 a day per account (deleted ones count), renamed, deleted with their files, gated by
 // the edition, and invisible to other accounts on every verb.
 import crypto from "node:crypto";
@@ -9,6 +9,7 @@ import { startSession } from "../../server/auth/session.service";
 import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
 import * as media from "../../server/media/media.service";
+import { ZListMediaInput, ZRenameMediaInput } from "../../server/media/media.schema";
 import { MEDIA_UPLOADS_PER_DAY, MB } from "../../server/uploads/upload-limits";
 import { Browser } from "../helpers/api-client";
 import { makePng } from "../helpers/png";
@@ -84,12 +85,12 @@ describe("uploading", () => {
     const video = await upload(user, makeMp4(64 * 1024), "clip.mov", { name: "  Product demo  " });
     expect(video.body.data).toMatchObject({ name: "Product demo", kind: "video", mime: "video/mp4", width: null, height: null });
 
-    const all = await media.listMedia(user.account, {});
+    const all = await media.listMedia(user.account, ZListMediaInput.parse({}));
     expect(all.items.map((i) => i.id)).toEqual([video.body.data.id, item.id]);
     expect(all.total).toBe(2);
-    expect((await media.listMedia(user.account, { kind: "image" })).items.map((i) => i.id)).toEqual([item.id]);
+    expect((await media.listMedia(user.account, ZListMediaInput.parse({ kind: "image" }))).items.map((i) => i.id)).toEqual([item.id]);
     expect((await media.listMedia(user.account, { kind: "video", page: 1, pageSize: 1 })).items).toHaveLength(1);
-    expect((await media.listMedia(user.account, { page: 2, pageSize: 1 })).items.map((i) => i.id)).toEqual([item.id]);
+    expect((await media.listMedia(user.account, ZListMediaInput.parse({ page: 2, pageSize: 1 }))).items.map((i) => i.id)).toEqual([item.id]);
     expect(await media.getMediaQuota(user.account)).toMatchObject({ used: 2, limit: 100, remaining: 98 });
   });
 
@@ -164,9 +165,10 @@ describe("renaming and deleting", () => {
   it("renames, refusing a blank or too long name", async () => {
     const user = await makeUser();
     const { id } = (await upload(user, makePng(400, 400), "before.png")).body.data;
-    expect(await media.renameMedia(user.account, { id, name: "  封面图  " })).toMatchObject({ id, name: "封面图" });
-    expect((await refusal(media.renameMedia(user.account, { id, name: "   " }))).envelope).toMatchObject({ status: 400001, description: "This field is required" });
-    expect((await refusal(media.renameMedia(user.account, { id, name: "长".repeat(65) }))).envelope.status).toBe(400001);
+    expect(await media.renameMedia(user.account, ZRenameMediaInput.parse({ id, name: "  封面图  " }))).toMatchObject({ id, name: "封面图" });
+    // Names are refused by the procedure's input schema, before the service runs.
+    expect((await refusal(ZRenameMediaInput.parseAsync({ id, name: "   " }))).envelope).toMatchObject({ status: 400001, description: "This field is required" });
+    expect((await refusal(ZRenameMediaInput.parseAsync({ id, name: "长".repeat(65) }))).envelope.status).toBe(400001);
     expect((await media.getMedia(user.account, { id })).name).toBe("封面图");
   });
 
@@ -180,7 +182,7 @@ describe("renaming and deleting", () => {
     const row = await getDb().mediaItem.findUnique({ where: { id: item.id } });
     expect(row).toMatchObject({ fileKey: null });
     expect(row?.deletedAt).toBeInstanceOf(Date);
-    expect((await media.listMedia(user.account, {})).total).toBe(0);
+    expect((await media.listMedia(user.account, ZListMediaInput.parse({}))).total).toBe(0);
     expect((await media.getMediaQuota(user.account)).used).toBe(1);
     // Gone is gone: every verb now answers not-found.
     for (const call of [() => media.getMedia(user.account, { id: item.id }), () => media.renameMedia(user.account, { id: item.id, name: "back" }), () => media.deleteMedia(user.account, { id: item.id })]) {
@@ -197,7 +199,7 @@ describe("who may use it", () => {
     for (const call of [() => media.getMedia(other.account, { id: item.id }), () => media.renameMedia(other.account, { id: item.id, name: "theirs" }), () => media.deleteMedia(other.account, { id: item.id })]) {
       expect((await refusal(call())).envelope).toMatchObject({ status: 404001 });
     }
-    expect((await media.listMedia(other.account, {})).items).toEqual([]);
+    expect((await media.listMedia(other.account, ZListMediaInput.parse({}))).items).toEqual([]);
     expect(await media.getMedia(owner.account, { id: item.id })).toMatchObject({ name: "mine.png" });
     expect(filesOf(owner.id)).toHaveLength(1);
   });
@@ -207,7 +209,7 @@ describe("who may use it", () => {
     const res = await upload(user, makePng(400, 400));
     expect(res.http).toBe(402);
     expect(res.body).toMatchObject({ status: 420113, description: "Your edition does not include this: upgrade to Professional", data: { feature: "multimediaLibrary" } });
-    for (const call of [() => media.listMedia(user.account, {}), () => media.getMediaQuota(user.account), () => media.getMedia(user.account, { id: "x" }), () => media.renameMedia(user.account, { id: "x", name: "y" }), () => media.deleteMedia(user.account, { id: "x" })]) {
+    for (const call of [() => media.listMedia(user.account, ZListMediaInput.parse({})), () => media.getMediaQuota(user.account), () => media.getMedia(user.account, { id: "x" }), () => media.renameMedia(user.account, { id: "x", name: "y" }), () => media.deleteMedia(user.account, { id: "x" })]) {
       expect((await refusal(call())).code).toBe("edition_upgrade_required");
     }
     expect(filesOf(user.id)).toEqual([]);

@@ -1,4 +1,4 @@
-// Metering (issue 7, docs/decisions/0007-who-pays-the-channel-fee.md) on the real database and the
+// Metering (docs/decisions/0007-who-pays-the-channel-fee.md) on the real database and the
 // fake upstream on loopback: the channel fee once per reply from the right payer and back when no
 // reply came; refusals (balance, the app owner's balance, the day's chats, an agent's trial) that
 // write nothing; an agent's trial, use price and buyout; the daily storage charge; the metering
@@ -20,6 +20,7 @@ import { chinaDayOf, chinaDayStart, chinaYesterday } from "../../server/money/me
 import { chargeMetered, priceMetered } from "../../server/money/metering/metering.service";
 import { meteringSettings, resetMeteringSettings } from "../../server/money/metering/metering-settings";
 import { chargeStorage } from "../../server/money/metering/storage-charges.service";
+import { setKnowledgePaused } from "../../server/knowledge/indexing.service";
 import { reconcileLedger } from "../../server/money/reconciliation.service";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { Browser } from "../helpers/api-client";
@@ -364,7 +365,7 @@ describe("the daily storage charge", () => {
     const price = storageDayPriceMicro(1_250_050);
     expect(price).toBe(2501 * 10_000);
     const day = 20260105;
-    const run = await chargeStorage({ day }, new Date(), [a, within]);
+    const run = await chargeStorage({ day }, setKnowledgePaused, new Date(), [a, within]);
     expect(run).toMatchObject({ day, charged: 1, paused: [], resumed: [] });
     const charge = (await tx(`storage:${a}:${day}`))!;
     expect(charge).toMatchObject({ kind: "storage_charge", accountId: a });
@@ -373,30 +374,30 @@ describe("the daily storage charge", () => {
     expect(await txCountOf(within)).toBe(0);
 
     // Again, and again with more characters: the day was charged.
-    expect(await chargeStorage({ day }, new Date(), [a])).toMatchObject({ charged: 0, alreadyCharged: 1 });
+    expect(await chargeStorage({ day }, setKnowledgePaused, new Date(), [a])).toMatchObject({ charged: 0, alreadyCharged: 1 });
     await getDb().trainingSet.updateMany({ where: { ownerAccountId: a }, data: { charCount: 1_300_000 } });
-    expect(await chargeStorage({ day }, new Date(), [a])).toMatchObject({ charged: 0, alreadyCharged: 1 });
+    expect(await chargeStorage({ day }, setKnowledgePaused, new Date(), [a])).toMatchObject({ charged: 0, alreadyCharged: 1 });
     expect(await available(a)).toBe(100_000_000 - price);
     // The next day is a day of its own; the default day is yesterday, China time.
-    expect(await chargeStorage({ day: 20260106 }, new Date(), [a])).toMatchObject({ charged: 1 });
+    expect(await chargeStorage({ day: 20260106 }, setKnowledgePaused, new Date(), [a])).toMatchObject({ charged: 1 });
     const now = new Date();
-    expect((await chargeStorage({}, now, [a])).day).toBe(chinaYesterday(now));
+    expect((await chargeStorage({}, setKnowledgePaused, now, [a])).day).toBe(chinaYesterday(now));
   });
 
   it("pauses the knowledge service of an account that cannot pay, and resumes it once a run charges it", async () => {
     const poor = await holder(1_100_000, 5_000_000);
     const price = storageDayPriceMicro(1_100_000);
     expect(price).toBe(10_000_000);
-    const run = await chargeStorage({ day: 20260201 }, new Date(), [poor]);
+    const run = await chargeStorage({ day: 20260201 }, setKnowledgePaused, new Date(), [poor]);
     expect(run).toMatchObject({ charged: 0, paused: [poor] });
     expect((await getDb().account.findUniqueOrThrow({ where: { id: poor } })).knowledgePausedAt).not.toBeNull();
     expect(await tx(`storage:${poor}:20260201`)).toBeNull();
     expect(await available(poor)).toBe(5_000_000);
     // Still unpaid: stays paused, paused only once.
-    expect(await chargeStorage({ day: 20260201 }, new Date(), [poor])).toMatchObject({ paused: [], resumed: [] });
+    expect(await chargeStorage({ day: 20260201 }, setKnowledgePaused, new Date(), [poor])).toMatchObject({ paused: [], resumed: [] });
 
     await fundAccount(poor, 10_000_000, "spendable");
-    expect(await chargeStorage({ day: 20260202 }, new Date(), [poor])).toMatchObject({ charged: 1, resumed: [poor] });
+    expect(await chargeStorage({ day: 20260202 }, setKnowledgePaused, new Date(), [poor])).toMatchObject({ charged: 1, resumed: [poor] });
     expect((await getDb().account.findUniqueOrThrow({ where: { id: poor } })).knowledgePausedAt).toBeNull();
     expect(await available(poor)).toBe(5_000_000);
   });

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../../server/env";
 import { isAppError } from "../../server/errors/app-error";
 import { openSecret } from "../../server/lib/secret-box";
@@ -16,6 +16,7 @@ import { createModel } from "../../server/models/models.service";
 import { createModelsRouter } from "../../server/models/models.http";
 import * as repo from "../../server/models/models.repository";
 import { startFakeOpenai, type TKeyBehaviour } from "../fakes/fake-openai";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const ADMIN = "model-gateway-admin-token-0000";
 const MESSAGES = [{ role: "user" as const, content: "hello" }];
@@ -46,12 +47,12 @@ const uid = () => crypto.randomBytes(4).toString("hex");
 /** A fresh model served by the given channels (each with its own fake key): tests never share. */
 async function setup(channels: Array<{ name: string; weight?: number; priority?: number; behaviour?: TKeyBehaviour }>) {
   const modelKey = `test-${uid()}`;
-  await createModel({ key: modelKey, display_name: "测试", upstream_model: `${modelKey}-upstream` });
+  await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "测试", upstream_model: `${modelKey}-upstream` }));
   const out: Record<string, { id: string; key: string }> = {};
   for (const c of channels) {
     const key = `sk-${c.name}-${uid()}`;
     if (c.behaviour) fake.setBehaviour(key, c.behaviour);
-    const created = await createChannel({ name: c.name, type: "openai", base_url: fake.base, key, models: [modelKey], weight: c.weight ?? 1, priority: c.priority ?? 0 });
+    const created = await createChannel(ZCreateChannelInput.parse({ name: c.name, type: "openai", base_url: fake.base, key, models: [modelKey], weight: c.weight ?? 1, priority: c.priority ?? 0 }));
     out[c.name] = { id: created.id, key };
   }
   return { modelKey, ch: out };
@@ -109,7 +110,7 @@ describe("routing", () => {
     expect(fake.receivedFor(ch.only.key)[0].body).toEqual({ model: `${modelKey}-upstream`, messages: MESSAGES, temperature: 0.5, max_tokens: 100, stream: false });
   });
 
-  it("refuses parameters outside SPEC 9 before calling anyone", async () => {
+  it("refuses parameters out of their ranges before calling anyone", async () => {
     const { modelKey, ch } = await setup([{ name: "only" }]);
     await expect(completeChat({ modelKey, messages: MESSAGES, params: { top_k: 7 } })).rejects.toThrow();
     expect(fake.requestsFor(ch.only.key)).toBe(0);
@@ -356,8 +357,8 @@ describe("REST", () => {
   it("lists enabled models publicly with their public fields only", async () => {
     const on = `pub-${uid()}`;
     const off = `pub-off-${uid()}`;
-    await createModel({ key: on, display_name: "公开", kind: "reasoning", supports_reasoning: true, input_price_micro: 5 });
-    await createModel({ key: off, display_name: "隐藏", enabled: false });
+    await createModel(ZCreateModelInput.parse({ key: on, display_name: "公开", kind: "reasoning", supports_reasoning: true, input_price_micro: 5 }));
+    await createModel(ZCreateModelInput.parse({ key: off, display_name: "隐藏", enabled: false }));
     const res = await call("/v1/models");
     const mine = res.body.data.find((m: { key: string }) => m.key === on);
     expect(mine).toEqual({ key: on, display_name: "公开", kind: "reasoning", supports_tools: false, supports_reasoning: true });

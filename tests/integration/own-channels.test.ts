@@ -1,4 +1,4 @@
-// The private key service (SPEC 6) over REST against the real database and a fake upstream on
+// The private key service over REST against the real database and a fake upstream on
 // loopback: edition refusals, CRUD for the owner only, keys never echoed, the gateway preferring
 // an account's own key for that account alone, the SSRF check on base URLs, and the admin routes
 // refused to signed-in non-administrators.
@@ -14,6 +14,7 @@ import * as repo from "../../server/models/models.repository";
 import { assertPublicBaseUrl } from "../../server/models/public-base-url";
 import { Browser, startApiServer } from "../helpers/api-client";
 import { startFakeOpenai } from "../fakes/fake-openai";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const run = crypto.randomBytes(3).toString("hex");
 const uid = () => crypto.randomBytes(4).toString("hex");
@@ -52,7 +53,7 @@ async function signIn(edition: TEdition, roles: string[] = ["individual_develope
 
 async function catalogueModel() {
   const key = `own-${uid()}`;
-  await createModel({ key, display_name: "自带", upstream_model: `${key}-up` });
+  await createModel(ZCreateModelInput.parse({ key, display_name: "自带", upstream_model: `${key}-up` }));
   return key;
 }
 
@@ -182,7 +183,7 @@ describe("routing", () => {
     const other = await signIn("flagship");
     const modelKey = await catalogueModel();
     const platformKey = `sk-platform-${uid()}`;
-    const platform = await createChannel({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey], weight: 100, priority: 100 });
+    const platform = await createChannel(ZCreateChannelInput.parse({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey], weight: 100, priority: 100 }));
     const body = channelBody(modelKey);
     const own = (await owner.browser.call("/api/v1/account/channels", { body: { ...body, priority: -5, weight: 1 } })).body.data.id as string;
 
@@ -203,7 +204,7 @@ describe("requests through an own channel", () => {
     const owner = await signIn("flagship");
     const modelKey = await catalogueModel();
     const platformKey = `sk-platform-${uid()}`;
-    const platform = await createChannel({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey] });
+    const platform = await createChannel(ZCreateChannelInput.parse({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey] }));
     const body = channelBody(modelKey);
     const ownId = (await owner.browser.call("/api/v1/account/channels", { body })).body.data.id as string;
     expect((await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id })).channelId).toBe(ownId);
@@ -230,14 +231,14 @@ describe("channel test and banned keys", () => {
   it("a test that meets a banned key disables the channel with key_banned", async () => {
     const modelKey = await catalogueModel();
     const key = `sk-banned-${uid()}`;
-    const ch = await createChannel({ name: "to be banned", type: "openai", base_url: fake.base, key, models: [modelKey] });
+    const ch = await createChannel(ZCreateChannelInput.parse({ name: "to be banned", type: "openai", base_url: fake.base, key, models: [modelKey] }));
     expect(await testChannel(ch.id)).toMatchObject({ ok: true });
     fake.setBehaviour(key, { fail: "403_banned" });
     await expect(testChannel(ch.id)).rejects.toMatchObject({ code: "channel_test_failed" });
     expect(await repo.findChannelById(ch.id)).toMatchObject({ state: "disabled_auto", disabledReason: "key_banned" });
     // An ordinary failure does not disable it (the test never counts toward auto-disable).
     const other = `sk-flaky-${uid()}`;
-    const ch2 = await createChannel({ name: "flaky", type: "openai", base_url: fake.base, key: other, models: [modelKey] });
+    const ch2 = await createChannel(ZCreateChannelInput.parse({ name: "flaky", type: "openai", base_url: fake.base, key: other, models: [modelKey] }));
     fake.setBehaviour(other, { fail: "500" });
     await expect(testChannel(ch2.id)).rejects.toMatchObject({ code: "channel_test_failed" });
     expect((await repo.findChannelById(ch2.id))?.state).toBe("enabled");
@@ -271,7 +272,7 @@ describe("admin routes", () => {
     const modelKey = await catalogueModel();
     const ownId = (await owner.browser.call("/api/v1/account/channels", { body: channelBody(modelKey) })).body.data.id;
     const key = `sk-failing-${uid()}`;
-    const ch = await createChannel({ name: "failing", type: "openai", base_url: fake.base, key, models: [modelKey], priority: 50 });
+    const ch = await createChannel(ZCreateChannelInput.parse({ name: "failing", type: "openai", base_url: fake.base, key, models: [modelKey], priority: 50 }));
     fake.setBehaviour(key, { fail: "500", failTimes: 1 });
     // The only platform channel fails once: the request fails, and the failure is counted.
     await completeChat({ modelKey, messages: MESSAGES }).catch(() => null);

@@ -1,4 +1,4 @@
-// Top-up and payments (issue 7): WeChat Pay v3 Native and Alipay page pay against loopback servers
+// Top-up and payments: WeChat Pay v3 Native and Alipay page pay against loopback servers
 // speaking their protocols with keys made here, and the sandbox, whose cashier page notifies our
 // notify route with a signed body. A payment credits once however often it is reported; forged,
 // mis-encrypted, stale or wrong-amount notifications change nothing; failed, cancelled and closed

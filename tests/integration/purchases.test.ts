@@ -1,7 +1,7 @@
-// Selling apps and agents (issue 7): buying an app's days and count plans and an agent's buyout,
+// Selling apps and agents: buying an app's days and count plans and an agent's buyout,
 // the dividend to a sharer through a touser link (exact split, rounding that still sums to the
 // price), no dividend without a valid sharer, the entitlement's transitions from free to trial to
-// plan to the SPEC 8 refusals, daily limits, the concurrent last use of a count plan, refusals
+// plan to the refusals, daily limits, the concurrent last use of a count plan, refusals
 // that write nothing, idempotent double purchases, and an administrator's exact refund.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { getWallet, platform, post, wallet } from "../../server/money/ledger.ser
 import { reconcileLedger } from "../../server/money/reconciliation.service";
 import { AGENT_SHARE_PERCENT, buyAgent, buyAppPlan, hasAgentBuyout } from "../../server/money/purchases/purchases.service";
 import { refundPurchase } from "../../server/money/purchases/refunds.service";
+import { ZBuyAppPlanInput } from "../../server/money/purchases/purchases.schema";
 import { createTestApp, makeAppOwner, makeLiveAgent } from "../helpers/apps";
 import { contentOf, dataOf, makeUser, names, sendSse, useChatHarness } from "../helpers/chat-runtime";
 import { startSession } from "../../server/auth/session.service";
@@ -128,7 +129,7 @@ describe("buying an app's plan", () => {
     expect(await codeOf(buyAppPlan(buyer, { app_id: off.appId, plan_id: offPlan, request_id: rid() }))).toBe("not_for_sale");
     expect(await codeOf(buyAppPlan({ id: a.developer.id }, { app_id: a.appId, plan_id: a.planIds[0], request_id: rid() }))).toBe("not_for_sale");
     expect(await codeOf(buyAppPlan(buyer, { app_id: "nope", plan_id: a.planIds[0], request_id: rid() }))).toBe("not_found");
-    expect(await codeOf(buyAppPlan(buyer, { app_id: a.appId, plan_id: a.planIds[0], request_id: "not-a-uuid" }))).not.toBeNull();
+    expect(await codeOf(ZBuyAppPlanInput.parseAsync({ app_id: a.appId, plan_id: a.planIds[0], request_id: "not-a-uuid" }))).not.toBeNull();
     expect([await ledgerCount(), await purchaseCount()]).toEqual(before);
     expect(await spendable(buyer.id)).toBe(10 * Z);
   });

@@ -1,10 +1,11 @@
-// Retrieval at scale (issue 5, the benchmark's optimisations): full text ranked by how rare each
+// Retrieval at scale (the benchmark's optimisations): full text ranked by how rare each
 // word is, with candidates picked in capped stages once the table's statistics know the common
 // words; and, without pgvector, the sets' vectors cached in the app per revision.
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { createAgent } from "../../server/agents/agents.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import { createChannel } from "../../server/models/channels.service";
 import { createModel } from "../../server/models/models.service";
 import { bumpRevision } from "../../server/knowledge/indexing.repository";
@@ -15,6 +16,7 @@ import { queryWords, toTsvectorLiteral } from "../../server/knowledge/text-segme
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { seedOfflineChannel } from "../../prisma/seed/demo-knowledge";
 import { makeUser, useChatHarness, type TUser } from "../helpers/chat-runtime";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const h = useChatHarness();
 const db = () => getDb();
@@ -83,13 +85,13 @@ describe("vectors compared in the app (no pgvector on this server)", () => {
   it("uses the vectors of the set's current revision, re-read after it is trained again", async () => {
     expect(await searchesVectorsInSql()).toBe(false);
     const modelKey = `emb-${uid()}`;
-    await createModel({ key: modelKey, display_name: "向量", kind: "embedding" });
-    const channel = await createChannel({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 });
+    await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "向量", kind: "embedding" }));
+    const channel = await createChannel(ZCreateChannelInput.parse({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 }));
     process.env.KNOWLEDGE_EMBEDDING_MODEL = modelKey;
     try {
       const set = await db().trainingSet.create({ data: { ownerAccountId: owner.id, name: "向量缓存", type: "standard", qaItems: { create: [{ question: "How long does delivery take?", answer: "Two to five working days.", position: 0 }] } } });
       expect(await indexTrainingSet(set.id, await bumpRevision(set.id))).toBe("done");
-      const agent = await createAgent(owner.actor, { name: "缓存", introduction: "vectors", model_key: OFFLINE_MODEL_KEY, training_set_ids: [set.id] });
+      const agent = await createAgent(owner.actor, ZAgentInput.parse({ name: "缓存", introduction: "vectors", model_key: OFFLINE_MODEL_KEY, training_set_ids: [set.id] }));
       const ask = (query: string) => retrieve({ accountId: owner.id, agentId: agent.id, agentVersionId: "", trainingSetIds: [set.id], query, limit: 3 });
       // "qqq zzz" shares no word with any item: only the vectors rank something.
       expect((await ask("qqq zzz")).map((p) => p.title)).toEqual(["How long does delivery take?"]);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSession } from "../../server/auth/session.service";
 import { findWordSettings } from "../../server/content/content.repository";
 import { assertNoSensitiveInput, createOutputCensor, getSensitiveWords, setSensitiveWords } from "../../server/content/content.service";
-import { CUSTOM_WORDS_MAX, WORD_FILE_MAX_BYTES } from "../../server/content/content.schema";
+import { CUSTOM_WORDS_MAX, WORD_FILE_MAX_BYTES, ZSetSensitiveWordsInput } from "../../server/content/content.schema";
 import { restoreSensitiveWords } from "../../server/content/sensitive-words.service";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
@@ -203,7 +203,7 @@ describe("the matcher in force", () => {
 
   it("refuses a malformed list without changing the current one", async () => {
     await setSensitiveWords({ words: ["keep"] });
-    await expect(setSensitiveWords({ words: [""] })).rejects.toThrow();
+    await expect(ZSetSensitiveWordsInput.parseAsync({ words: [""] }).then(setSensitiveWords)).rejects.toThrow();
     await expect(assertNoSensitiveInput("keep it")).rejects.toThrow();
     await setSensitiveWords({ words: [] });
   });

@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSseEvents, startSse, type TSseEvent } from "../../server/runtime/sse-writer";
+import { readSseEvents, startSse, type TSseEvent } from "../../server/turns/sinks/sse-sink";
 
 let server: Server;
 let base: string;

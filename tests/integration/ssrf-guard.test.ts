@@ -1,4 +1,4 @@
-// The outbound guard against loopback servers only (DESIGN 7). Every refusal happens before a
+// The outbound guard against loopback servers only. Every refusal happens before a
 // request reaches the private server, which counts what it receives.
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -200,7 +200,7 @@ async function send(browser: Browser, method: string, req: TRequest) {
   const res = await fetch(`${h.base}${req.path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   const streamError = /event: error\ndata: (.*)\n/.exec(text)?.[1];
-  let envelope: { status?: number; error?: { code?: string } } | null = null;
+  let envelope: { status?: number; error?: { code?: string } } | null;
   try {
     envelope = JSON.parse(streamError ?? text);
   } catch {

@@ -1,4 +1,4 @@
-// Training sets as owners keep them (issue 5): CRUD, the edition's set limit, the free characters
+// Training sets as owners keep them: CRUD, the edition's set limit, the free characters
 // ("characters insufficient" with nothing written), Q&A items, import with a row-by-row report and
 // export round trips (csv and xlsx), smart-set documents through the multipart route, the state
 // machine's refusals, the paused storage service, other accounts' sets answering not-found on
@@ -15,7 +15,9 @@ import { FREE_TRAINING_CHARS } from "../../server/accounts/editions";
 import { startSession } from "../../server/auth/session.service";
 import { insertModel } from "../../server/models/models.repository";
 import * as agents from "../../server/agents/agents.service";
+import { ZAgentInput } from "../../server/agents/agents.schema";
 import * as sets from "../../server/knowledge/training-sets.service";
+import { ZAddQaItemInput, ZCreateTrainingSetInput, ZListQaItemsInput } from "../../server/knowledge/training-sets.schema";
 import { deleteDocument } from "../../server/knowledge/training-sets.files.service";
 import { appRouter } from "../../server/trpc/app-router";
 import { indexTrainingSet } from "../../server/knowledge/indexing.service";
@@ -50,8 +52,10 @@ async function refusal(p: Promise<unknown>, lng = "en") {
 
 const setRow = (id: string) => getDb().trainingSet.findUniqueOrThrow({ where: { id } });
 const itemCount = (id: string) => getDb().qaItem.count({ where: { trainingSetId: id } });
-const newStandard = (u: TUser, name = "售后问答") => sets.createTrainingSet(u.actor, { type: "standard", name, introduction: "常见问题" });
-const newSmart = (u: TUser, name = "产品手册") => sets.createTrainingSet(u.actor, { type: "smart", name });
+const newStandard = (u: TUser, name = "售后问答") => sets.createTrainingSet(u.actor, ZCreateTrainingSetInput.parse({ type: "standard", name, introduction: "常见问题" }));
+const newSmart = (u: TUser, name = "产品手册") => sets.createTrainingSet(u.actor, ZCreateTrainingSetInput.parse({ type: "smart", name }));
+/** A page of a set's items, as the procedure parses its input (page 1 of 20 unless asked). */
+const qaPage = (u: TUser, input: { id: string; page?: number; pageSize?: number; search?: string }) => sets.listQaItems(u.actor, ZListQaItemsInput.parse(input));
 /** Runs the indexing job for the set's current revision, as the worker would. */
 const train = async (id: string) => indexTrainingSet(id, (await setRow(id)).revision);
 const csv = (text: string) => ({ bytes: Buffer.from(text), filename: "qa.csv", type: "text/csv" });
@@ -81,13 +85,11 @@ describe("sets", () => {
     expect((await setRow(created.id)).deletedAt).not.toBeNull();
   });
 
-  it("refuses a bad name with the field's message and writes nothing", async () => {
-    const u = await makeUser();
-    const long = await refusal(sets.createTrainingSet(u.actor, { type: "standard", name: "x".repeat(31) }), "zh_hans");
+  it("refuses a bad name with the field's message (the procedure's input schema)", async () => {
+    const long = await refusal(ZCreateTrainingSetInput.parseAsync({ type: "standard", name: "x".repeat(31) }), "zh_hans");
     expect(long.envelope.description).toBe("训练集名称为 1 到 30 个字符");
     expect((long.envelope.data as { fields: { path: string }[] }).fields[0].path).toBe("name");
-    expect((await refusal(sets.createTrainingSet(u.actor, { type: "database", name: "db" }))).code).toBe("validation_failed");
-    expect(await getDb().trainingSet.count({ where: { ownerAccountId: u.id } })).toBe(0);
+    expect((await refusal(ZCreateTrainingSetInput.parseAsync({ type: "database", name: "db" }))).code).toBe("validation_failed");
   });
 
   it("keeps a basic account to one set, also when two creations race, naming the edition", async () => {
@@ -106,7 +108,7 @@ describe("sets", () => {
   it("lists the agents that use each set", async () => {
     const u = await makeUser();
     const s = await newStandard(u);
-    const agent = await agents.createAgent(u.actor, { name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [s.id] });
+    const agent = await agents.createAgent(u.actor, ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [s.id] }));
     expect((await sets.listTrainingSets(u.actor))[0].agents).toEqual([{ id: agent.id, name: "客服" }]);
     await agents.deleteAgent(u.actor, { id: agent.id });
     expect((await sets.listTrainingSets(u.actor))[0].agents).toEqual([]);
@@ -118,7 +120,7 @@ describe("Q&A items", () => {
     const u = await makeUser();
     const s = await newStandard(u);
     const before = await setRow(s.id);
-    const a = await sets.addQaItem(u.actor, { id: s.id, question: "  怎么退货？ ", answer: "七天内无理由退货。" });
+    const a = await sets.addQaItem(u.actor, ZAddQaItemInput.parse({ id: s.id, question: "  怎么退货？ ", answer: "七天内无理由退货。" }));
     expect(a).toMatchObject({ question: "怎么退货？", position: 1 });
     const after = await setRow(s.id);
     expect(after).toMatchObject({ state: "training", progress: 0, revision: before.revision + 1 });
@@ -126,10 +128,10 @@ describe("Q&A items", () => {
     expect(await train(s.id)).toBe("done");
     expect(await setRow(s.id)).toMatchObject({ state: "done", charCount: "怎么退货？七天内无理由退货。".length + "How long is delivery?Two to five days.".length });
 
-    const page = await sets.listQaItems(u.actor, { id: s.id, page: 1, pageSize: 1 });
+    const page = await qaPage(u, { id: s.id, page: 1, pageSize: 1 });
     expect(page).toMatchObject({ total: 2, page: 1, pageSize: 1 });
     expect(page.items.map((i) => i.question)).toEqual(["怎么退货？"]);
-    expect((await sets.listQaItems(u.actor, { id: s.id, search: "DELIVERY" })).items.map((i) => i.question)).toEqual(["How long is delivery?"]);
+    expect((await qaPage(u, { id: s.id, search: "DELIVERY" })).items.map((i) => i.question)).toEqual(["How long is delivery?"]);
 
     const edited = await sets.updateQaItem(u.actor, { id: s.id, itemId: a.id, question: "如何退货？", answer: "七天内可退。" });
     expect(edited.question).toBe("如何退货？");
@@ -150,12 +152,12 @@ describe("Q&A items", () => {
     expect((await refusal(sets.updateQaItem(u.actor, { id: s.id, itemId: other.id, question: "How long is delivery?", answer: "x" }))).code).toBe("qa_question_duplicate");
     await sets.updateQaItem(u.actor, { id: s.id, itemId: first.id, question: "How long is delivery?", answer: "Three days." });
     expect(await itemCount(s.id)).toBe(2);
-    const empty = await refusal(sets.addQaItem(u.actor, { id: s.id, question: " ", answer: "x" }));
+    const empty = await refusal(ZAddQaItemInput.parseAsync({ id: s.id, question: " ", answer: "x" }));
     expect(empty.envelope.description).toBe("A question has 1 to 500 characters");
     expect(await itemCount(s.id)).toBe(2);
   });
 
-  it("refuses text past the free characters (SPEC 9) in the user's language, writing nothing", async () => {
+  it("refuses text past the free characters in the user's language, writing nothing", async () => {
     const u = await makeUser("flagship");
     const big = await newSmart(u, "大文档");
     // Another set already keeps all but 20 of the free characters.
@@ -220,7 +222,7 @@ describe("import and export", () => {
       [7, "refused", "duplicate_in_set", null],
       [9, "added", null, null],
     ]);
-    const items = await sets.listQaItems(u.actor, { id: s.id });
+    const items = await qaPage(u, { id: s.id });
     expect(items.items.map((i) => [i.question, i.answer])).toEqual([
       ["已有的问题", "已有的答案"],
       ["怎么退货？", "七天内无理由退货"],
@@ -273,7 +275,7 @@ describe("import and export", () => {
       const copy = await newStandard(u, `副本 ${format}`);
       const res = await u.browser.upload(`/api/v1/training/sets/${copy.id}/qa/import`, { files: { file: { bytes: file.bytes, filename: `x.${format}` } } });
       expect(res.body.data).toMatchObject({ added: 4, refused: 0 });
-      expect((await sets.listQaItems(u.actor, { id: copy.id })).items.map((i) => [i.question, i.answer])).toEqual(items);
+      expect((await qaPage(u, { id: copy.id })).items.map((i) => [i.question, i.answer])).toEqual(items);
     }
     expect((await u.browser.call(`/api/v1/training/sets/${s.id}/qa/export?format=pdf`)).body.status).toBe(400001);
   });
@@ -363,10 +365,10 @@ describe("tenancy", () => {
     const smart = await newSmart(alice);
     const calls: (() => Promise<unknown>)[] = [
       () => sets.getTrainingSet(bob.actor, { id: s.id }),
-      () => sets.updateTrainingSet(bob.actor, { id: s.id, name: "mine" }),
+      () => sets.updateTrainingSet(bob.actor, { id: s.id, name: "mine", introduction: "" }),
       () => sets.deleteTrainingSet(bob.actor, { id: s.id }),
       () => sets.applyTrainingSetAction(bob.actor, { id: s.id, action: "disable" }),
-      () => sets.listQaItems(bob.actor, { id: s.id }),
+      () => qaPage(bob, { id: s.id }),
       () => sets.addQaItem(bob.actor, { id: s.id, question: "Q2", answer: "A2" }),
       () => sets.updateQaItem(bob.actor, { id: s.id, itemId: item.id, question: "Q3", answer: "A3" }),
       () => sets.deleteQaItem(bob.actor, { id: s.id, itemId: item.id }),
@@ -392,12 +394,12 @@ describe("tenancy", () => {
     const bob = await makeUser();
     const own = await newStandard(alice);
     const foreign = await newStandard(bob);
-    const refused = await refusal(agents.createAgent(alice.actor, { name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id, foreign.id] }));
+    const refused = await refusal(agents.createAgent(alice.actor, ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id, foreign.id] })));
     expect(refused.code).toBe("validation_failed");
     expect(refused.envelope).toMatchObject({ description: "Choose your own training sets", data: { fields: [{ path: "training_set_ids", message: "Choose your own training sets" }] } });
     expect(await getDb().agent.count({ where: { ownerAccountId: alice.id } })).toBe(0);
-    const agent = await agents.createAgent(alice.actor, { name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id] });
-    const save = (ids: string[]) => agents.saveAgentDraft(alice.actor, { id: agent.id, agent: { name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: ids } });
+    const agent = await agents.createAgent(alice.actor, ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id] }));
+    const save = (ids: string[]) => agents.saveAgentDraft(alice.actor, { id: agent.id, agent: ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: ids }) });
     expect((await refusal(save([foreign.id]))).code).toBe("validation_failed");
     await sets.deleteTrainingSet(alice.actor, { id: own.id });
     expect((await refusal(save([own.id]))).code).toBe("validation_failed");

@@ -1,10 +1,10 @@
-// The chat turn's one read (server/runtime/turn-context.repository.ts): on PostgreSQL it runs on a
+// The chat turn's one read (server/turns/turn-context.repository.ts): on PostgreSQL it runs on a
 // node-postgres pool of its own, on Prisma otherwise (and always inside a transaction). Both must
 // read the same values: timestamps as UTC, JSON, arrays, and the refusals (no session, expired).
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../server/lib/secret-box";
 import { getDb } from "../../server/db/client";
-import { readTurnContext } from "../../server/runtime/turn-context.repository";
+import { readTurnContext } from "../../server/turns/turn-context.repository";
 import { chinaDayStart } from "../../server/money/metering/china-day";
 import { chatChargeKey } from "../../server/money/metering/chat-charges.service";
 import { platform, post, wallet } from "../../server/money/ledger.service";

@@ -26,7 +26,7 @@ import { QA_IMPORT_MAX_BYTES } from "../../server/knowledge/training-sets.schema
 import { dropSingleton } from "../../server/lib/singleton";
 import { createChannel } from "../../server/models/channels.service";
 import { createModel } from "../../server/models/models.service";
-import { DOCUMENT_MAX_BYTES } from "../../server/runtime/chat.schema";
+import { DOCUMENT_MAX_BYTES } from "../../server/dialogues/chat.schema";
 import { AVATAR_LIMITS, CERTIFICATE_FILE_MAX_BYTES, CERTIFICATION_IMAGE_LIMITS, MEDIA_IMAGE_LIMITS, MEDIA_VIDEO_LIMITS, TRAINING_FILE_LIMITS } from "../../server/uploads/upload-limits";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { Browser, startApiServer } from "../helpers/api-client";
@@ -35,6 +35,7 @@ import { buildBadFiles, type TBadFile, type TGoodFile } from "../helpers/bad-fil
 import { makeAgent, makeUser, type TUser } from "../helpers/chat-runtime";
 import { readLocale } from "../helpers/locales";
 import { makePdf, makePng } from "../helpers/png";
+import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const LANGUAGES = ["zh_hans", "zh_hant", "en", "pt"];
@@ -177,8 +178,8 @@ async function makeVoiceModel() {
   await getDb().model.updateMany({ where: { id: { in: otherVoiceModels } }, data: { enabled: false } });
   const modelKey = `whisper-corpus-${crypto.randomBytes(4).toString("hex")}`;
   ownVoiceModel = modelKey;
-  await createModel({ key: modelKey, display_name: "语音", kind: "voice", upstream_model: modelKey });
-  await createChannel({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-voice-${modelKey}`, models: [modelKey], weight: 1 });
+  await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "语音", kind: "voice", upstream_model: modelKey }));
+  await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-voice-${modelKey}`, models: [modelKey], weight: 1 }));
 }
 
 async function makeModalApp() {
@@ -276,7 +277,7 @@ const ENDPOINTS: TEndpoint[] = [
     good: GOOD.text,
     setup: async () => {
       const u = await user();
-      const set = await sets.createTrainingSet(u.actor, { type: "smart", name: "产品手册" });
+      const set = await sets.createTrainingSet(u.actor, { type: "smart", name: "产品手册", introduction: "" });
       return { send: (file, lang) => postForm(u.browser, `/api/v1/training/sets/${set.id}/documents`, [{ name: "file0", file }], lang), state: () => getDb().trainingDocument.count({ where: { trainingSetId: set.id } }) };
     },
   },

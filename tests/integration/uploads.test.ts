@@ -1,4 +1,4 @@
-// Uploads (issue 3, DESIGN 9): checked by size, by content type and by pixel size, never by the
+// Uploads: checked by size, by content type and by pixel size, never by the
 // name; refused uploads write nothing; accepted avatars are served back as they were sent.
 import crypto from "node:crypto";
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Warm turns (issue 4's time to first token): a session's next turn with an agent sends its
+// Warm turns (docs/decisions/0014-warm-turns.md): a session's next turn with an agent sends its
 // upstream request from the last turn's reading while its own reading runs, and keeps it only when
 // the fresh reading asks exactly the same. What the fake upstream received and the gateway's
 // request log show which requests went out; the ledger, that the charge posted early is the turn's
@@ -9,8 +9,8 @@ import { DIRECT_POOL_MAX, queryDirect } from "../../server/db/direct-pool";
 import { sha256 } from "../../server/lib/secret-box";
 import { getWallet } from "../../server/money/ledger.service";
 import { PRICES } from "../../server/money/money.constants";
-import { recallTurn, WARM_TTL_MS } from "../../server/runtime/warm-turns";
-import { ZSendMessageInput } from "../../server/runtime/chat.schema";
+import { recallTurn, WARM_TTL_MS } from "../../server/turns/head-start/warm-turns";
+import { ZSendMessageInput } from "../../server/dialogues/chat.schema";
 import { fundAccount } from "../helpers/money";
 import { contentOf, dataOf, makeAgent, makeUser, names, sendSse, useChatHarness, waitFor, type TUser } from "../helpers/chat-runtime";
 

@@ -1,4 +1,4 @@
-// Withdrawals (issue 7; SPEC 3, 4; DESIGN 8): coins frozen with the row at submission, labour tax
+// Withdrawals: coins frozen with the row at submission, labour tax
 // and the received amount fixed then, an administrator's arrived (to tax withheld and payout) or
 // abnormal (coins back), refusals that change nothing, the enterprise switch, idempotent retries,
 // and the preview endpoint's envelope.

@@ -3,7 +3,7 @@
 // things and the owner's own chats do not count, and nobody's progress shows in another's.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getWorkspaceOverview } from "../../server/accounts/workspace.service";
+import { getWorkspaceOverview } from "../../server/workspace/workspace.service";
 import { createTrainingSet } from "../../server/knowledge/training-sets.service";
 import { buyAppPlan } from "../../server/money/purchases/purchases.service";
 import { getDb } from "../../server/db/client";

@@ -1,4 +1,4 @@
-// Every user-facing string is a key in all four languages (DESIGN 5), and every refusal in the
+// Every user-facing string is a key in all four languages, and every refusal in the
 // error catalogue has its message.
 import fs from "node:fs";
 import path from "node:path";

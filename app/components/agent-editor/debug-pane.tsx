@@ -5,7 +5,7 @@ import { CloseOutlined, ExpandOutlined, ReloadOutlined } from "@ant-design/icons
 import { App, Button, Form, Tooltip, type FormInstance } from "antd";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { errorText } from "../../lib/api-client";
 import { ChatInput } from "../chat/chat-input";
 import type { TChatMessage, TFeedback } from "../chat/chat-state";
 import { DocumentChip } from "../chat/document-chip";
@@ -52,7 +52,7 @@ export function DebugPane({ debug, editor, blocked, onOpenPage, onClose }: TProp
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature]);
 
-  const onFeedback = (m: TChatMessage, f: TFeedback) => chat.setFeedback(m, f).catch((err: unknown) => void message.error(err instanceof ApiError ? err.description : tc("error.network")));
+  const onFeedback = (m: TChatMessage, f: TFeedback) => chat.setFeedback(m, f).catch((err: unknown) => void message.error(errorText(err, tc("error.network"))));
 
   return (
     <section className="agent-debug" data-testid="debug-pane" aria-label={t("debug.title")}>

@@ -1,8 +1,8 @@
-// Model: which model answers, its version, and the SPEC 9 parameters (advanced, folded away).
+// Model: which model answers, its version, and its sampling parameters (advanced, folded away).
 import { Col, Collapse, Form, Input, InputNumber, Row, Select, Switch } from "antd";
 import { useTranslation } from "react-i18next";
 import { ZAgentInput, ZAgentParameters } from "../../../server/agents/agents.schema";
-import { OFFLINE_MODEL_KEY } from "../../../server/knowledge/offline-model";
+import { OFFLINE_MODEL_KEY } from "../../../server/models/offline-model";
 import { logitBiasRule, valueRule, type TEditorModel } from "./agent-rules";
 
 const NUMBERS = [

@@ -1,4 +1,4 @@
-// Pricing in yuan (kept as micro-Z): a price is 0 (free) or at least 0.1 yuan (SPEC 5).
+// Pricing in yuan (kept as micro-Z): a price is 0 (free) or at least 0.1 yuan.
 import { Col, Form, InputNumber, Row } from "antd";
 import { useTranslation } from "react-i18next";
 import { ZAgentInput } from "../../../server/agents/agents.schema";

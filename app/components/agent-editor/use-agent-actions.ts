@@ -2,11 +2,11 @@
 // first, and the server's field refusals are put back on the fields they name (and reported, so the
 // editor can unfold the sections that hold them).
 import { App, type FormInstance } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TAgentDetail, TAgentInput } from "../../../server/agents/agents.schema";
 import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { checkWholeForm, groupFieldErrors, toAgentInput, type TAgentFormValues } from "./agent-form-values";
 
 export type TBusy = "save" | "publish" | "submit" | null;
@@ -16,7 +16,6 @@ type TFieldName = (string | number)[];
 export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TAgentDetail | null, onSaved: (d: TAgentDetail) => void, onRefused?: (names: TFieldName[]) => void) {
   const { t } = useTranslation("agents");
   const { message } = App.useApp();
-  const [busy, setBusy] = useState<TBusy>(null);
 
   const showError = (err: unknown) => {
     if (!(err instanceof ApiError)) {
@@ -52,17 +51,14 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
     return toAgentInput(values) as TAgentInput;
   };
 
-  const run = async <T>(kind: TBusy, job: () => Promise<T>): Promise<T | null> => {
-    setBusy(kind);
-    try {
-      return await job();
-    } catch (err) {
+  const attempt = useMutation((_kind: TBusy, job: () => Promise<unknown>) => job(), {
+    onError: (err) => {
       showError(err);
-      return null;
-    } finally {
-      setBusy(null);
-    }
-  };
+      return true;
+    },
+  });
+  const busy: TBusy = attempt.busyKey;
+  const run = async <T>(kind: TBusy, job: () => Promise<T>): Promise<T | null> => ((await attempt.run(kind, job)) as T | undefined) ?? null;
 
   const save = async (opts: { quiet?: boolean } = {}): Promise<TAgentDetail | null> => {
     const input = await check();
@@ -84,5 +80,5 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
     return published;
   };
 
-  return { busy, setBusy, save, publish, showError };
+  return { busy, save, publish, showError };
 }

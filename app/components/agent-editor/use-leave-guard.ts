@@ -1,4 +1,4 @@
-// SPEC 8 "unsaved changes, confirm leaving": in-app navigation asks first (Remix's blocker), and
+// "Unsaved changes, confirm leaving": in-app navigation asks first (Remix's blocker), and
 // closing or reloading the tab gets the browser's own warning (beforeunload).
 import { useBlocker } from "@remix-run/react";
 import { App, type ButtonProps } from "antd";

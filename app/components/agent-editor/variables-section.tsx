@@ -1,4 +1,4 @@
-// Variables: what the user fills in before chatting (SPEC 3 Variable), one row per variable.
+// Variables: what the user fills in before chatting, one row per variable.
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { Button, Card, Col, Empty, Form, Input, InputNumber, Radio, Row, Select, Switch, type FormListFieldData } from "antd";
 import { useTranslation } from "react-i18next";

@@ -5,8 +5,8 @@ import { KeyOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Card, Descriptions, Popconfirm, Space, Tabs, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { LocalDate } from "../ui/local-date";
 import type { TApiKeyView, TIssuedApiKey } from "../../../server/apps/api-keys.schema";
 
@@ -40,7 +40,6 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
   const { message } = App.useApp();
   const [key, setKey] = useState<TApiKeyView | null | undefined>(undefined);
   const [issued, setIssued] = useState<TIssuedApiKey | null>(null);
-  const [busy, setBusy] = useState(false);
   // The origin is the browser's (behind a proxy the server may not know it): set after hydration.
   const [origin, setOrigin] = useState("");
 
@@ -49,25 +48,18 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
     callTrpc(() => trpc.appApiKeys.get.query({ app_id: appId })).then(setKey, () => setKey(null));
   }, [appId]);
 
-  const run = async (action: "create" | "reset" | "revoke") => {
-    setBusy(true);
-    try {
-      if (action === "revoke") {
-        await callTrpc(() => trpc.appApiKeys.revoke.mutate({ app_id: appId }));
-        setKey(null);
-        setIssued(null);
-        message.success(t("revoked"));
-      } else {
-        const next = await callTrpc(() => (action === "create" ? trpc.appApiKeys.create.mutate({ app_id: appId }) : trpc.appApiKeys.reset.mutate({ app_id: appId })));
-        setIssued(next);
-        setKey(next);
-      }
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
+  const { run, busy } = useMutation(async (action: "create" | "reset" | "revoke") => {
+    if (action === "revoke") {
+      await callTrpc(() => trpc.appApiKeys.revoke.mutate({ app_id: appId }));
+      setKey(null);
+      setIssued(null);
+      message.success(t("revoked"));
+    } else {
+      const next = await callTrpc(() => (action === "create" ? trpc.appApiKeys.create.mutate({ app_id: appId }) : trpc.appApiKeys.reset.mutate({ app_id: appId })));
+      setIssued(next);
+      setKey(next);
     }
-  };
+  });
 
   const shownKey = issued?.key ?? (key ? t("key_placeholder") : "");
   return (

@@ -1,4 +1,4 @@
-// An app's lifecycle state as a coloured tag (SPEC 4).
+// An app's lifecycle state (server/apps/app-lifecycle.ts) as a coloured tag.
 import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import type { TAppState } from "../../../server/apps/apps.schema";

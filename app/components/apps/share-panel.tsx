@@ -1,4 +1,4 @@
-// The share panel (contract 7): the share link carrying the sharer as touser, its QR code (shown and
+// The share panel: the share link carrying the sharer as touser, its QR code (shown and
 // downloadable as PNG), the embed snippets for other websites, and the way to the poster editor.
 // Mounted only while open; everything is built in the browser from server/apps/app-share.ts.
 import { CopyOutlined, DownloadOutlined, PictureOutlined } from "@ant-design/icons";

@@ -2,7 +2,7 @@ import { Checkbox, Form } from "antd";
 import { Trans, useTranslation } from "react-i18next";
 import { AppLink } from "../app-link";
 
-/** SPEC 2: the user agreement and privacy policy must be accepted before login or registration. */
+/** The user agreement and privacy policy must be accepted before login or registration. */
 export function AgreementCheckbox() {
   const { t } = useTranslation("auth");
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ZodType } from "zod";
 import { zodRule } from "../../lib/zod-rule";
 
-/** A new password and its confirmation, checked by the server's own rule (SPEC 5). */
+/** A new password and its confirmation, checked by the schema the server uses. */
 export function NewPasswordFields({ schema, label, extra }: { schema: ZodType; label: string; extra?: string }) {
   const { t } = useTranslation("auth");
   return (

@@ -3,7 +3,8 @@ import type { FormInstance } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ZPhone, ZSmsCode } from "../../../server/accounts/accounts.schema";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 
 /** Phone and code fields with a send button that counts down the minute between codes. */
@@ -11,26 +12,23 @@ export function SmsCodeFields({ form, purpose, phoneLabel }: { form: FormInstanc
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
   const [wait, setWait] = useState(0);
-  const [sending, setSending] = useState(false);
   useEffect(() => {
     if (wait <= 0) return;
     const timer = setTimeout(() => setWait((w) => w - 1), 1000);
     return () => clearTimeout(timer);
   }, [wait]);
 
-  const send = async () => {
-    const phone = await form.validateFields(["phone"]).then((v) => v.phone as string, () => null);
-    if (!phone) return;
-    setSending(true);
-    try {
+  const sendCode = useMutation(
+    async (phone: string) => {
       const res = await apiRequest<{ retryAfterSeconds: number }>("/api/v1/auth/sms/send", { body: { phone, purpose } });
       message.success(t("sms.sent"));
       setWait(res.retryAfterSeconds);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : t("errors.network", { ns: "auth" }));
-    } finally {
-      setSending(false);
-    }
+    },
+    { fallback: t("errors.network", { ns: "auth" }) },
+  );
+  const send = async () => {
+    const phone = await form.validateFields(["phone"]).then((v) => v.phone as string, () => null);
+    if (phone) await sendCode.run(phone);
   };
 
   return (
@@ -43,7 +41,7 @@ export function SmsCodeFields({ form, purpose, phoneLabel }: { form: FormInstanc
           <Form.Item name="code" noStyle rules={[zodRule(ZSmsCode, t)]}>
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t("fields.code_placeholder")} data-testid="sms-code" />
           </Form.Item>
-          <Button onClick={send} loading={sending} disabled={wait > 0} data-testid="send-code" style={{ minWidth: 120 }}>
+          <Button onClick={send} loading={sendCode.busy} disabled={wait > 0} data-testid="send-code" style={{ minWidth: 120 }}>
             {wait > 0 ? t("sms.resend_in", { seconds: wait }) : t("sms.send")}
           </Button>
         </Space.Compact>

@@ -1,21 +1,13 @@
-import { useState } from "react";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 
 /** Posts a form to the API and reports the refusal's message, localized by the server. */
 export function useApiSubmit<T = unknown>(path: string) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Wrapped, so a refusal (null) stays apart from a success whose data is empty.
+  const { run, busy: pending, error, setError } = useMutation(async (body: Record<string, unknown>) => ({ data: await apiRequest<T>(path, { body }) }), { report: "inline" });
   const submit = async (body: Record<string, unknown>): Promise<T | null> => {
-    setPending(true);
-    setError(null);
-    try {
-      return await apiRequest<T>(path, { body });
-    } catch (err) {
-      setError(err instanceof ApiError ? err.description : String(err));
-      return null;
-    } finally {
-      setPending(false);
-    }
+    const done = await run(body);
+    return done ? done.data : null;
   };
   return { submit, pending, error, setError };
 }

@@ -8,8 +8,9 @@ import { Link } from "@remix-run/react";
 import { Alert, App, Button, Card, Form, Input, Radio, Select } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { WALLET_CHANGED_EVENT } from "../money/recharge-api";
 import { BOT_NAME_MAX, CREDENTIAL_SCHEMAS, GREETING_MAX, ZBotCreate, type TBotChannel, type TBotCreate } from "../../../server/bots/bots.schema";
 import { BotBuyConfirm } from "./bot-buy-confirm";
@@ -31,7 +32,6 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
   const navigate = useBotsNavigate();
   const [form] = Form.useForm<TValues>();
   const channel = (Form.useWatch("channel", form) ?? "wechat") as TBotChannel;
-  const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState<TBotCreate | null>(null);
   const { refusal, take, clear } = useBotRefusal();
   // Back from a top-up on the sandbox's cashier: the form as it was left.
@@ -57,23 +57,27 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
     setConfirming(checked.data);
   };
 
-  const create = async (input: TBotCreate) => {
-    setSaving(true);
-    try {
+  const createBot = useMutation(
+    async (input: TBotCreate) => {
       const created = await callTrpc(() => trpc.bots.create.mutate(input));
       forgetBotDraft();
       message.success(t("create.created"));
       // The first year was paid: the header's balance follows.
       window.dispatchEvent(new CustomEvent(WALLET_CHANGED_EVENT));
       navigate(botPath(created.bot_id));
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) showIssues(fields);
-      else if (!take(err)) message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-      setConfirming(null);
-    }
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) showIssues(fields);
+        return fields.length > 0 || take(err);
+      },
+    },
+  );
+  const saving = createBot.busy;
+  const create = async (input: TBotCreate) => {
+    await createBot.run(input);
+    setConfirming(null);
   };
 
   const initial: TValues = { name: "", agent_id: data.agents.length === 1 ? data.agents[0].id : undefined, channel: "wechat", credentials: credentialInitial("wechat"), group_reply: "mention", greeting: "" };

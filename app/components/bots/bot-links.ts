@@ -1,5 +1,5 @@
 // Links between the three views of /create_bot (my bots, ?new=1, ?bot_id=). Navigation carries the
-// current query (SPEC 2, touser and the rest), but the page's own keys must not ride along: the bot
+// current query (touser and the rest), but the page's own keys must not ride along: the bot
 // page's bot_id would otherwise follow the owner back to the list.
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useCallback } from "react";

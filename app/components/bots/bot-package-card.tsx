@@ -6,7 +6,7 @@ import { Button, Card, Space, Typography, type ButtonProps } from "antd";
 import { App } from "antd";
 import { useTranslation } from "react-i18next";
 import { uiLocale } from "../../i18n/config";
-import { ApiError } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { LocalDate } from "../ui/local-date";
 import { BotRefusal, useBotRefusal } from "./bot-refusal";
 import { formatMicro, type TBotView } from "./types";
@@ -22,8 +22,9 @@ type TProps = {
 
 export function BotPackageCard({ bot, priceMicro, busy, onRenew, onToggle, onDelete }: TProps) {
   const { t, i18n } = useTranslation("bots");
-  const { modal, message } = App.useApp();
+  const { modal } = App.useApp();
   const { refusal, take, clear } = useBotRefusal();
+  const attempt = useMutation((run: () => Promise<unknown>) => run(), { onError: (err) => take(err) });
   const price = formatMicro(priceMicro);
   const refund = bot.refund_on_delete;
   const refundVars = refund ? { amount: formatMicro(refund.amount_micro), until: new Date(refund.until).toLocaleString(uiLocale(i18n.language)) } : null;
@@ -33,11 +34,7 @@ export function BotPackageCard({ bot, priceMicro, busy, onRenew, onToggle, onDel
   // A refusal the owner can act on (recharge) stays on the card; others are a toast.
   const guarded = (run: () => Promise<unknown>) => async () => {
     clear();
-    try {
-      await run();
-    } catch (err) {
-      if (!take(err)) message.error(err instanceof ApiError ? err.description : String(err));
-    }
+    await attempt.run(run);
   };
   const confirmRenew = () =>
     modal.confirm({

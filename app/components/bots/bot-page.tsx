@@ -6,7 +6,7 @@ import { Link } from "@remix-run/react";
 import { Alert, App, Col, Row, Space } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { errorText } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { WALLET_CHANGED_EVENT } from "../money/recharge-api";
 import { BOTS_PATH, useBotsHref, useBotsNavigate } from "./bot-links";
@@ -86,7 +86,7 @@ export function BotPage({ data }: { data: TData }) {
     }
   };
   const reloadBot = async () => setBot(await callTrpc(() => trpc.bots.get.query({ bot_id: botId })));
-  const toast = (err: unknown) => message.error(err instanceof ApiError ? err.description : String(err));
+  const toast = (err: unknown) => message.error(errorText(err));
 
   const freshEvents = events.filter((e) => fresh.has(e.id));
   return (

@@ -1,4 +1,4 @@
-// SPEC 8's refusals a bot owner can act on, shown where they happened with the way out: "bot limit
+// The platform's refusals a bot owner can act on, shown where they happened with the way out: "bot limit
 // reached, upgrade" links to /upgrade, "balance insufficient, recharge" opens the recharge dialog,
 // "bot package expired" points at Renew. Other refusals are the caller's (a toast, field errors).
 import { Link } from "@remix-run/react";

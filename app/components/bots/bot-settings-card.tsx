@@ -1,24 +1,37 @@
-// What the bot says and when: its name, the greeting sent when someone adds it or joins its group
-// (SPEC 3 Bot), and whether it answers every group message or only when mentioned. Then the
+// What the bot says and when: its name, the greeting sent when someone adds it or joins its group,
+// and whether it answers every group message or only when mentioned. Then the
 // platform's credentials, shown masked and editable (a secret left empty is kept).
 import { EditOutlined } from "@ant-design/icons";
-import { App, Button, Card, Descriptions, Form, Input, Radio, Space } from "antd";
+import { App, Button, Card, Descriptions, Form, Input, Radio, Space, type FormInstance } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
-import { BOT_NAME_MAX, GREETING_MAX, ZBotUpdate } from "../../../server/bots/bots.schema";
+import { useMutation } from "../../lib/use-mutation";
+import { BOT_NAME_MAX, GREETING_MAX, ZBotUpdate, type TBotUpdate } from "../../../server/bots/bots.schema";
 import { CREDENTIAL_FIELDS, CredentialFields, credentialInitial } from "./credential-fields";
 import { clearChangedErrors, setFieldIssues } from "./form-errors";
 import type { TBotView } from "./types";
 
 type TValues = { name: string; greeting: string; group_reply: "mention" | "all" };
 
+function showFieldIssues(form: FormInstance, err: unknown) {
+  const issues = fieldErrorsOf(err);
+  if (issues.length) setFieldIssues(form, issues);
+}
+
 export function BotSettingsCard({ bot, onSaved }: { bot: TBotView; onSaved: (bot: TBotView) => void }) {
   const { t } = useTranslation("bots");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const [saving, setSaving] = useState(false);
+  const update = useMutation(
+    async (input: TBotUpdate) => {
+      onSaved(await callTrpc(() => trpc.bots.update.mutate(input)));
+      message.success(t("settings.saved"));
+    },
+    { onError: (err) => showFieldIssues(form, err) },
+  );
+  const saving = update.busy;
 
   const save = async (values: TValues) => {
     const checked = ZBotUpdate.safeParse({ bot_id: bot.id, ...values });
@@ -26,17 +39,7 @@ export function BotSettingsCard({ bot, onSaved }: { bot: TBotView; onSaved: (bot
       setFieldIssues(form, checked.error.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { ns: "errors" }) })));
       return;
     }
-    setSaving(true);
-    try {
-      onSaved(await callTrpc(() => trpc.bots.update.mutate(checked.data)));
-      message.success(t("settings.saved"));
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) setFieldIssues(form, fields);
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-    }
+    await update.run(checked.data);
   };
 
   return (
@@ -64,26 +67,18 @@ export function BotCredentialsCard({ bot, onSaved }: { bot: TBotView; onSaved: (
   const { message } = App.useApp();
   const [form] = Form.useForm<{ credentials: Record<string, unknown> }>();
   const [editing, setEditing] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const fields = CREDENTIAL_FIELDS[bot.channel];
-  if (!fields.length) return null;
-
-  const save = async () => {
-    const { credentials } = form.getFieldsValue(true) as { credentials: Record<string, unknown> };
-    setSaving(true);
-    try {
+  const { run: save, busy: saving } = useMutation(
+    async () => {
+      const { credentials } = form.getFieldsValue(true) as { credentials: Record<string, unknown> };
       // The server checks them against the platform's schema, keeping the secrets left empty.
       onSaved(await callTrpc(() => trpc.bots.update.mutate({ bot_id: bot.id, credentials })));
       message.success(t("settings.saved"));
       setEditing(false);
-    } catch (err) {
-      const issues = fieldErrorsOf(err);
-      if (issues.length) setFieldIssues(form, issues);
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    { onError: (err) => showFieldIssues(form, err) },
+  );
+  const fields = CREDENTIAL_FIELDS[bot.channel];
+  if (!fields.length) return null;
 
   const shown = fields.filter((f) => bot.credentials_masked[f.name] !== undefined && bot.credentials_masked[f.name] !== "");
   return (

@@ -1,4 +1,4 @@
-// A bot's state (SPEC 4 Bot: deploying, to be associated, online, offline, expired) as a coloured
+// A bot's state (deploying, to be associated, online, offline, expired) as a coloured
 // tag, and the reason beside it: an i18n key under bots:detail, or the platform's own words.
 import { Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";

@@ -1,5 +1,5 @@
 // The bot package's price per year and the edition's bot count ("3 of 10 bots used"), with the
-// way up when the edition has no room: SPEC 8 "bot limit reached, upgrade".
+// way up when the edition has no room: "bot limit reached, upgrade".
 import { Alert, Typography } from "antd";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";

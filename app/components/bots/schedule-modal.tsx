@@ -1,13 +1,14 @@
-// Add or edit a scheduled message (SPEC 3 Bot: content, send time, targets, loop settings). Targets
+// Add or edit a scheduled message (content, send time, targets, loop settings). Targets
 // come from the contacts and groups the bot has talked with, or are typed in by their platform id.
 // Times are entered in the browser's clock, which the server keeps for daily and weekly loops.
 import { PlusOutlined } from "@ant-design/icons";
 import { App, Button, Form, Input, InputNumber, Modal, Radio, Select, Space, Switch, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
-import { SCHEDULE_CONTENT_MAX, SCHEDULE_LOOPS, ZScheduleInput, type TScheduleLoop } from "../../../server/bots/bots.schema";
+import { useMutation } from "../../lib/use-mutation";
+import { SCHEDULE_CONTENT_MAX, SCHEDULE_LOOPS, ZScheduleInput, type TScheduleInput, type TScheduleLoop } from "../../../server/bots/bots.schema";
 import { clearChangedErrors, setFieldIssues, type TFieldIssue } from "./form-errors";
 import { nextWholeHour, toLocalInput } from "./schedule-labels";
 import type { TScheduleView, TTargetView } from "./types";
@@ -22,7 +23,6 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
   const loop = Form.useWatch("loop", form) as TScheduleLoop | undefined;
-  const [saving, setSaving] = useState(false);
   // Every target that can be chosen: those seen, those of the schedule, those typed in.
   const [known, setKnown] = useState<Map<string, TTarget>>(() => {
     const m = new Map<string, TTarget>();
@@ -50,6 +50,23 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
     setManualId("");
   };
 
+  const show = (issues: TFieldIssue[]) => setFieldIssues(form, issues.map((i) => ({ ...i, path: i.path.startsWith("targets") ? "targets" : i.path })));
+  const send = useMutation(
+    async (input: TScheduleInput) => {
+      const saved = await callTrpc(() => trpc.bots.schedules.save.mutate(input));
+      message.success(t("schedule.saved"));
+      onSaved(saved);
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) show(fields);
+        return fields.length > 0;
+      },
+    },
+  );
+  const saving = send.busy;
+
   const save = async () => {
     const v = form.getFieldsValue(true) as TValues;
     const sendAt = v.send_at ? new Date(v.send_at) : null;
@@ -65,21 +82,9 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
       utc_offset_minutes: sendAt && !Number.isNaN(sendAt.getTime()) ? -sendAt.getTimezoneOffset() : -new Date().getTimezoneOffset(),
       enabled: v.enabled,
     };
-    const show = (issues: TFieldIssue[]) => setFieldIssues(form, issues.map((i) => ({ ...i, path: i.path.startsWith("targets") ? "targets" : i.path })));
     const checked = ZScheduleInput.safeParse(payload);
     if (!checked.success) return show(checked.error.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { ns: "errors" }) })));
-    setSaving(true);
-    try {
-      const saved = await callTrpc(() => trpc.bots.schedules.save.mutate(checked.data));
-      message.success(t("schedule.saved"));
-      onSaved(saved);
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) show(fields);
-      else message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-    }
+    await send.run(checked.data);
   };
 
   const initial: TValues = schedule

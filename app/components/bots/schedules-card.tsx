@@ -4,8 +4,8 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { App, Button, Card, Empty, Space, Tag, Typography, type ButtonProps } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { LocalDate } from "../ui/local-date";
 import { loopLabel } from "./schedule-labels";
 import { ScheduleModal } from "./schedule-modal";
@@ -35,21 +35,18 @@ export function SchedulesCard({ botId, schedules, targets, onChange }: { botId: 
   const { t } = useTranslation("bots");
   const { message, modal } = App.useApp();
   const [editing, setEditing] = useState<TScheduleView | "new" | null>(null);
+  const removeNow = useMutation(async (s: TScheduleView) => {
+    await callTrpc(() => trpc.bots.schedules.delete.mutate({ bot_id: botId, schedule_id: s.id }));
+    message.success(t("schedule.deleted"));
+    await onChange();
+  });
 
   const remove = (s: TScheduleView) =>
     modal.confirm({
       title: t("schedule.delete_confirm"),
       content: s.content.slice(0, 80),
       okButtonProps: { danger: true, "data-testid": "schedule-delete-ok" } as ButtonProps,
-      onOk: async () => {
-        try {
-          await callTrpc(() => trpc.bots.schedules.delete.mutate({ bot_id: botId, schedule_id: s.id }));
-          message.success(t("schedule.deleted"));
-          await onChange();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        }
-      },
+      onOk: () => removeNow.run(s),
     });
 
   return (

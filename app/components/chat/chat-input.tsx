@@ -4,7 +4,7 @@ import { ArrowUpOutlined, PaperClipOutlined } from "@ant-design/icons";
 import { Button, Input, Tooltip } from "antd";
 import { forwardRef, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { MAX_MESSAGE_CHARS } from "../../../server/runtime/chat.schema";
+import { MAX_MESSAGE_CHARS } from "../../../server/dialogues/chat.schema";
 
 
 type TProps = {

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "@remix-run/react";
 import type { TVariable } from "../../../server/agents/agents.schema";
-import { ApiError } from "../../lib/api-client";
+import { errorText } from "../../lib/api-client";
 import { AgentHeader, type TAgentOption } from "./agent-header";
 import { ChatInput, type TChatInputHandle } from "./chat-input";
 import type { TChatMessage, TFeedback } from "./chat-state";
@@ -56,7 +56,7 @@ export function ChatScreen({ agent, agents, onPick }: TProps) {
         setInterrupted(Boolean(dialogue.interrupted));
         setVarsOpen(messages.length === 0);
       })
-      .catch((err: unknown) => setLoadError(err instanceof ApiError ? err.description : t("error.network")));
+      .catch((err: unknown) => setLoadError(errorText(err, t("error.network"))));
     // Only the URL drives this; the chat's own id is read through the ref.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wanted]);
@@ -102,7 +102,7 @@ export function ChatScreen({ agent, agents, onPick }: TProps) {
     chat.regenerate(reply, { variables, documentId: documents.doc?.id });
   };
 
-  const onFeedback = (m: TChatMessage, f: TFeedback) => chat.setFeedback(m, f).catch((err: unknown) => void message.error(err instanceof ApiError ? err.description : t("error.network")));
+  const onFeedback = (m: TChatMessage, f: TFeedback) => chat.setFeedback(m, f).catch((err: unknown) => void message.error(errorText(err, t("error.network"))));
 
   const startNew = () => {
     chat.reset();

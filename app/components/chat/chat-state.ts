@@ -1,4 +1,4 @@
-// The chat's messages and how each stream event changes them (DESIGN 7 stream protocol). Pure, so
+// The chat's messages and how each stream event changes them (TSseEvent, lib/sse-client.ts). Pure, so
 // the order rules (reasoning then content, a censor or error ending the reply) are unit-tested.
 import type { TSseEvent } from "../../lib/sse-client";
 import { readErrorEnvelope } from "../../lib/sse-client";

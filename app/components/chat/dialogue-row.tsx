@@ -4,7 +4,7 @@ import { DeleteOutlined, EditOutlined, RobotOutlined } from "@ant-design/icons";
 import { Avatar, Button, Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../app-link";
-import type { TDialogueListItem } from "../../../server/runtime/chat.schema";
+import type { TDialogueListItem } from "../../../server/dialogues/chat.schema";
 import { HTML_LANG, isLanguage } from "../../i18n/config";
 
 /** The list is fetched in the browser, so the reader's zone and the page's language apply at once. */

@@ -1,12 +1,12 @@
-// Document reading (SPEC 5/9): one temporary txt, docx or pdf of at most 10 MB, read for 3 hours.
+// Document reading: one temporary txt, docx or pdf of at most 10 MB, read for 3 hours.
 // The chip above the box shows it and when it expires; choosing another file replaces it.
 import { CloseOutlined, FileTextOutlined } from "@ant-design/icons";
 import { App, Button, Tooltip } from "antd";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { postFormData } from "../../lib/post-form-data";
 import { displayFileName } from "../../lib/file-name";
+import { useMutation } from "../../lib/use-mutation";
 
 export type TChatDocument = { id: string; name: string; chars: number; expires_at: string };
 
@@ -24,7 +24,10 @@ export function useDocumentUpload() {
   const { message } = App.useApp();
   const input = useRef<HTMLInputElement | null>(null);
   const [doc, setDoc] = useState<TChatDocument | null>(null);
-  const [uploading, setUploading] = useState(false);
+  const send = useMutation(async (form: FormData) => setDoc(await postFormData<TChatDocument>("/api/v1/ai_message/document", form, { fallbackError: t("upload_failed", { ns: "errors" }) })), {
+    fallback: t("upload_failed", { ns: "errors" }),
+  });
+  const sendForm = send.run;
 
   const upload = useCallback(
     async (file: File) => {
@@ -34,16 +37,9 @@ export function useDocumentUpload() {
       if (file.size === 0) return void message.error(t("file_empty_or_prohibited", { ns: "errors" }));
       const form = new FormData();
       form.append("file", file);
-      setUploading(true);
-      try {
-        setDoc(await postFormData<TChatDocument>("/api/v1/ai_message/document", form, { fallbackError: t("upload_failed", { ns: "errors" }) }));
-      } catch (err) {
-        void message.error(err instanceof ApiError ? err.description : t("upload_failed", { ns: "errors" }));
-      } finally {
-        setUploading(false);
-      }
+      await sendForm(form);
     },
-    [message, t],
+    [message, t, sendForm],
   );
 
   const picker = (
@@ -60,7 +56,7 @@ export function useDocumentUpload() {
       }}
     />
   );
-  return { doc, setDoc, uploading, picker, choose: () => input.current?.click() };
+  return { doc, setDoc, uploading: send.busy, picker, choose: () => input.current?.click() };
 }
 
 export function DocumentChip({ doc, onRemove }: { doc: TChatDocument; onRemove: () => void }) {

@@ -1,4 +1,4 @@
-// The model's "deep thinking": open while it streams, closed once the answer starts (DESIGN 7);
+// The model's "deep thinking": open while it streams, closed once the answer starts;
 // the reader may open or close it at any time after that.
 import { BulbOutlined, DownOutlined, LoadingOutlined } from "@ant-design/icons";
 import { useState } from "react";

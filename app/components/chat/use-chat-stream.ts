@@ -1,6 +1,6 @@
 // The chat's state and its conversations with the runtime: send, regenerate, stop, feedback and
 // loading a stored dialogue. A stream is aborted when the user stops or the page goes away, so the
-// server cancels the upstream request (DESIGN 7).
+// server cancels the upstream request.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiRequest } from "../../lib/api-client";

@@ -1,7 +1,7 @@
 // The history's pages of dialogues, newest first, fetched by cursor; the next page loads when the
-// reader comes within 100 px of the bottom (SPEC 9), or at once while the list is too short to scroll.
+// reader comes within 100 px of the bottom, or at once while the list is too short to scroll.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest, errorText } from "../../lib/api-client";
 import type { TDialogueItem } from "./dialogue-row";
 
 const PAGE = 20;
@@ -32,7 +32,7 @@ export function useDialoguePages(agentId: string | null) {
       setDone(!page.next_cursor);
       setError(null);
     } catch (err) {
-      if (mine === generation.current) setError(err instanceof ApiError ? err.description : String(err));
+      if (mine === generation.current) setError(errorText(err));
     } finally {
       busy.current = false;
       if (mine === generation.current) setLoading(false);

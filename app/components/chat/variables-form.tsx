@@ -1,4 +1,4 @@
-// The agent's variables, filled before chatting (SPEC 3 Variable): a text box or a choice, with the
+// The agent's variables, filled before chatting: a text box or a choice, with the
 // browser refusing what the runtime would (required, option, length range) with the same messages.
 import { Form, Input, Select, type FormInstance } from "antd";
 import type { Rule } from "antd/es/form";

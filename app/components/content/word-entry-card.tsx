@@ -4,8 +4,9 @@ import { UploadOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Card, Input, Space } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
 import { postFormData } from "../../lib/post-form-data";
+import { useMutation } from "../../lib/use-mutation";
 import { WORD_FILE_MAX_BYTES, type TWordsAdded } from "../../../server/content/content.schema";
 
 const BASE = "/api/v1/admin/sensitive_words";
@@ -14,23 +15,17 @@ export function WordEntryCard({ onChanged }: { onChanged: () => void }) {
   const { t } = useTranslation("content");
   const { message } = App.useApp();
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<TWordsAdded | null>(null);
   const fileInput = useRef<HTMLInputElement | null>(null);
 
-  const run = async (work: () => Promise<TWordsAdded>) => {
-    setBusy(true);
-    try {
+  const { run, busy } = useMutation(
+    async (work: () => Promise<TWordsAdded>) => {
       setResult(await work());
       onChanged();
       return true;
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : t("upload_failed", { ns: "errors" }));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    { fallback: t("upload_failed", { ns: "errors" }) },
+  );
 
   const add = async () => {
     const words = text.split(/\r?\n/).map((w) => w.trim()).filter(Boolean);

@@ -1,9 +1,9 @@
 // One page of the sensitive-word list. An administrator's own word is removed; a default word is
 // switched off (and can be restored), never deleted.
 import { App, Button, Table, Tag, type ButtonProps } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import type { TSensitiveWordPage, TSensitiveWordRow } from "../../../server/content/content.schema";
 
 const BASE = "/api/v1/admin/sensitive_words";
@@ -19,20 +19,12 @@ function actionFor(row: TSensitiveWordRow): TAction {
 export function WordTable({ page, onPage, onChanged }: { page: TSensitiveWordPage; onPage: (page: number, size: number) => void; onChanged: () => void }) {
   const { t } = useTranslation("content");
   const { message, modal } = App.useApp();
-  const [busy, setBusy] = useState<string | null>(null);
-
-  const apply = async (row: TSensitiveWordRow, action: TAction) => {
-    setBusy(row.word);
-    try {
-      await apiRequest(`${BASE}/${action.path}`, { body: { words: [row.word] }, json: true });
-      message.success(t(action.done));
-      onChanged();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { run: apply, busyKey } = useMutation(async (row: TSensitiveWordRow, action: TAction) => {
+    await apiRequest(`${BASE}/${action.path}`, { body: { words: [row.word] }, json: true });
+    message.success(t(action.done));
+    onChanged();
+  });
+  const busy = busyKey?.word ?? null;
 
   const ask = (row: TSensitiveWordRow) => {
     const action = actionFor(row);

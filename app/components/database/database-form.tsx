@@ -6,8 +6,9 @@ import { CheckCircleOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Card, Col, Form, Input, InputNumber, Row, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { errorText, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { countChars, DDL_MAX_CHARS, ZDatabaseConnection, ZDdl, ZSetIntroduction, ZSetName, type TDatabaseSetView, type TVerifyResult } from "../../../server/knowledge/database/database-sets.schema";
 import { TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX } from "../../../server/knowledge/training-sets.schema";
@@ -21,7 +22,6 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
   const { t, i18n } = useTranslation("database");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const [busy, setBusy] = useState<"verify" | "save" | null>(null);
   const [notice, setNotice] = useState<TNotice>(null);
   const ddl = Form.useWatch("ddl", form) ?? set?.ddl ?? "";
   const username = Form.useWatch("username", form) ?? set?.username ?? "";
@@ -33,38 +33,38 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
   const showRefusal = (err: unknown) => {
     const fields = fieldErrorsOf(err);
     if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
-    setNotice({ type: "error", text: err instanceof ApiError ? err.description : String(err) });
+    setNotice({ type: "error", text: errorText(err) });
   };
+  const attempt = useMutation(
+    (_kind: "verify" | "save", job: () => Promise<void>) => {
+      setNotice(null);
+      return job();
+    },
+    {
+      onError: (err) => {
+        showRefusal(err);
+        return true;
+      },
+    },
+  );
+  const busy = attempt.busyKey;
 
   const verify = async () => {
     const values = await form.validateFields(["host", "port", "username", "database", "ddl"]).then(() => form.getFieldsValue(), () => null);
     if (!values) return;
-    setBusy("verify");
-    setNotice(null);
-    try {
+    await attempt.run("verify", async () => {
       const r: TVerifyResult = await callTrpc(() => trpc.databaseSets.verify.mutate({ host: values.host, port: values.port, username: values.username, password: values.password ?? "", database: values.database, ddl: values.ddl, id: set?.id }));
       setNotice(r.ok ? { type: "success", text: t("verify_ok", { version: r.server_version, tables: r.tables.join(", ") }) } : { type: "error", text: t("verify_failed", { reason: describeFailure(t, r.failure) }) });
-    } catch (err) {
-      showRefusal(err);
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
-  const save = async (values: TValues) => {
-    setBusy("save");
-    setNotice(null);
-    try {
+  const save = (values: TValues) =>
+    attempt.run("save", async () => {
       const input = { ...values, introduction: values.introduction ?? "", password: values.password ?? "" };
       const saved = set ? await callTrpc(() => trpc.databaseSets.update.mutate({ ...input, id: set.id })) : await callTrpc(() => trpc.databaseSets.create.mutate(input));
       message.success(t("saved"));
       onSaved(saved);
-    } catch (err) {
-      showRefusal(err);
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   return (
     <Card className="db-form" data-testid="database-form">

@@ -2,12 +2,11 @@
 // failed), when last verified, and verify again, edit, delete. Cards on narrow screens.
 import { DeleteOutlined, EditOutlined, ReloadOutlined } from "@ant-design/icons";
 import { App, Button, Card, Empty, Grid, Space, Table, Tag } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate, useIsMobi } from "../app-link";
 import { LocalDate } from "../ui/local-date";
-import { ApiError } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import type { TDatabaseSetView } from "../../../server/knowledge/database/database-sets.schema";
 import { connectionOf, describeFailure, STATE_COLORS } from "./database-format";
 
@@ -19,36 +18,25 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
   const navigate = useAppNavigate();
   const screens = Grid.useBreakpoint();
   const narrow = useIsMobi() || screens.md === false;
-  const [busyId, setBusyId] = useState<string | null>(null);
-
-  const reverify = async (s: TDatabaseSetView) => {
-    setBusyId(s.id);
-    try {
-      const { result, set } = await callTrpc(() => trpc.databaseSets.reverify.mutate({ id: s.id }));
-      onChanged(sets.map((x) => (x.id === set.id ? set : x)));
-      if (result.ok) message.success(t("verify_ok", { version: result.server_version, tables: result.tables.join(", ") }));
-      else message.error(t("verify_failed", { reason: describeFailure(t, result.failure) }));
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusyId(null);
-    }
-  };
+  const { run: reverify, busyKey } = useMutation(async (s: TDatabaseSetView) => {
+    const { result, set } = await callTrpc(() => trpc.databaseSets.reverify.mutate({ id: s.id }));
+    onChanged(sets.map((x) => (x.id === set.id ? set : x)));
+    if (result.ok) message.success(t("verify_ok", { version: result.server_version, tables: result.tables.join(", ") }));
+    else message.error(t("verify_failed", { reason: describeFailure(t, result.failure) }));
+  });
+  const busyId = busyKey?.id ?? null;
+  const removeNow = useMutation(async (s: TDatabaseSetView) => {
+    await callTrpc(() => trpc.databaseSets.delete.mutate({ id: s.id }));
+    onChanged(sets.filter((x) => x.id !== s.id));
+    message.success(t("deleted"));
+  });
 
   const remove = (s: TDatabaseSetView) =>
     modal.confirm({
       title: t("delete_confirm", { name: s.name }),
       okButtonProps: { danger: true, "data-testid": "db-delete-ok" } as never,
       okText: t("delete"),
-      onOk: async () => {
-        try {
-          await callTrpc(() => trpc.databaseSets.delete.mutate({ id: s.id }));
-          onChanged(sets.filter((x) => x.id !== s.id));
-          message.success(t("deleted"));
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        }
-      },
+      onOk: () => removeNow.run(s),
     });
 
   const name = (s: TDatabaseSetView) => (

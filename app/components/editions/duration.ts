@@ -1,4 +1,4 @@
-// Time left shown as years, months and days (SPEC 9: a 365-day year, a 30.4375-day month).
+// Time left shown as years, months and days (a 365-day year, a 30.4375-day month).
 import { splitDuration } from "../../../server/money/money.constants";
 
 export type TDurationPart = { unit: "years" | "months" | "days"; count: number };

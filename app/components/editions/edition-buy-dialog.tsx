@@ -4,7 +4,8 @@
 import { Alert, Descriptions, Modal, Radio, Space } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import type { TMembershipView, TQuoteView } from "../../../server/money/editions/editions.service";
 import { OrderPayment, type TOrderState } from "./order-payment";
 import { yuan } from "./membership-summary";
@@ -17,16 +18,12 @@ export function EditionBuyDialog({ quote, membership, providers, onClose, onDone
   const { t, i18n } = useTranslation(["editions", "common"]);
   const requestId = useMemo(() => crypto.randomUUID(), []);
   const [pay, setPay] = useState<string>("balance");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [order, setOrder] = useState<TOrderState | null>(null);
   const editionName = t(`editions.${quote.edition}`, { ns: "common" });
   const date = (iso: string) => new Date(iso).toLocaleDateString(uiLocale(i18n.language));
 
-  const submit = async () => {
-    setPending(true);
-    setError(null);
-    try {
+  const buy = useMutation(
+    async () => {
       const body = { edition: quote.edition, days: quote.days };
       if (pay === "balance") {
         const r = await apiRequest<{ expires_at: string }>("/api/v1/editions/buy", { body: { ...body, request_id: requestId } });
@@ -34,12 +31,10 @@ export function EditionBuyDialog({ quote, membership, providers, onClose, onDone
       } else {
         setOrder(await apiRequest<TOrderState>("/api/v1/editions/order", { body: { ...body, provider: pay } }));
       }
-    } catch (err) {
-      setError(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setPending(false);
-    }
-  };
+    },
+    { report: "inline" },
+  );
+  const { error } = buy;
   const poll = useCallback(() => apiRequest<TOrderState>(`/api/v1/pay/orders/${encodeURIComponent(order!.id)}`), [order]);
   const settled = useCallback((o: TOrderState) => o.state === "paid" && onDone(t("done.order_paid")), [onDone, t]);
 
@@ -48,10 +43,10 @@ export function EditionBuyDialog({ quote, membership, providers, onClose, onDone
       open
       title={t("confirm.title", { action: t(`actions.${quote.kind}`), edition: editionName, days: quote.days })}
       onCancel={onClose}
-      onOk={order ? onClose : submit}
+      onOk={order ? onClose : () => void buy.run()}
       okText={order ? t("payment.close") : t("confirm.submit", { amount: yuan(quote.total) })}
       cancelText={t("confirm.cancel")}
-      confirmLoading={pending}
+      confirmLoading={buy.busy}
       okButtonProps={{ "data-testid": "buy-confirm" } as Record<string, string>}
       destroyOnHidden
       data-testid="buy-dialog"

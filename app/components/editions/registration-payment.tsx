@@ -5,7 +5,7 @@
 import { Alert, Button, Space } from "antd";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest, errorText } from "../../lib/api-client";
 import { AppLink } from "../app-link";
 import { takeReturnedOrderId } from "../money/cashier-return";
 import { OrderPayment, type TOrderState } from "./order-payment";
@@ -40,7 +40,7 @@ export function RegistrationPayment({ made, onBack, onSignedIn }: { made: TRegis
         window.sessionStorage.removeItem(KEPT);
         onSignedIn();
       } catch (err) {
-        setNote({ type: "error", text: err instanceof ApiError ? err.description : String(err) });
+        setNote({ type: "error", text: errorText(err) });
         setSignIn(true);
       }
     },

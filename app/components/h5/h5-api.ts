@@ -1,4 +1,4 @@
-// The H5 chat's calls to the app runtime (contract 5) and to the voice endpoints.
+// The H5 chat's calls to the app runtime (/api/v2/app/*) and to the voice endpoints.
 import { apiRequest } from "../../lib/api-client";
 import { readCsrfToken } from "../../lib/post-form-data";
 import type { TChatApi } from "../chat/use-chat-stream";

@@ -8,7 +8,7 @@ import { getSessionAccount } from "../../lib/auth.server";
 
 export type TH5PageData = { app: TH5App; viewerId: string | null };
 
-/** The phone error page for `reason`, keeping touser (SPEC 2: navigation carries it). */
+/** The phone error page for `reason`, keeping touser (every navigation carries it). */
 export function toH5ErrorPath(reason: string, url: URL, extra: Record<string, string> = {}) {
   const q = new URLSearchParams({ reason, ...extra });
   const touser = url.searchParams.get("touser");

@@ -1,4 +1,4 @@
-// The app's menu bar (SPEC 3): a text reply shows as a message, a link opens, a picture-text item
+// The app's menu bar: a text reply shows as a message, a link opens, a picture-text item
 // shows as a card in the chat.
 import type { TH5MenuItem } from "../../../server/apps/h5-view.service";
 

@@ -7,7 +7,7 @@ import type { TChatMessage, TFeedback } from "../chat/chat-state";
 
 const MarkdownView = lazy(() => import("./h5-markdown").then((m) => ({ default: m.H5Markdown })));
 
-/** SPEC 8 entitlement refusals: balance_insufficient, trial_exhausted, times_exhausted, days_exhausted, trial_count_zero. */
+/** The platform codes of entitlement refusals: balance_insufficient, trial_exhausted, times_exhausted, days_exhausted, trial_count_zero. */
 const ENTITLEMENT_STATUSES = new Set([420001, 420002, 420003, 420004, 420702]);
 
 // Memoized: a server-rendered boundary waits for the markdown chunk before it hydrates, and a

@@ -5,6 +5,7 @@ import { CheckCircleFilled, CloseOutlined, LoginOutlined, WalletOutlined } from 
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { AppLink } from "../app-link";
 import { BALANCE_INSUFFICIENT_STATUS, buyAppPlan, fetchOffer, formatZ, formatZBalance, newRequestId, type TOffer, type TOfferPlan } from "../purchases/purchase-api";
 import { PlanText } from "../purchases/plan-text";
@@ -21,8 +22,22 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
   const [failed, setFailed] = useState<string | null>(null);
   const [picked, setPicked] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ plan: TOfferPlan; requestId: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ text: string; recharge: boolean } | null>(null);
+  const buy = useMutation(
+    async (chosen: { plan: TOfferPlan; requestId: string }) => {
+      await buyAppPlan(appId, chosen.plan.id, chosen.requestId);
+      onBought();
+    },
+    {
+      onError: (err) => {
+        const status = err instanceof ApiError ? err.status : 0;
+        setError({ text: (err as Error).message, recharge: status === BALANCE_INSUFFICIENT_STATUS });
+        setConfirming(null);
+        return true;
+      },
+    },
+  );
+  const busy = buy.busy;
 
   useEffect(() => {
     let live = true;
@@ -47,18 +62,8 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
 
   const pay = async () => {
     if (!confirming || busy) return;
-    setBusy(true);
     setError(null);
-    try {
-      await buyAppPlan(appId, confirming.plan.id, confirming.requestId);
-      onBought();
-    } catch (err) {
-      const status = err instanceof ApiError ? err.status : 0;
-      setError({ text: (err as Error).message, recharge: status === BALANCE_INSUFFICIENT_STATUS });
-      setConfirming(null);
-    } finally {
-      setBusy(false);
-    }
+    await buy.run(confirming);
   };
 
   return (

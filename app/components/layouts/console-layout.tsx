@@ -1,4 +1,4 @@
-// The console: every signed-in page shares this frame (DESIGN 5). Areas add their menu entries.
+// The console: every signed-in page shares this frame. Areas add their menu entries.
 import { CommentOutlined, CrownOutlined, AppstoreOutlined, RiseOutlined, TransactionOutlined, WalletOutlined, ShopOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SettingOutlined, UserOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";

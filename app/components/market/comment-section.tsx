@@ -1,12 +1,13 @@
-// Comments (up to 500 words) and replies (up to 150) on an app or agent, counted as SPEC 5 counts
-// words; the newest first, more loaded near the bottom. Authors delete their own.
+// Comments (up to 500 words) and replies (up to 150) on an app or agent, counted by countWords (a
+// CJK character is a word); the newest first, more loaded near the bottom. Authors delete their own.
 import { DeleteOutlined, MessageOutlined, UserOutlined } from "@ant-design/icons";
 import { useLocation } from "@remix-run/react";
 import { App, Avatar, Button, Input, Popconfirm, type ButtonProps } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { errorText, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { AppLink, useAppNavigate } from "../app-link";
 import { LocalDate } from "../ui/local-date";
 import { CardGrid } from "./market-cards";
@@ -21,27 +22,31 @@ function CommentForm({ target, parentId, signedIn, onSaved, autoFocus }: { targe
   const navigate = useAppNavigate();
   const location = useLocation();
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
+  // Kept apart from the hook's: it stays on the box while a new try runs, and names the field's problem first.
   const [error, setError] = useState<string | null>(null);
   const max = parentId ? REPLY_MAX_WORDS : COMMENT_MAX_WORDS;
   const words = countWords(text);
 
-  const submit = async () => {
-    if (!signedIn) return navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
-    setBusy(true);
-    try {
+  const { run: post, busy } = useMutation(
+    async () => {
       const saved = await callTrpc(() => trpc.market.comment.mutate({ ...target, parentId, content: text }));
       setText("");
       setError(null);
       onSaved(saved);
       message.success(t(parentId ? "comments.replied" : "comments.posted"));
-    } catch (err) {
-      const description = fieldErrorsOf(err)[0]?.message ?? (err instanceof ApiError ? err.description : String(err));
-      setError(description);
-      message.error(description);
-    } finally {
-      setBusy(false);
-    }
+    },
+    {
+      onError: (err) => {
+        const description = fieldErrorsOf(err)[0]?.message ?? errorText(err);
+        setError(description);
+        message.error(description);
+        return true;
+      },
+    },
+  );
+  const submit = async () => {
+    if (!signedIn) return navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
+    await post();
   };
 
   return (
@@ -72,15 +77,11 @@ function CommentItem({ c, target, signedIn, onDeleted }: { c: TCommentView; targ
   const [replies, setReplies] = useState<TPage<TCommentView> | null>(null);
   const [replyCount, setReplyCount] = useState(c.replyCount);
 
-  const remove = async () => {
-    try {
-      await callTrpc(() => trpc.market.deleteComment.mutate({ id: c.id }));
-      message.success(t("comments.deleted"));
-      onDeleted();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: remove } = useMutation(async () => {
+    await callTrpc(() => trpc.market.deleteComment.mutate({ id: c.id }));
+    message.success(t("comments.deleted"));
+    onDeleted();
+  });
   const loadReplies = async (cursor?: string) => {
     const page = await callTrpc(() => trpc.market.replies.query({ parentId: c.id, cursor, limit: 20 }));
     setReplies((prev) => ({ items: [...(cursor ? (prev?.items ?? []) : []), ...page.items], nextCursor: page.nextCursor }));
@@ -146,15 +147,10 @@ function CommentItem({ c, target, signedIn, onDeleted }: { c: TCommentView; targ
 
 function ReplyItem({ r, onDeleted }: { r: TCommentView; onDeleted: () => void }) {
   const { t } = useTranslation("market");
-  const { message } = App.useApp();
-  const remove = async () => {
-    try {
-      await callTrpc(() => trpc.market.deleteComment.mutate({ id: r.id }));
-      onDeleted();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: remove } = useMutation(async () => {
+    await callTrpc(() => trpc.market.deleteComment.mutate({ id: r.id }));
+    onDeleted();
+  });
   return (
     <div className="mk-comment" data-testid="reply">
       <Avatar size={24} src={r.author.avatarUrl ?? undefined} icon={<UserOutlined />} />

@@ -6,32 +6,23 @@ import { useLocation } from "@remix-run/react";
 import { App, Button, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { useAppNavigate } from "../app-link";
 import type { TTargetType } from "../../../server/market/market.schema";
 
 function useAct() {
-  const { message } = App.useApp();
   const navigate = useAppNavigate();
   const location = useLocation();
-  const [busy, setBusy] = useState<string | null>(null);
+  const attempt = useMutation((_key: string, run: () => Promise<unknown>) => callTrpc(run));
   const act = async <T,>(key: string, signedIn: boolean, run: () => Promise<T>): Promise<T | null> => {
     if (!signedIn) {
       navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
       return null;
     }
-    setBusy(key);
-    try {
-      return await callTrpc(run);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-      return null;
-    } finally {
-      setBusy(null);
-    }
+    return ((await attempt.run(key, run)) as T | undefined) ?? null;
   };
-  return { act, busy };
+  return { act, busy: attempt.busyKey };
 }
 
 type TReactionProps = { targetType: TTargetType; targetId: string; signedIn: boolean; liked: boolean; collected: boolean; likeCount: number; collectCount: number };

@@ -1,7 +1,7 @@
 // A list that starts from the page the loader rendered and fetches the next one by cursor when the
-// reader comes within 100 px of its end (SPEC 9), or at once while the list is too short to scroll.
+// reader comes within 100 px of its end, or at once while the list is too short to scroll.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError } from "../../lib/api-client";
+import { errorText } from "../../lib/api-client";
 import { callTrpc } from "../../lib/trpc";
 import { SCROLL_LOAD_THRESHOLD_PX, type TPage } from "../../../server/market/market.schema";
 
@@ -32,7 +32,7 @@ export function useScrollPages<T extends { id: string }>(initial: TPage<T>, fetc
       setCursor(page.nextCursor);
       setError(null);
     } catch (err) {
-      setError(err instanceof ApiError ? err.description : String(err));
+      setError(errorText(err));
     } finally {
       busy.current = false;
       setLoading(false);

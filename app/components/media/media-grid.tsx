@@ -1,4 +1,4 @@
-// The library as cards: the picture or first frame, the name as SPEC 5 shortens it, its type and
+// The library as cards: the picture or first frame, the name as displayFileName shortens it, its type and
 // size, and the actions. In picker mode a click selects instead.
 import { CheckCircleFilled, DeleteOutlined, EditOutlined, EyeOutlined } from "@ant-design/icons";
 import { Button, Card, Empty, Tooltip } from "antd";

@@ -3,7 +3,7 @@
 import { Form, Input, Modal } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { MEDIA_NAME_MAX, ZMediaName } from "../../../server/media/media.schema";
 import { renameMediaItem, type TMediaItem } from "./media-client";
 
@@ -11,12 +11,12 @@ export function RenameModal({ item, onClose, onRenamed }: { item: TMediaItem | n
   const { t } = useTranslation("media");
   const { t: te } = useTranslation("errors");
   const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const rename = useMutation(async (id: string, next: string) => onRenamed(await renameMediaItem(id, next)), { report: "inline" });
+  const { error, setError } = rename;
   useEffect(() => {
     setName(item?.name ?? "");
     setError(null);
-  }, [item]);
+  }, [item, setError]);
 
   const check = (value: string) => {
     const parsed = ZMediaName.safeParse(value);
@@ -27,17 +27,10 @@ export function RenameModal({ item, onClose, onRenamed }: { item: TMediaItem | n
     const problem = check(name);
     setError(problem);
     if (problem) return;
-    setBusy(true);
-    try {
-      onRenamed(await renameMediaItem(item.id, name));
-    } catch (err) {
-      setError(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    await rename.run(item.id, name);
   };
   return (
-    <Modal open={Boolean(item)} title={t("rename_title")} okText={t("actions.save")} cancelText={t("actions.cancel")} onOk={save} onCancel={onClose} confirmLoading={busy} destroyOnHidden okButtonProps={{ "data-testid": "media-rename-save" } as never}>
+    <Modal open={Boolean(item)} title={t("rename_title")} okText={t("actions.save")} cancelText={t("actions.cancel")} onOk={save} onCancel={onClose} confirmLoading={rename.busy} destroyOnHidden okButtonProps={{ "data-testid": "media-rename-save" } as never}>
       <Form layout="vertical" onFinish={save}>
         <Form.Item label={t("name_label")} validateStatus={error ? "error" : undefined} help={error ?? undefined}>
           <Input

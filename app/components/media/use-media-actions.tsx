@@ -2,8 +2,8 @@
 import { App } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { displayFileName } from "../../lib/file-name";
+import { useMutation } from "../../lib/use-mutation";
 import { deleteMediaItem, type TMediaItem } from "./media-client";
 import { MediaPreview } from "./media-preview";
 import { RenameModal } from "./rename-modal";
@@ -14,21 +14,19 @@ export function useMediaActions(reload: () => Promise<void>) {
   const [previewing, setPreviewing] = useState<TMediaItem | null>(null);
   const [renaming, setRenaming] = useState<TMediaItem | null>(null);
 
+  const remove = useMutation(async (item: TMediaItem) => {
+    await deleteMediaItem(item.id);
+    message.success(t("deleted"));
+    await reload();
+  });
+
   const onDelete = (item: TMediaItem) =>
     modal.confirm({
       title: t("delete_confirm", { name: displayFileName(item.name) }),
       okText: t("actions.delete"),
       okButtonProps: { danger: true, "data-testid": "media-delete-confirm" } as never,
       cancelText: t("actions.cancel"),
-      onOk: async () => {
-        try {
-          await deleteMediaItem(item.id);
-          message.success(t("deleted"));
-          await reload();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        }
-      },
+      onOk: () => remove.run(item),
     });
 
   return {

@@ -1,9 +1,10 @@
 // Create or edit a channel in a drawer, validated as you type with the server's schema. The key is
 // write-only: editing leaves it empty, and an empty key keeps the stored one.
 import { App, Button, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { useIsMobi } from "../app-link";
 import { CHANNEL_TYPES, ZBaseUrl, ZChannelWeight, ZCreateChannelInput } from "../../../server/models/models.schema";
 import { channelsApi, type TChannelRow, type TChannelScope } from "./models-api";
@@ -27,7 +28,6 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
   const { message } = App.useApp();
   const mobi = useIsMobi();
   const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
   const existing = editing && editing !== "new" ? editing : null;
 
   useEffect(() => {
@@ -36,22 +36,21 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
     if (existing) form.setFieldsValue({ name: existing.name, type: existing.type, base_url: existing.base_url, models: existing.models, weight: existing.weight, priority: existing.priority });
   }, [editing, existing, form]);
 
-  const save = async (values: Record<string, unknown>) => {
-    setSaving(true);
-    try {
+  const { run: save, busy: saving } = useMutation(
+    async (values: Record<string, unknown>) => {
       const body = { ...values, key: values.key ? values.key : undefined };
       if (existing) await channelsApi(scope).update(existing.id, body);
       else await channelsApi(scope).create(body);
       message.success(t("channels.saved"));
       onSaved();
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.split(".")[0], errors: [f.message] })));
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.split(".")[0], errors: [f.message] })));
+      },
+    },
+  );
 
   return (
     <Drawer

@@ -5,6 +5,7 @@ import { App, Button, Card, Empty, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { ChannelFormDrawer, type TModelOption } from "./channel-form-drawer";
 import { ChannelTable, type TChannelAction } from "./channel-table";
 import { channelsApi, type TChannelRow, type TChannelScope, type TChannelTest } from "./models-api";
@@ -25,41 +26,32 @@ export function ChannelManager({ scope, initial, models }: TProps) {
   const { message } = App.useApp();
   const [channels, setChannels] = useState(initial);
   const [editing, setEditing] = useState<TChannelRow | "new" | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TChannelTest | undefined>>({});
   const api = channelsApi(scope);
 
   const refresh = async () => setChannels(await api.list());
-  const fail = (err: unknown) => message.error(err instanceof ApiError ? err.description : String(err));
-
-  const act = async (channel: TChannelRow, action: TChannelAction) => {
-    if (action === "edit") return setEditing(channel);
-    setBusy(channel.id);
-    try {
-      if (action === "test") {
-        try {
-          const result = await api.test(channel.id);
-          setTests((s) => ({ ...s, [channel.id]: result }));
-          message.success(t("channels.test_ok", { ms: result.ms }));
-        } catch (err) {
-          const detail = err instanceof ApiError ? (err.data as TChannelTest | null) : null;
-          setTests((s) => ({ ...s, [channel.id]: { ok: false, ms: detail?.ms ?? 0, error: detail?.error ?? null } }));
-          message.error(err instanceof ApiError ? [err.description, detail?.error].filter(Boolean).join(": ") : String(err));
-        }
-      } else if (action === "delete") {
-        await api.remove(channel.id);
-        message.success(t("channels.deleted"));
-      } else {
-        await api.setEnabled(channel.id, action === "enable");
+  const change = useMutation(async (channel: TChannelRow, action: Exclude<TChannelAction, "edit">) => {
+    if (action === "test") {
+      try {
+        const result = await api.test(channel.id);
+        setTests((s) => ({ ...s, [channel.id]: result }));
+        message.success(t("channels.test_ok", { ms: result.ms }));
+      } catch (err) {
+        const detail = err instanceof ApiError ? (err.data as TChannelTest | null) : null;
+        setTests((s) => ({ ...s, [channel.id]: { ok: false, ms: detail?.ms ?? 0, error: detail?.error ?? null } }));
+        message.error(err instanceof ApiError ? [err.description, detail?.error].filter(Boolean).join(": ") : String(err));
       }
-      // A test can disable a channel (a banned key): always show the state the server has now.
-      await refresh();
-    } catch (err) {
-      fail(err);
-    } finally {
-      setBusy(null);
+    } else if (action === "delete") {
+      await api.remove(channel.id);
+      message.success(t("channels.deleted"));
+    } else {
+      await api.setEnabled(channel.id, action === "enable");
     }
-  };
+    // A test can disable a channel (a banned key): always show the state the server has now.
+    await refresh();
+  });
+  const busy = change.busyKey?.id ?? null;
+  const act = (channel: TChannelRow, action: TChannelAction) => (action === "edit" ? setEditing(channel) : void change.run(channel, action));
 
   const tiers = groupByTier(channels);
   return (
@@ -83,7 +75,7 @@ export function ChannelManager({ scope, initial, models }: TProps) {
             </Space>
           }
         >
-          <ChannelTable channels={list} compact={scope === "own"} showFailures={scope === "admin"} busy={busy} tests={tests} onAction={(c, a) => void act(c, a)} />
+          <ChannelTable channels={list} compact={scope === "own"} showFailures={scope === "admin"} busy={busy} tests={tests} onAction={act} />
         </Card>
       ))}
       <ChannelFormDrawer

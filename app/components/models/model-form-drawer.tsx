@@ -1,9 +1,10 @@
 // Create or edit a catalogue model (platform administrators), validated as you type with the
 // server's schema. Prices are typed in yuan per 1000 tokens and sent as micro-Z.
 import { App, Button, Checkbox, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { useIsMobi } from "../app-link";
 import { MODEL_KINDS } from "../../../server/models/model-kinds";
 import { ZCreateModelInput, ZModelDisplayName, ZModelKey } from "../../../server/models/models.schema";
@@ -20,7 +21,6 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
   const { message } = App.useApp();
   const mobi = useIsMobi();
   const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
   const existing = editing && editing !== "new" ? editing : null;
 
   useEffect(() => {
@@ -31,22 +31,21 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
     }
   }, [editing, existing, form]);
 
-  const save = async ({ input_price, output_price, key, upstream_model, ...rest }: Record<string, unknown>) => {
-    setSaving(true);
-    try {
+  const { run: save, busy: saving } = useMutation(
+    async ({ input_price, output_price, key, upstream_model, ...rest }: Record<string, unknown>) => {
       const body = { ...rest, upstream_model: upstream_model || undefined, input_price_micro: toMicro(input_price as number), output_price_micro: toMicro(output_price as number) };
       if (existing) await modelsApi.update(existing.id, body);
       else await modelsApi.create({ ...body, key });
       message.success(t("catalogue.saved"));
       onSaved();
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.replace(/_micro$/, "").split(".")[0], errors: [f.message] })));
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.replace(/_micro$/, "").split(".")[0], errors: [f.message] })));
+      },
+    },
+  );
 
   return (
     <Drawer

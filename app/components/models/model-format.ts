@@ -1,5 +1,5 @@
 // How the model pages show numbers: prices in yuan per 1000 tokens (stored as micro-Z, 1 Z = 1
-// yuan), context windows in K/M tokens, and the SPEC 3 type filter as words.
+// yuan), context windows in K/M tokens, and the type filter's numbers (MODEL_FILTER_KINDS) as words.
 import { MICRO } from "../../../server/accounts/editions";
 import { MODEL_FILTER_KINDS, type TModelKind } from "../../../server/models/model-kinds";
 

@@ -5,7 +5,8 @@
 import { Alert, Button, Form, Input, Modal, Radio, Space, Spin, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { errorText } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { ZTopupAmount, type TPaymentOptions, type TPaymentOrderView, type TPaymentProviderId } from "../../../server/money/payments/payments.schema";
 import { createTopup, getPaymentOptions, getWalletView, WALLET_CHANGED_EVENT } from "./recharge-api";
@@ -21,31 +22,21 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount, resumeOrd
   const [form] = Form.useForm<TForm>();
   const [options, setOptions] = useState<TPaymentOptions | null>(null);
   const [step, setStep] = useState<TStep>({ kind: "amount" });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const pay = useMutation(async (values: TForm) => setStep({ kind: "pay", order: await createTopup(values.amount.trim(), values.provider) }), { report: "inline" });
+  const { busy, error, setError } = pay;
   const amount = Form.useWatch("amount", form);
 
   useEffect(() => {
     if (!open) return;
     setStep(resumeOrder ? { kind: "pay", order: resumeOrder } : { kind: "amount" });
     setError(null);
-    getPaymentOptions().then(setOptions, (err) => setError(err instanceof ApiError ? err.description : String(err)));
-  }, [open, resumeOrder]);
+    getPaymentOptions().then(setOptions, (err) => setError(errorText(err)));
+  }, [open, resumeOrder, setError]);
   useEffect(() => {
     if (options && open) form.setFieldsValue({ amount: initialAmount ? String(initialAmount) : (form.getFieldValue("amount") ?? String(options.presets[1] ?? options.presets[0])), provider: form.getFieldValue("provider") ?? options.providers[0] });
   }, [options, open, form, initialAmount]);
 
-  const submit = async (values: TForm) => {
-    setBusy(true);
-    setError(null);
-    try {
-      setStep({ kind: "pay", order: await createTopup(values.amount.trim(), values.provider) });
-    } catch (err) {
-      setError(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = pay.run;
 
   const settled = useCallback(
     async (order: TPaymentOrderView) => {

@@ -5,7 +5,8 @@ import { ExperimentOutlined } from "@ant-design/icons";
 import { Alert, Button, Descriptions, Result, Tag } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import type { TCashierOrderView } from "../../../server/money/payments/sandbox-cashier.service";
 import { LocalDate } from "../ui/local-date";
 import { returnHref } from "./cashier-return";
@@ -24,8 +25,6 @@ function useItemText(order: TCashierOrderView) {
 export function SandboxCashier({ order: initial, claim, returnTo }: { order: TCashierOrderView; claim: string | null; returnTo: string }) {
   const { t } = useTranslation("payments");
   const [order, setOrder] = useState(initial);
-  const [busy, setBusy] = useState<"pay" | "cancel" | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [decided, setDecided] = useState(false);
   const back = returnHref(returnTo, order.id);
   const item = useItemText(order);
@@ -37,18 +36,13 @@ export function SandboxCashier({ order: initial, claim, returnTo }: { order: TCa
     return () => window.clearTimeout(timer);
   }, [decided, back]);
 
-  const act = async (action: "pay" | "cancel") => {
-    setBusy(action);
-    setError(null);
-    try {
+  const { run: act, busyKey: busy, error } = useMutation(
+    async (action: "pay" | "cancel") => {
       setOrder(await apiRequest<TCashierOrderView>(`/api/v1/pay/sandbox/orders/${encodeURIComponent(order.id)}/${action}`, { method: "POST", body: claim ? { claim } : {} }));
       setDecided(true);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+    { report: "inline" },
+  );
 
   const amount = formatYuan(order.amount);
   const backButton = (

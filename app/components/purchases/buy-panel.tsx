@@ -6,6 +6,7 @@ import { App, Button, Space, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { useResumedTopup } from "../money/cashier-return";
 import { RechargeDialog } from "../money/recharge-dialog";
 import { BALANCE_INSUFFICIENT_STATUS, buyAgent, buyAppPlan, fetchOffer, formatZ, formatZBalance, newRequestId, type TOffer, type TOfferPlan } from "./purchase-api";
@@ -18,13 +19,29 @@ export function BuyPanel({ offer: initial, target }: TProps) {
   const { t } = useTranslation("purchases");
   const { modal, message } = App.useApp();
   const [offer, setOffer] = useState(initial);
-  const [busy, setBusy] = useState<string | null>(null);
   const [short, setShort] = useState(false);
   const [recharging, setRecharging] = useState(false);
   // Back from the sandbox's cashier with a top-up: its result, over the balance the page loaded with.
   const topup = useResumedTopup();
 
   const loginHref = typeof window === "undefined" ? "/login" : `/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`;
+
+  const pay = useMutation(
+    async (_id: string, run: () => Promise<unknown>) => {
+      await run();
+      message.success(t("done"));
+      setShort(false);
+      setOffer(await fetchOffer(target));
+    },
+    {
+      onError: (err) => {
+        setShort(err instanceof ApiError && err.status === BALANCE_INSUFFICIENT_STATUS);
+        message.error((err as Error).message);
+        return true;
+      },
+    },
+  );
+  const busy = pay.busyKey;
 
   const buy = (id: string, priceMicro: number, what: React.ReactNode, run: (requestId: string) => Promise<unknown>) => {
     const requestId = newRequestId();
@@ -43,21 +60,7 @@ export function BuyPanel({ offer: initial, target }: TProps) {
       okText: t("confirm.pay", { amount: formatZ(priceMicro) }),
       cancelText: t("confirm.back"),
       okButtonProps: { "data-testid": "buy-confirm-ok" } as never,
-      onOk: async () => {
-        setBusy(id);
-        try {
-          await run(requestId);
-          message.success(t("done"));
-          setShort(false);
-          setOffer(await fetchOffer(target));
-        } catch (err) {
-          const insufficient = err instanceof ApiError && err.status === BALANCE_INSUFFICIENT_STATUS;
-          setShort(insufficient);
-          message.error((err as Error).message);
-        } finally {
-          setBusy(null);
-        }
-      },
+      onOk: () => pay.run(id, () => run(requestId)),
     });
   };
 

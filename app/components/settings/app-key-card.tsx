@@ -1,26 +1,23 @@
 import { App, Button, Card, Descriptions, Modal, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 
 type TKey = { app_key: string; secret_hint: string } | null;
 
 /** The API's key and secret: the secret is shown in full once, then only its hint. */
 export function AppKeyCard({ initial }: { initial: TKey }) {
   const { t } = useTranslation("auth");
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const [key, setKey] = useState<TKey>(initial);
   const [revealed, setRevealed] = useState<{ app_key: string; app_secret: string } | null>(null);
-  const reset = async () => {
-    try {
-      const res = await apiRequest<{ app_key: string; app_secret: string; secret_hint: string }>("/api/v1/account/app_key/reset", { body: {} });
-      setKey({ app_key: res.app_key, secret_hint: res.secret_hint });
-      setRevealed(res);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
-  const confirmReset = () => (key ? modal.confirm({ title: t("settings.app_key_reset_confirm"), content: t("settings.app_key_reset_body"), onOk: reset }) : reset());
+  const { run: reset } = useMutation(async () => {
+    const res = await apiRequest<{ app_key: string; app_secret: string; secret_hint: string }>("/api/v1/account/app_key/reset", { body: {} });
+    setKey({ app_key: res.app_key, secret_hint: res.secret_hint });
+    setRevealed(res);
+  });
+  const confirmReset = () => (key ? modal.confirm({ title: t("settings.app_key_reset_confirm"), content: t("settings.app_key_reset_body"), onOk: () => reset() }) : reset());
   return (
     <Card title={t("settings.app_key")} data-testid="app-key-card" extra={<Button onClick={confirmReset} data-testid="app-key-reset">{key ? t("settings.app_key_reset") : t("settings.app_key_create")}</Button>}>
       {key ? (

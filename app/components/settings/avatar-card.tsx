@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useImageUpload } from "../ui/use-image-upload";
 import { AVATAR_LIMITS, IMAGE_ACCEPT } from "../../../server/uploads/upload-limits";
 
-/** The account's picture: JPG or PNG, up to 5 MB, 300-5000 px a side (SPEC 5); the server decides. */
+/** The account's picture: JPG or PNG, up to 5 MB, 300-5000 px a side; the server decides. */
 export function AvatarCard({ avatarUrl }: { avatarUrl: string | null }) {
   const { t } = useTranslation("auth");
   const { message } = App.useApp();

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
 import { postFormData } from "../../lib/post-form-data";
+import { useMutation } from "../../lib/use-mutation";
 import { LocalDate } from "../ui/local-date";
 import { zodRule } from "../../lib/zod-rule";
 import { CERTIFICATE_FIELD, CERTIFICATION_IMAGE_FIELDS, ZIdNumber, ZIntroduction, ZRealName, type TOwnCertification } from "../../../server/accounts/certification.schema";
@@ -14,7 +15,7 @@ type TValues = { real_name: string; id_number: string; introduction: string } & 
 
 const STATUS_COLORS = { none: "default", pending: "processing", rejected: "error", approved: "success" } as const;
 
-/** Developer certification (SPEC 2): none → form; pending → under review; rejected → reason and apply again; approved → certified. */
+/** Developer certification: none → form; pending → under review; rejected → reason and apply again; approved → certified. */
 export function CertificationCard({ initial }: { initial: TOwnCertification | null }) {
   const { t } = useTranslation("auth");
   const [current, setCurrent] = useState(initial);
@@ -75,7 +76,6 @@ function CertificationForm({ onSubmitted, onCancel }: { onSubmitted: (c: TOwnCer
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const [busy, setBusy] = useState(false);
   const required = { required: true, message: t("validation.required", { ns: "errors" }) };
 
   const picker = (field: TFileField, opts: { accept: string; maxBytes: number; kinds: string[] }): UploadProps => ({
@@ -97,6 +97,23 @@ function CertificationForm({ onSubmitted, onCancel }: { onSubmitted: (c: TOwnCer
   });
   const imagePicker = (field: TFileField) => picker(field, { accept: IMAGE_ACCEPT, maxBytes: CERTIFICATION_IMAGE_LIMITS.maxBytes, kinds: ["image/jpeg", "image/png"] });
 
+  const send = useMutation(
+    async (body: FormData) => {
+      onSubmitted(await postFormData<TOwnCertification>("/api/v1/account/certification", body, { fallbackError: t("upload_failed", { ns: "errors" }) }));
+      message.success(t("certification.submitted"));
+    },
+    {
+      // The refusal names the file or the fields it is about: the message goes on them too.
+      onError: (err) => {
+        if (!(err instanceof ApiError)) return;
+        const data = err.data as { field?: string; fields?: { path: string; message: string }[] } | null;
+        if (data?.field) form.setFields([{ name: data.field as TFileField, errors: [err.description] }]);
+        for (const f of data?.fields ?? []) form.setFields([{ name: f.path as keyof TValues, errors: [f.message] }]);
+      },
+    },
+  );
+  const busy = send.busy;
+
   const onFinish = async (values: TValues) => {
     const body = new FormData();
     body.append("real_name", values.real_name);
@@ -106,19 +123,7 @@ function CertificationForm({ onSubmitted, onCancel }: { onSubmitted: (c: TOwnCer
       const file = values[field]?.[0]?.originFileObj;
       if (file) body.append(field, file, file.name);
     }
-    setBusy(true);
-    try {
-      onSubmitted(await postFormData<TOwnCertification>("/api/v1/account/certification", body, { fallbackError: t("upload_failed", { ns: "errors" }) }));
-      message.success(t("certification.submitted"));
-    } catch (err) {
-      if (!(err instanceof ApiError)) return void message.error(String(err));
-      message.error(err.description);
-      const data = err.data as { field?: string; fields?: { path: string; message: string }[] } | null;
-      if (data?.field) form.setFields([{ name: data.field as TFileField, errors: [err.description] }]);
-      for (const f of data?.fields ?? []) form.setFields([{ name: f.path as keyof TValues, errors: [f.message] }]);
-    } finally {
-      setBusy(false);
-    }
+    await send.run(body);
   };
 
   const fileItem = (field: TFileField, label: string, hint: string, props: UploadProps, isRequired: boolean) => (

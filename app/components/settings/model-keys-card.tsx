@@ -1,4 +1,4 @@
-// "My model keys" (private key service, SPEC 6): flagship and enterprise accounts add their own
+// "My model keys" (the private key service): flagship and enterprise accounts add their own
 // upstream keys, used for their requests before the platform's; other editions see which edition
 // includes it.
 import { Alert, Card } from "antd";

@@ -1,23 +1,20 @@
 import { App, Button, Card, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { NewPasswordFields } from "../auth/new-password-fields";
 import { passwordSchema } from "../../../server/accounts/accounts.schema";
 
-/** Changing the password signs out every other device (issue 3). */
+/** Changing the password signs out every other device. */
 export function PasswordCard({ strict }: { strict: boolean }) {
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
   const [form] = Form.useForm();
-  const onFinish = async (values: Record<string, unknown>) => {
-    try {
-      await apiRequest("/api/v1/auth/password/change", { body: values });
-      message.success(t("settings.password_changed"));
-      form.resetFields();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: onFinish } = useMutation(async (values: Record<string, unknown>) => {
+    await apiRequest("/api/v1/auth/password/change", { body: values });
+    message.success(t("settings.password_changed"));
+    form.resetFields();
+  });
   return (
     <Card title={t("settings.password")} data-testid="password-card">
       <p className="console__hint">{t("settings.password_hint")}</p>

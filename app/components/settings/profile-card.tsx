@@ -1,7 +1,8 @@
 import { App, Button, Card, Form, Input, Select } from "antd";
 import { useTranslation } from "react-i18next";
 import { LANGUAGE_COOKIE, LANGUAGE_LABELS, LANGUAGES } from "../../i18n/config";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { writePreferenceCookie } from "../../lib/ui-size";
 import { zodRule } from "../../lib/zod-rule";
 import { ZUpdateProfileInput } from "../../../server/accounts/settings.schema";
@@ -9,18 +10,14 @@ import { ZUpdateProfileInput } from "../../../server/accounts/settings.schema";
 export function ProfileCard({ nickname, language, account }: { nickname: string; language: string; account: string }) {
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
-  const onFinish = async (values: { nickname: string; language: string }) => {
-    try {
-      await apiRequest("/api/v1/account/profile", { method: "PUT", body: values });
-      message.success(t("shell.saved", { ns: "common" }));
-      if (values.language !== language) {
-        writePreferenceCookie(LANGUAGE_COOKIE, values.language);
-        window.location.reload();
-      }
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
+  const { run: onFinish } = useMutation(async (values: { nickname: string; language: string }) => {
+    await apiRequest("/api/v1/account/profile", { method: "PUT", body: values });
+    message.success(t("shell.saved", { ns: "common" }));
+    if (values.language !== language) {
+      writePreferenceCookie(LANGUAGE_COOKIE, values.language);
+      window.location.reload();
     }
-  };
+  });
   return (
     <Card title={t("settings.profile")} data-testid="profile-card">
       <Form layout="vertical" initialValues={{ nickname, language }} onFinish={onFinish} style={{ maxWidth: 420 }}>

@@ -1,24 +1,18 @@
 import { WechatOutlined } from "@ant-design/icons";
 import { App, Button, Card, Space, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 
 /** Binding WeChat lets the account log in by QR; unbinding needs another way to log in. */
 export function WechatCard({ bound, enabled }: { bound: { nickname: string | null } | null; enabled: boolean }) {
   const { t } = useTranslation("auth");
-  const { message, modal } = App.useApp();
-  const unbind = () =>
-    modal.confirm({
-      title: t("settings.wechat_unbind_confirm"),
-      onOk: async () => {
-        try {
-          await apiRequest("/api/v1/account/wechat/unbind", { body: {} });
-          window.location.reload();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        }
-      },
-    });
+  const { modal } = App.useApp();
+  const { run: unbindNow } = useMutation(async () => {
+    await apiRequest("/api/v1/account/wechat/unbind", { body: {} });
+    window.location.reload();
+  });
+  const unbind = () => modal.confirm({ title: t("settings.wechat_unbind_confirm"), onOk: () => unbindNow() });
   return (
     <Card title={t("settings.wechat")} data-testid="wechat-card">
       <Space align="center" size={12}>

@@ -1,5 +1,5 @@
 // antd's theme, locale, size and App context. Given by the layouts (and the root's overlays), not
-// by the root itself, so a page on a lean layout (the H5 chat, issue 6) loads no antd at all.
+// by the root itself, so a page on a lean layout (the H5 chat on phones) loads no antd at all.
 import { useRouteLoaderData } from "@remix-run/react";
 import { App as AntApp, ConfigProvider } from "antd";
 import enUS from "antd/locale/en_US";

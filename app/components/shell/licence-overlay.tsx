@@ -11,7 +11,7 @@ function formatYmd(n: number | null) {
   return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`;
 }
 
-/** 10001: closable reminder; 10002: cannot be closed, the deployment is read-only (DESIGN 5). */
+/** 10001: closable reminder; 10002: cannot be closed, the deployment is read-only. */
 export function LicenceOverlay() {
   const { t } = useTranslation();
   const { licenceNotice, contactPhone } = useShell();

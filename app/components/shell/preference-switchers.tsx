@@ -29,7 +29,7 @@ export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
   );
 }
 
-/** UI size, remembered per browser; medium by default (SPEC 1). */
+/** UI size, remembered per browser; medium by default. */
 export function UiSizeSwitcher() {
   const data = useRouteLoaderData<TRootData>("root");
   const { t } = useTranslation();

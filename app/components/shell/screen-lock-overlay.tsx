@@ -1,4 +1,4 @@
-// SPEC 1/4: while an administrator's screen-lock list has screen_control 1, every open page is
+// While an administrator's screen-lock list has screen_control 1, every open page is
 // covered by the lock image; a click only reminds the user to stay focused. Polled, so it reaches
 // pages on every web instance within a few seconds.
 import { App } from "antd";

@@ -1,4 +1,4 @@
-// The screen-lock poll (SPEC 1/4), apart from the overlay that shows it: every page polls, but the
+// The screen-lock poll, apart from the overlay that shows it: every page polls, but the
 // overlay's antd code is loaded only while a lock is on.
 import { useEffect, useState } from "react";
 import { apiRequest } from "../../lib/api-client";

@@ -28,7 +28,7 @@ export function useShell(): TShell {
   return shell;
 }
 
-/** The one way pages ask whether the market shows an element (SPEC 1). */
+/** The one way pages ask whether the market shows an element (app/lib/feature-flags.ts). */
 export function useFlag(flag: TFlag): boolean {
   return isFlagOn(useShell().market, flag);
 }

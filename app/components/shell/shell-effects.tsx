@@ -1,5 +1,5 @@
 // Browser-side duties of the shell on every page: remember touser, configure the API client,
-// load the system config into session storage, and check the licence (SPEC 1, 7).
+// load the system config into session storage, and check the licence.
 import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { apiRequest, configureApiClient, LICENCE_EVENT, type TLicenceEventDetail } from "../../lib/api-client";

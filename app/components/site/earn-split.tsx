@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 
-// DESIGN 8: of a sale at price P made through a distributor's link, the platform keeps 10%, the
+// Of a sale at price P made through a distributor's link, the platform keeps 10%, the
 // distributor receives the app's share (10%-70%) and the developer the rest.
 const PRICE = 100;
 const PLATFORM_PCT = 10;

@@ -4,9 +4,10 @@ import { DeleteOutlined, InboxOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Card, Empty, Grid, Popconfirm, Table, Tag, Tooltip, Upload } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
+import { ApiError, errorText } from "../../lib/api-client";
 import { displayFileName } from "../../lib/file-name";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { ADVISED_TRAINING_FILE_CHARS } from "../../../server/accounts/editions";
 import { DOCUMENTS_PER_UPLOAD, type TTrainingDocumentView } from "../../../server/knowledge/training-sets.schema";
 import { checkFileSize, TEXT_FILE_ACCEPT, TRAINING_FILE_LIMITS } from "../../../server/uploads/upload-limits";
@@ -21,7 +22,8 @@ type TProps = { setId: string; documents: TTrainingDocumentView[]; editable: boo
 export function DocumentsCard({ setId, documents, editable, onChanged }: TProps) {
   const { t, i18n } = useTranslation("train");
   const { message } = App.useApp();
-  const narrow = useIsMobi() || Grid.useBreakpoint().md === false;
+  const screens = Grid.useBreakpoint();
+  const narrow = useIsMobi() || screens.md === false;
   const [uploading, setUploading] = useState(0);
   const num = (n: number) => formatNumber(n, i18n.language);
 
@@ -37,7 +39,7 @@ export function DocumentsCard({ setId, documents, editable, onChanged }: TProps)
         await uploadDocumentFiles(setId, [file], t("upload_failed", { ns: "errors" }));
         sent++;
       } catch (err) {
-        message.error(t("docs.refused", { name: file.name, reason: err instanceof ApiError ? err.description : String(err) }));
+        message.error(t("docs.refused", { name: file.name, reason: errorText(err) }));
       }
       setUploading((n) => n - 1);
     }
@@ -45,15 +47,11 @@ export function DocumentsCard({ setId, documents, editable, onChanged }: TProps)
     onChanged();
   };
 
-  const remove = async (doc: TTrainingDocumentView) => {
-    try {
-      await callTrpc(() => trpc.trainingSets.documents.delete.mutate({ id: setId, documentId: doc.id }));
-      message.success(t("docs.deleted"));
-      onChanged();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: remove } = useMutation(async (doc: TTrainingDocumentView) => {
+    await callTrpc(() => trpc.trainingSets.documents.delete.mutate({ id: setId, documentId: doc.id }));
+    message.success(t("docs.deleted"));
+    onChanged();
+  });
 
   const chars = (d: TTrainingDocumentView) => {
     if (d.state === "failed") return <span className="train-state__reason">{t(d.error ?? "training_failed", { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })}</span>;

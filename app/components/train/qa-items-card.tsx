@@ -2,10 +2,10 @@
 // from xlsx/csv with a report of every row, exported as either.
 import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, UploadOutlined } from "@ant-design/icons";
 import { App, Button, Card, Dropdown, Empty, Grid, Input, List, Popconfirm, Space, Table, Upload } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { QA_IMPORT_MAX_BYTES, type TQaImportReport, type TQaItemPage, type TQaItemView } from "../../../server/knowledge/training-sets.schema";
 import { useIsMobi } from "../app-link";
 import { QaImportReport } from "./qa-import-report";
@@ -17,60 +17,40 @@ type TProps = { setId: string; initial: TQaItemPage | null; editable: boolean; o
 export function QaItemsCard({ setId, initial, editable, onChanged }: TProps) {
   const { t } = useTranslation("train");
   const { message } = App.useApp();
-  const narrow = useIsMobi() || Grid.useBreakpoint().md === false;
+  const screens = Grid.useBreakpoint();
+  const narrow = useIsMobi() || screens.md === false;
   const [page, setPage] = useState<TQaItemPage>(initial ?? { items: [], total: 0, page: 1, pageSize: 20 });
   const [search, setSearch] = useState("");
-  const [loading, setLoading] = useState(false);
   const [editing, setEditing] = useState<TQaItemView | "new" | null>(null);
   const [report, setReport] = useState<TQaImportReport | null>(null);
-  const [importing, setImporting] = useState(false);
 
-  const load = useCallback(
-    async (p: number, pageSize: number, q: string) => {
-      setLoading(true);
-      try {
-        setPage(await callTrpc(() => trpc.trainingSets.qa.list.query({ id: setId, page: p, pageSize, search: q })));
-      } catch (err) {
-        message.error(err instanceof ApiError ? err.description : String(err));
-      } finally {
-        setLoading(false);
-      }
-    },
-    [setId, message],
-  );
+  const { run: load, busy: loading } = useMutation(async (p: number, pageSize: number, q: string) => setPage(await callTrpc(() => trpc.trainingSets.qa.list.query({ id: setId, page: p, pageSize, search: q }))));
   useEffect(() => {
     if (!initial) void load(1, 20, "");
-  }, [initial, load]);
+  }, [initial, load, setId]);
 
   const reload = () => load(page.page, page.pageSize, search);
   const changed = async () => {
     await reload();
     onChanged();
   };
-  const remove = async (item: TQaItemView) => {
-    try {
-      await callTrpc(() => trpc.trainingSets.qa.delete.mutate({ id: setId, itemId: item.id }));
-      message.success(t("qa.deleted"));
-      // The last item of a page: go back one page.
-      const lastOnPage = page.items.length === 1 && page.page > 1;
-      await load(lastOnPage ? page.page - 1 : page.page, page.pageSize, search);
-      onChanged();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: remove } = useMutation(async (item: TQaItemView) => {
+    await callTrpc(() => trpc.trainingSets.qa.delete.mutate({ id: setId, itemId: item.id }));
+    message.success(t("qa.deleted"));
+    // The last item of a page: go back one page.
+    const lastOnPage = page.items.length === 1 && page.page > 1;
+    await load(lastOnPage ? page.page - 1 : page.page, page.pageSize, search);
+    onChanged();
+  });
+  const importer = useMutation(async (file: File) => {
+    setReport(await importQaFile(setId, file, t("upload_failed", { ns: "errors" })));
+    await load(1, page.pageSize, search);
+    onChanged();
+  });
+  const importing = importer.busy;
   const importFile = async (file: File) => {
     if (file.size > QA_IMPORT_MAX_BYTES) return void message.error(t("file_too_large", { ns: "errors" }));
-    setImporting(true);
-    try {
-      setReport(await importQaFile(setId, file, t("upload_failed", { ns: "errors" })));
-      await load(1, page.pageSize, search);
-      onChanged();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setImporting(false);
-    }
+    await importer.run(file);
   };
 
   const actions = (item: TQaItemView) => (

@@ -1,9 +1,9 @@
 // Name and introduction of a set: creates the set when there is none yet, saves them otherwise.
 import { Button, Card, Form, Input, App } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX, ZCreateTrainingSetInput, type TTrainingSetSummary } from "../../../server/knowledge/training-sets.schema";
 
@@ -14,25 +14,23 @@ export function SetInfoCard({ type, set, onSaved, disabled }: TProps) {
   const { t } = useTranslation("train");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const [busy, setBusy] = useState(false);
   const shape = ZCreateTrainingSetInput.shape;
 
-  const submit = async (values: TValues) => {
-    setBusy(true);
-    try {
+  const { run: submit, busy } = useMutation(
+    async (values: TValues) => {
       const saved = set
         ? await callTrpc(() => trpc.trainingSets.update.mutate({ id: set.id, ...values }))
         : await callTrpc(() => trpc.trainingSets.create.mutate({ type, ...values }));
       message.success(set ? t("done.saved") : t("info.created"));
       onSaved(saved, !set);
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
+      },
+    },
+  );
 
   return (
     <Card title={t("info.title")} data-testid="train-info">

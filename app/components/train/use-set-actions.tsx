@@ -1,10 +1,9 @@
 // Stop, disable, enable, train again and delete, with the confirmations that say what each does
 // (deleting names the agents that lose the set).
 import { App, type ButtonProps } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import type { TTrainingSetAction, TTrainingSetSummary } from "../../../server/knowledge/training-sets.schema";
 
 export type TSetAction = TTrainingSetAction | "delete";
@@ -13,26 +12,18 @@ type TSetRef = Pick<TTrainingSetSummary, "id" | "name" | "agents">;
 export function useTrainingSetActions(onChanged: (id: string, result: TTrainingSetSummary | null) => void) {
   const { t } = useTranslation("train");
   const { message, modal } = App.useApp();
-  const [busyId, setBusyId] = useState<string | null>(null);
-
-  const run = async (set: TSetRef, kind: TSetAction) => {
-    setBusyId(set.id);
-    try {
-      if (kind === "delete") {
-        await callTrpc(() => trpc.trainingSets.delete.mutate({ id: set.id }));
-        message.success(t("done.deleted"));
-        onChanged(set.id, null);
-      } else {
-        const summary = await callTrpc(() => trpc.trainingSets.act.mutate({ id: set.id, action: kind }));
-        message.success(t(`done.${kind}`));
-        onChanged(set.id, summary);
-      }
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusyId(null);
+  const { run, busyKey } = useMutation(async (set: TSetRef, kind: TSetAction) => {
+    if (kind === "delete") {
+      await callTrpc(() => trpc.trainingSets.delete.mutate({ id: set.id }));
+      message.success(t("done.deleted"));
+      onChanged(set.id, null);
+    } else {
+      const summary = await callTrpc(() => trpc.trainingSets.act.mutate({ id: set.id, action: kind }));
+      message.success(t(`done.${kind}`));
+      onChanged(set.id, summary);
     }
-  };
+  });
+  const busyId = busyKey?.id ?? null;
 
   const ask = (set: TSetRef, kind: TSetAction) => {
     if (kind === "enable" || kind === "retrain") return void run(set, kind);

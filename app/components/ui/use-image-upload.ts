@@ -1,15 +1,15 @@
 // Uploading one picture through antd's Upload: early refusals in the browser for the obvious cases
-// (type, size) and the upload itself; the server still decides by the content (SPEC 5).
+// (type, size) and the upload itself; the server still decides by the content (server/uploads/sniff.ts).
 import { App, Upload, type UploadProps } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { postFormData } from "../../lib/post-form-data";
+import { useMutation } from "../../lib/use-mutation";
+
+type TUploadRequest = Parameters<NonNullable<UploadProps["customRequest"]>>[0];
 
 export function useImageUpload<T>(endpoint: string, maxBytes: number, onUploaded: (answer: T) => void) {
   const { t } = useTranslation("errors");
   const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
 
   const beforeUpload: UploadProps["beforeUpload"] = (file) => {
     if (file.type && !["image/jpeg", "image/png"].includes(file.type)) {
@@ -23,21 +23,18 @@ export function useImageUpload<T>(endpoint: string, maxBytes: number, onUploaded
     return true;
   };
 
-  const customRequest: UploadProps["customRequest"] = async ({ file, onSuccess, onError }) => {
-    const form = new FormData();
-    form.append("file", file as Blob);
-    setBusy(true);
-    try {
+  const upload = useMutation(
+    async ({ file, onSuccess }: TUploadRequest) => {
+      const form = new FormData();
+      form.append("file", file as Blob);
       const answer = await postFormData<T>(endpoint, form, { fallbackError: t("upload_failed") });
       onUploaded(answer);
       onSuccess?.(answer);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-      onError?.(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    { onError: (err, { onError }) => void onError?.(err as Error) },
+  );
+  const customRequest: UploadProps["customRequest"] = (request) => void upload.run(request);
+  const busy = upload.busy;
 
   return { busy, beforeUpload, customRequest };
 }

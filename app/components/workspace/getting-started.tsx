@@ -4,7 +4,7 @@ import { AppstoreOutlined, CheckCircleFilled, ReadOutlined, RiseOutlined, RobotO
 import { Button, Card, Progress, Tag } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { TWorkspaceOverview, TWorkspaceStep } from "../../../server/accounts/workspace.schema";
+import type { TWorkspaceOverview, TWorkspaceStep } from "../../../server/workspace/workspace.schema";
 import { AppLink } from "../app-link";
 
 /** Where each step is done, and where to look once it is. */

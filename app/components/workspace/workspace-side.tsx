@@ -2,7 +2,7 @@
 import { AppstoreOutlined, CommentOutlined, MessageOutlined, ReadOutlined, RobotOutlined, SettingOutlined, ShareAltOutlined, ShopOutlined } from "@ant-design/icons";
 import { Card, Statistic } from "antd";
 import { useTranslation } from "react-i18next";
-import type { TWorkspaceOverview } from "../../../server/accounts/workspace.schema";
+import type { TWorkspaceOverview } from "../../../server/workspace/workspace.schema";
 import { formatZ, formatZBalance } from "../../../server/money/money-format";
 import { AppLink } from "../app-link";
 

@@ -9,9 +9,9 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ReviewCard } from "../../components/agent-editor/review-card";
 import { LocalDate } from "../../components/ui/local-date";
-import { ApiError } from "../../lib/api-client";
 import { requirePageRole } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { listReviewQueue } from "../../../server/agents/agents.service";
 import { listShelvedVersions } from "../../../server/agents/agent-pages.service";
@@ -33,25 +33,18 @@ export default function AgentReview() {
   const { message, modal } = App.useApp();
   const revalidator = useRevalidator();
   const { queue, shelf } = useLoaderData<typeof loader>();
-  const [busy, setBusy] = useState<string | null>(null);
   const [deciding, setDeciding] = useState<TDecision | null>(null);
+  const { run: approveNow, busyKey: busy } = useMutation(async (versionId: string) => {
+    await callTrpc(() => trpc.agents.review.approve.mutate({ versionId }));
+    message.success(t("review.approved"));
+    revalidator.revalidate();
+  });
 
   const approve = (versionId: string, name: string, version: string) =>
     modal.confirm({
       title: t("review.approve_confirm", { name, version }),
       okButtonProps: { "data-testid": "review-approve-ok" } as ButtonProps,
-      onOk: async () => {
-        setBusy(versionId);
-        try {
-          await callTrpc(() => trpc.agents.review.approve.mutate({ versionId }));
-          message.success(t("review.approved"));
-          revalidator.revalidate();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        } finally {
-          setBusy(null);
-        }
-      },
+      onOk: () => approveNow(versionId),
     });
 
   const queueTab = queue.length === 0 ? (
@@ -97,24 +90,18 @@ function ReasonModal({ decision, onClose, onDone }: { decision: TDecision | null
   const { t } = useTranslation("agents");
   const { message } = App.useApp();
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
+  const { run: decide, busy } = useMutation(async (chosen: TDecision, reason: string) => {
+    const input = { versionId: chosen.versionId, reason };
+    await callTrpc(() => (chosen.kind === "reject" ? trpc.agents.review.reject.mutate(input) : trpc.agents.review.takeDown.mutate(input)));
+    message.success(chosen.kind === "reject" ? t("review.rejected") : t("review.taken_down"));
+    form.resetFields();
+    onDone();
+  });
   const submit = async () => {
     if (!decision) return;
     // The form shows its own errors; a refused validation is not a failure of the page.
     const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setBusy(true);
-    try {
-      const input = { versionId: decision.versionId, reason: values.reason };
-      await callTrpc(() => (decision.kind === "reject" ? trpc.agents.review.reject.mutate(input) : trpc.agents.review.takeDown.mutate(input)));
-      message.success(decision.kind === "reject" ? t("review.rejected") : t("review.taken_down"));
-      form.resetFields();
-      onDone();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    if (values) await decide(decision, values.reason);
   };
   const title = decision ? t(decision.kind === "reject" ? "review.reject_title" : "review.take_down_title", { name: decision.name, version: decision.version }) : "";
   return (

@@ -6,7 +6,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LocalDate } from "../../components/ui/local-date";
 import { requirePageRole } from "../../lib/auth.server";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { listCertificationsForReview } from "../../../server/accounts/certification.service";
 import { ZRejectCertificationInput, type TCertificationForReview } from "../../../server/accounts/certification.schema";
@@ -59,19 +60,16 @@ export default function CertificationReview() {
 function ApplicationCard({ item, onApproved, onReject }: { item: TCertificationForReview; onApproved: () => void; onReject: () => void }) {
   const { t } = useTranslation("auth");
   const { message, modal } = App.useApp();
+  const { run: approveNow } = useMutation(async () => {
+    await apiRequest(`/api/v1/admin/certifications/${encodeURIComponent(item.id)}/approve`, { body: {} });
+    message.success(t("admin.certifications.approved"));
+    onApproved();
+  });
   const approve = () =>
     modal.confirm({
       title: t("admin.certifications.approve_confirm", { name: item.real_name }),
       okButtonProps: { "data-testid": "certification-approve-ok" } as ButtonProps,
-      onOk: async () => {
-        try {
-          await apiRequest(`/api/v1/admin/certifications/${encodeURIComponent(item.id)}/approve`, { body: {} });
-          message.success(t("admin.certifications.approved"));
-          onApproved();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        }
-      },
+      onOk: () => approveNow(),
     });
   const pictures = [
     { url: item.avatar_photo_url, label: t("certification.avatar_photo") },
@@ -130,24 +128,17 @@ function RejectModal({ item, onClose, onRejected }: { item: TCertificationForRev
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
+  const { run: reject, busy } = useMutation(async (id: string, reason: string) => {
+    await apiRequest(`/api/v1/admin/certifications/${encodeURIComponent(id)}/reject`, { body: { reason } });
+    message.success(t("admin.certifications.rejected"));
+    form.resetFields();
+    onRejected(id);
+  });
   const submit = async () => {
     if (!item) return;
     // The form shows its own errors; a refused validation is not a failure of the page.
     const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    const { reason } = values;
-    setBusy(true);
-    try {
-      await apiRequest(`/api/v1/admin/certifications/${encodeURIComponent(item.id)}/reject`, { body: { reason } });
-      message.success(t("admin.certifications.rejected"));
-      form.resetFields();
-      onRejected(item.id);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    if (values) await reject(item.id, values.reason);
   };
   return (
     <Modal open={Boolean(item)} title={t("admin.certifications.reject_title")} onCancel={onClose} onOk={submit} confirmLoading={busy} okButtonProps={{ danger: true, "data-testid": "certification-reject-ok" } as ButtonProps}>

@@ -9,14 +9,14 @@ import { LocalDate } from "../../components/ui/local-date";
 import { requirePageRole } from "../../lib/auth.server";
 import { listPaymentsForAdmin } from "../../../server/money/payments/payment-admin.service";
 import { getPaymentOptions } from "../../../server/money/payments/payment-orders.service";
-import { PAYMENT_PROVIDERS, PAYMENT_STATES, type TAdminPaymentOrder } from "../../../server/money/payments/payments.schema";
+import { PAYMENT_PROVIDERS, PAYMENT_STATES, ZAdminPaymentsQuery, type TAdminPaymentOrder } from "../../../server/money/payments/payments.schema";
 import { formatYuan } from "../../../server/money/money-format";
 
 export const handle = { i18n: ["payments"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requirePageRole(request, "platform_admin");
-  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const query = ZAdminPaymentsQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const list = await listPaymentsForAdmin({ isPlatformAdmin: true, accountId: account.id }, query);
   return { ...list, sandbox: getPaymentOptions().providers.includes("sandbox") };
 }

@@ -3,20 +3,21 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { App, Button, Card, Empty, Segmented, Table, Tag, type ButtonProps } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LocalDate } from "../../components/ui/local-date";
 import { formatZ } from "../../components/purchases/purchase-api";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
 import { requirePageRole } from "../../lib/auth.server";
+import { useMutation } from "../../lib/use-mutation";
 import { listPurchasesForAdmin, type TAdminPurchaseItem } from "../../../server/money/purchases/refunds.service";
+import { ZListPurchasesQuery } from "../../../server/money/purchases/purchases.schema";
 
 export const handle = { i18n: ["purchases"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePageRole(request, "platform_admin");
   const q = new URL(request.url).searchParams;
-  return listPurchasesForAdmin({ refunded: q.get("refunded") === "yes" ? "yes" : undefined, cursor: q.get("cursor") ?? undefined, limit: 50 });
+  return listPurchasesForAdmin(ZListPurchasesQuery.parse({ refunded: q.get("refunded") === "yes" ? "yes" : undefined, cursor: q.get("cursor") ?? undefined }));
 }
 
 export default function AdminPurchasesPage() {
@@ -25,25 +26,18 @@ export default function AdminPurchasesPage() {
   const { modal, message } = App.useApp();
   const revalidator = useRevalidator();
   const [params, setParams] = useSearchParams();
-  const [busy, setBusy] = useState<string | null>(null);
+  const { run: refundNow, busyKey: busy } = useMutation(async (id: string) => {
+    await apiRequest(`/api/v1/admin/purchases/${encodeURIComponent(id)}/refund`, { method: "POST", body: {} });
+    message.success(t("admin.refund_done"));
+    revalidator.revalidate();
+  });
 
   const refund = (p: TAdminPurchaseItem) =>
     modal.confirm({
       title: t("admin.refund"),
       content: t("admin.refund_confirm", { amount: formatZ(p.price_micro), buyer: p.buyer ?? "" }),
       okButtonProps: { danger: true, "data-testid": "refund-ok" } as ButtonProps,
-      onOk: async () => {
-        setBusy(p.id);
-        try {
-          await apiRequest(`/api/v1/admin/purchases/${encodeURIComponent(p.id)}/refund`, { method: "POST", body: {} });
-          message.success(t("admin.refund_done"));
-          revalidator.revalidate();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        } finally {
-          setBusy(null);
-        }
-      },
+      onOk: () => refundNow(p.id),
     });
 
   return (

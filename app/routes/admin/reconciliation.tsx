@@ -1,4 +1,4 @@
-// /admin/reconciliation (issue 7): the ledger checked against itself for a platform administrator.
+// /admin/reconciliation: the ledger checked against itself for a platform administrator.
 // Every kept balance against the sum of its entries, every transaction summing to zero, no wallet
 // below zero, the whole ledger summing to zero; a green or red verdict and a re-check.
 import { formatZ as formatMicroZ } from "../../../server/money/money-format";

@@ -6,8 +6,9 @@ import { App, Button, Card, Descriptions, Empty, Form, Input, Modal, Segmented, 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { WithdrawalCard } from "../../components/money/withdrawals/withdrawal-card";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
 import { requirePageRole } from "../../lib/auth.server";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { listWithdrawalsForReview } from "../../../server/money/withdrawals/withdrawals.service";
 import { WITHDRAWAL_STATES, ZWithdrawalNote, type TWithdrawalForReview, type TWithdrawalState } from "../../../server/money/withdrawals/withdrawals.schema";
@@ -30,20 +31,17 @@ export default function WithdrawalQueue() {
   const [, setSearch] = useSearchParams();
   const revalidator = useRevalidator();
   const [abnormal, setAbnormal] = useState<TWithdrawalForReview | null>(null);
+  const { run: markArrived } = useMutation(async (id: string) => {
+    await apiRequest(`/api/v1/admin/withdrawals/${encodeURIComponent(id)}/arrive`, { body: {} });
+    message.success(t("admin.arrived"));
+    revalidator.revalidate();
+  });
 
   const arrive = (item: TWithdrawalForReview) =>
     modal.confirm({
       title: t("admin.arrive_confirm", { name: item.real_name, amount: formatZ(yuanToMicro(item.received)) }),
       okButtonProps: { "data-testid": "withdrawal-arrive-ok" } as ButtonProps,
-      onOk: async () => {
-        try {
-          await apiRequest(`/api/v1/admin/withdrawals/${encodeURIComponent(item.id)}/arrive`, { body: {} });
-          message.success(t("admin.arrived"));
-          revalidator.revalidate();
-        } catch (err) {
-          message.error(err instanceof ApiError ? err.description : String(err));
-        }
-      },
+      onOk: () => markArrived(item.id),
     });
 
   return (
@@ -101,22 +99,16 @@ function AbnormalModal({ item, onClose, onDone }: { item: TWithdrawalForReview |
   const { t } = useTranslation("withdrawals");
   const { message } = App.useApp();
   const [form] = Form.useForm<{ note: string }>();
-  const [busy, setBusy] = useState(false);
+  const { run: markAbnormal, busy } = useMutation(async (id: string, note: string) => {
+    await apiRequest(`/api/v1/admin/withdrawals/${encodeURIComponent(id)}/abnormal`, { body: { note } });
+    message.success(t("admin.marked_abnormal"));
+    form.resetFields();
+    onDone();
+  });
   const submit = async () => {
     if (!item) return;
     const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setBusy(true);
-    try {
-      await apiRequest(`/api/v1/admin/withdrawals/${encodeURIComponent(item.id)}/abnormal`, { body: { note: values.note } });
-      message.success(t("admin.marked_abnormal"));
-      form.resetFields();
-      onDone();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    if (values) await markAbnormal(item.id, values.note);
   };
   return (
     <Modal open={Boolean(item)} title={t("admin.abnormal_title")} onCancel={onClose} onOk={submit} confirmLoading={busy} okButtonProps={{ danger: true, "data-testid": "withdrawal-abnormal-ok" } as ButtonProps}>

@@ -1,5 +1,5 @@
 // /my_app: my apps by type and state, why a removed app was removed, and the actions each state
-// allows (contract 1): edit, submit, take down, put back, delete, open, data.
+// allows (server/apps/app-lifecycle.ts): edit, submit, take down, put back, delete, open, data.
 import { PictureOutlined, PlusOutlined, ShareAltOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const type = (APP_TYPES as readonly string[]).includes(url.searchParams.get("type") ?? "") ? (url.searchParams.get("type") as TAppType) : "h5";
   const state = (APP_STATES as readonly string[]).includes(url.searchParams.get("state") ?? "") ? (url.searchParams.get("state") as TAppState) : undefined;
-  return { type, state: state ?? null, apps: await listApps(account, { type, state }), touser: account.id, shareCredit: getShareCredit(account) };
+  return { type, state: state ?? null, apps: await listApps(account, { type, state, deleted: false }), touser: account.id, shareCredit: getShareCredit(account) };
 }
 
 export const editPathOf = (app: Pick<TAppView, "id" | "type">) => (app.type === "api" ? `/create_api?id=${encodeURIComponent(app.id)}` : `/create_app?id=${encodeURIComponent(app.id)}${app.type === "h5" ? "" : `&type=${app.type}`}`);

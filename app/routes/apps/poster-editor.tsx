@@ -12,7 +12,7 @@ import { downloadUrl, safeFileName } from "../../components/apps/share-panel";
 import { canvasToPngBlob, clampQr, isInsideQr, loadImage, placeQr, POSTER_HEIGHT, POSTER_WIDTH, QR_PRESETS, renderPoster, type TPosterState, type TQrPreset } from "../../components/apps/poster/render-poster";
 import { useImageUpload } from "../../components/ui/use-image-upload";
 import { requireSessionAccount } from "../../lib/auth.server";
-import { isAppError } from "../../../server/errors/app-error";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getEnv } from "../../../server/env";
 import { buildShareUrl } from "../../../server/apps/app-share";
 import { getShareTarget } from "../../../server/apps/app-share.service";
@@ -32,14 +32,9 @@ const BUILT_IN = [
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const url = new URL(request.url);
-  try {
-    const app = await getShareTarget(account, url.searchParams.get("app") ?? "");
-    const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
-    return { app, link: buildShareUrl(origin, app.id, account.id) };
-  } catch (err) {
-    if (isAppError(err) && err.code === "not_found") throw new Response(null, { status: 404 });
-    throw err;
-  }
+  const app = await orNotFound(() => getShareTarget(account, url.searchParams.get("app") ?? ""));
+  const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
+  return { app, link: buildShareUrl(origin, app.id, account.id) };
 }
 
 type TBackground = { key: string; url: string };

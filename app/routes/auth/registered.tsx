@@ -4,7 +4,7 @@ import { Alert, Button, Form, Input, Radio, Result } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RegistrationPayment, resumeRegistrationOrder, type TRegistrationOrder } from "../../components/editions/registration-payment";
-import { getRegistrationTerms } from "../../../server/money/editions/registration.service";
+import { getRegistrationTerms } from "../../../server/auth/paid-registration.service";
 import { AppLink } from "../../components/app-link";
 import { AgreementCheckbox } from "../../components/auth/agreement-checkbox";
 import { useApiSubmit } from "../../components/auth/use-submit";
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (await getSessionAccount(request)) throw redirect(landingPath(request));
   const env = getEnv();
-  // Paid registration (issue 7): the fee and the providers that can take it.
+  // Paid registration: the fee and the providers that can take it.
   const terms = await getRegistrationTerms();
   return { mode: env.REGISTRATION_MODE, fee: terms.fee, providers: terms.providers as string[], strict: env.STRICT_PASSWORD, invite: url.searchParams.get("invite") ?? "", redirect: safeRedirect(url.searchParams.get("redirect"), landingPath(request)) };
 }

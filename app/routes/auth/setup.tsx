@@ -5,7 +5,8 @@ import { Alert, Button, Form, Input, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NewPasswordFields } from "../../components/auth/new-password-fields";
-import { apiRequest, ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { apiRequest, fieldErrorsOf } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { ZAccountName, ZStrictPassword } from "../../../server/accounts/accounts.schema";
 import { ZSetupCode } from "../../../server/platform/setup.schema";
@@ -23,22 +24,27 @@ type TValues = { code: string; account: string; nickname?: string; password: str
 export default function Setup() {
   const { t } = useTranslation("auth");
   const [form] = Form.useForm<TValues>();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const onFinish = async (values: TValues) => {
-    setPending(true);
-    setError(null);
-    try {
+  // The button keeps spinning while the page leaves for the workspace.
+  const [leaving, setLeaving] = useState(false);
+  const setup = useMutation(
+    async (values: TValues) => {
       await apiRequest("/api/v1/setup", { body: values });
+      setLeaving(true);
       // A full load, so every part of the page sees the new session.
       window.location.assign("/workspace");
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
-      else setError(err instanceof ApiError ? err.description : String(err));
-      setPending(false);
-    }
-  };
+    },
+    {
+      report: "inline",
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
+        return fields.length > 0;
+      },
+    },
+  );
+  const { error, setError } = setup;
+  const pending = setup.busy || leaving;
+  const onFinish = (values: TValues) => setup.run(values);
   return (
     <>
       <h1 className="auth__title">{t("first_run.title")}</h1>

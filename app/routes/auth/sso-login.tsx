@@ -4,15 +4,15 @@ import { Result, Tabs } from "antd";
 import { useTranslation } from "react-i18next";
 import { PasswordLoginForm, SmsLoginForm } from "../../components/auth/login-forms";
 import { safeRedirect } from "../../lib/auth.server";
-import { findEnterpriseByDomain } from "../../../server/accounts/accounts.repository";
+import { findEnterpriseForLogin } from "../../../server/accounts/enterprises.service";
 
 export const handle = { i18n: ["auth"] };
 
-/** /sso_login?domain=acme: login to one enterprise, under its logo (SPEC 2, 8). */
+/** /sso_login?domain=acme: login to one enterprise, under its logo. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const domain = url.searchParams.get("domain") ?? "";
-  const enterprise = domain ? await findEnterpriseByDomain(domain) : null;
+  const enterprise = domain ? await findEnterpriseForLogin(domain) : null;
   const shown = enterprise ? { name: enterprise.name, domain: enterprise.domain, logoUrl: enterprise.logoUrl, loginBackgroundUrl: enterprise.loginBackgroundUrl } : null;
   return data({ enterprise: shown, domain, redirect: safeRedirect(url.searchParams.get("redirect")) }, { status: enterprise ? 200 : 404 });
 }

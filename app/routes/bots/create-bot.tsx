@@ -1,16 +1,16 @@
 // /create_bot: my bots; ?new=1 the create form; ?bot_id= one bot's page (state and login QR code,
 // settings, package, scheduled messages, what was sent, notices). Another account's bot, or none,
-// is the not-found page. A bot id wins over new=1 (navigation carries the query along, SPEC 2).
+// is the not-found page. A bot id wins over new=1 (navigation carries the query along).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BotCreatePage } from "../../components/bots/bot-create-page";
 import { BotListPage } from "../../components/bots/bot-list-page";
 import { BotPage } from "../../components/bots/bot-page";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { listAgents } from "../../../server/agents/agents.service";
 import { listDeliveries, listSchedules, listTargets } from "../../../server/bots/bot-schedules.service";
 import { getBot, getBotPackageQuote, listBots, listEvents } from "../../../server/bots/bots.service";
-import { isAppError } from "../../../server/errors/app-error";
 import { getEnv } from "../../../server/env";
 import "../../components/bots/bots.css";
 
@@ -21,15 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const botId = url.searchParams.get("bot_id");
   if (botId) {
-    try {
-      const [bot, schedules, deliveries, targets, events] = await Promise.all([getBot(account, botId), listSchedules(account, botId), listDeliveries(account, botId), listTargets(account, botId), listEvents(account, botId)]);
-      // The callback URL the owner pastes into the platform's console: the public address when set.
-      const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
-      return { view: "bot" as const, bot, schedules, deliveries, targets, events, origin };
-    } catch (err) {
-      if (isAppError(err) && err.code === "not_found") throw new Response(null, { status: 404 });
-      throw err;
-    }
+    const [bot, schedules, deliveries, targets, events] = await orNotFound(() => Promise.all([getBot(account, botId), listSchedules(account, botId), listDeliveries(account, botId), listTargets(account, botId), listEvents(account, botId)]));
+    // The callback URL the owner pastes into the platform's console: the public address when set.
+    const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
+    return { view: "bot" as const, bot, schedules, deliveries, targets, events, origin };
   }
   if (url.searchParams.get("new") === "1") {
     const [agents, quote] = await Promise.all([listAgents(account), getBotPackageQuote(account)]);

@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { AgentEditor } from "../../components/agent-editor/agent-editor";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getRequestLanguage } from "../../i18n/i18n.server";
 import { getAgent } from "../../../server/agents/agents.service";
 import { describeAgentQuota } from "../../../server/agents/agent-pages.service";
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const id = new URL(request.url).searchParams.get("id") || null;
   const [detail, models, quota] = await Promise.all([
-    id ? getAgent(account, { id }) : null,
+    id ? orNotFound(() => getAgent(account, { id })) : null,
     listPublicModels(),
     // Asked up front, so nobody fills in the whole form only to be refused at the end.
     id ? null : describeAgentQuota(account, getRequestLanguage(request)),

@@ -8,9 +8,9 @@ import { useTranslation } from "react-i18next";
 import { AgentStateTag } from "../../components/agent-editor/agent-state-tag";
 import { useLeaveGuard } from "../../components/agent-editor/use-leave-guard";
 import { useAppNavigate } from "../../components/app-link";
-import { ApiError } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { listAgents } from "../../../server/agents/agents.service";
 import "../../components/agent-editor/agent-editor.css";
 
@@ -36,7 +36,6 @@ export default function AgentSort() {
   const [agents, setAgents] = useState(initial);
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
   const dirty = agents.some((a, i) => a.id !== initial[i]?.id);
   const [saved, setSaved] = useState(false);
   const guard = useLeaveGuard(dirty && !saved);
@@ -46,20 +45,13 @@ export default function AgentSort() {
     setSaved(false);
     setAgents((list) => move(list, from, to));
   };
-  const save = async () => {
-    setBusy(true);
-    try {
-      await callTrpc(() => trpc.agents.reorder.mutate({ ids: agents.map((a) => a.id) }));
-      setSaved(true);
-      message.success(t("sort.saved"));
-      guard.release();
-      navigate("/creator");
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: save, busy } = useMutation(async () => {
+    await callTrpc(() => trpc.agents.reorder.mutate({ ids: agents.map((a) => a.id) }));
+    setSaved(true);
+    message.success(t("sort.saved"));
+    guard.release();
+    navigate("/creator");
+  });
 
   return (
     <div className="console__page" data-testid="agent-sort">

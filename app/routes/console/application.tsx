@@ -12,7 +12,7 @@ import { DialoguesCard } from "../../components/apps/app-data/dialogues-card";
 import { lastDays } from "../../components/apps/app-data/date-range";
 import { OverviewCard } from "../../components/apps/app-data/overview-card";
 import { requireSessionAccount } from "../../lib/auth.server";
-import { isAppError } from "../../../server/errors/app-error";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getEnv } from "../../../server/env";
 import { getAppOverview, listAppDialogues } from "../../../server/apps/app-data.service";
 import { listAppExports } from "../../../server/apps/app-export.service";
@@ -28,18 +28,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const appId = url.searchParams.get("id") ?? "";
   const overviewRange = lastDays(7);
   const dialogueRange = lastDays(30);
-  try {
-    const [overview, dialogues, exports] = await Promise.all([
+  const [overview, dialogues, exports] = await orNotFound(() =>
+    Promise.all([
       getAppOverview(account, { appId, range: overviewRange }),
       listAppDialogues(account, { appId, filters: { range: dialogueRange }, page: 1, pageSize: 20 }),
       listAppExports(account, { appId }),
-    ]);
-    const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
-    return { overview, overviewRange, dialogues, dialogueRange, exports, touser: account.id, origin, shareCredit: getShareCredit(account) };
-  } catch (err) {
-    if (isAppError(err) && (err.code === "not_found" || err.code === "validation_failed")) throw new Response(null, { status: 404 });
-    throw err;
-  }
+    ]),
+  );
+  const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
+  return { overview, overviewRange, dialogues, dialogueRange, exports, touser: account.id, origin, shareCredit: getShareCredit(account) };
 }
 
 export default function ApplicationPage() {

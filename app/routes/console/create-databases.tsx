@@ -8,7 +8,9 @@ import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../components/app-link";
 import { DatabaseForm } from "../../components/database/database-form";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getDatabaseSet } from "../../../server/knowledge/database/database-sets.service";
+import { ZDatabaseSetId } from "../../../server/knowledge/database/database-sets.schema";
 import "../../components/database/database.css";
 
 export const handle = { i18n: ["database"] };
@@ -16,7 +18,7 @@ export const handle = { i18n: ["database"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const id = new URL(request.url).searchParams.get("id");
-  return { set: id ? await getDatabaseSet(account, { id }) : null };
+  return { set: id ? await orNotFound(() => getDatabaseSet(account, ZDatabaseSetId.parse({ id }))) : null };
 }
 
 export default function CreateDatabases() {

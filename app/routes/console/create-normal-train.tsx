@@ -12,8 +12,10 @@ import { SetInfoCard } from "../../components/train/set-info-card";
 import { editPathOf } from "../../components/train/train-format";
 import { useSetDetail } from "../../components/train/use-set-detail";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getTrainingSet, listQaItems } from "../../../server/knowledge/training-sets.service";
-import { OFFLINE_MODEL_KEY } from "../../../server/knowledge/offline-model";
+import { ZListQaItemsInput, ZTrainingSetId } from "../../../server/knowledge/training-sets.schema";
+import { OFFLINE_MODEL_KEY } from "../../../server/models/offline-model";
 import { listPublicModels } from "../../../server/models/models.service";
 import "../../components/train/train.css";
 
@@ -28,10 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     () => false,
   );
   if (!id) return { detail: null, items: null, offline: await offline };
-  const detail = await getTrainingSet(account, { id });
+  const detail = await orNotFound(() => getTrainingSet(account, ZTrainingSetId.parse({ id })));
   // Each type has its own page.
   if (detail.type !== "standard") throw redirect(`${url.pathname.startsWith("/mobi") ? "/mobi" : ""}${editPathOf(detail)}`);
-  return { detail, items: await listQaItems(account, { id }), offline: await offline };
+  return { detail, items: await orNotFound(() => listQaItems(account, ZListQaItemsInput.parse({ id }))), offline: await offline };
 }
 
 function StandardSetPage() {

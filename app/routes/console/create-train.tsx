@@ -10,7 +10,9 @@ import { SetInfoCard } from "../../components/train/set-info-card";
 import { editPathOf } from "../../components/train/train-format";
 import { useSetDetail } from "../../components/train/use-set-detail";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getTrainingSet } from "../../../server/knowledge/training-sets.service";
+import { ZTrainingSetId } from "../../../server/knowledge/training-sets.schema";
 import "../../components/train/train.css";
 
 export const handle = { i18n: ["train"] };
@@ -20,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const id = url.searchParams.get("id");
   if (!id) return { detail: null };
-  const detail = await getTrainingSet(account, { id });
+  const detail = await orNotFound(() => getTrainingSet(account, ZTrainingSetId.parse({ id })));
   if (detail.type !== "smart") throw redirect(`${url.pathname.startsWith("/mobi") ? "/mobi" : ""}${editPathOf(detail)}`);
   return { detail };
 }

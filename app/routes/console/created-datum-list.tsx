@@ -1,5 +1,5 @@
 // /CreatedatumList: the upload form of the multimedia library. Choose up to 10 pictures or videos
-// (SPEC 5: 10 files per form), name each, then upload them one after another, each row showing
+// (10 files per form at most), name each, then upload them one after another, each row showing
 // how it went. The roles of the four library pages: see multimedia.tsx.
 import { InboxOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -12,7 +12,7 @@ import { MediaLocked } from "../../components/media/media-locked";
 import { loadMediaLibrary } from "../../components/media/media-loader.server";
 import { MediaThumb } from "../../components/media/media-thumb";
 import { checkMediaFile, fetchMediaQuota, uploadMediaFile, type TMediaQuota } from "../../components/media/media-client";
-import { ApiError } from "../../lib/api-client";
+import { ApiError, errorText } from "../../lib/api-client";
 import { displayFileName } from "../../lib/file-name";
 import { MEDIA_NAME_MAX } from "../../../server/media/media.schema";
 import { MEDIA_ACCEPT, MEDIA_IMAGE_LIMITS, MEDIA_UPLOADS_PER_DAY, MEDIA_VIDEO_LIMITS, PER_FORM, toMegabytes } from "../../../server/uploads/upload-limits";
@@ -80,7 +80,7 @@ function UploadForm({ quota0 }: { quota0: TMediaQuota }) {
         patch(row.uid, { state: "done" });
         uploaded++;
       } catch (err) {
-        patch(row.uid, { state: "failed", error: err instanceof ApiError ? err.description : te("upload_failed") });
+        patch(row.uid, { state: "failed", error: errorText(err, te("upload_failed")) });
         // The day's allowance is used up: the rest would fail the same way.
         if (err instanceof ApiError && err.status === 420208) break;
       }

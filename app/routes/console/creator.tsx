@@ -7,9 +7,9 @@ import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentCard, type TAgentCardAction } from "../../components/agent-editor/agent-card";
 import { AppLink, useAppNavigate } from "../../components/app-link";
-import { ApiError } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { getRequestLanguage } from "../../i18n/i18n.server";
 import { listAgents } from "../../../server/agents/agents.service";
 import { describeAgentQuota, type TAgentQuotaRefusal } from "../../../server/agents/agent-pages.service";
@@ -69,31 +69,23 @@ export default function Creator() {
   const loaded = useLoaderData<typeof loader>();
   const [agents, setAgents] = useState<TAgentSummary[]>(loaded.agents);
   const [quota, setQuota] = useState(loaded.quota);
-  const [busyId, setBusyId] = useState<string | null>(null);
-
-  const fail = (err: unknown) => message.error(err instanceof ApiError ? err.description : String(err));
   const refresh = async () => setAgents(await callTrpc(() => trpc.agents.list.query()));
+  const change = useMutation(async (agent: TAgentSummary, action: TAgentCardAction) => {
+    if (action === "publish") {
+      await callTrpc(() => trpc.agents.publish.mutate({ id: agent.id }));
+      message.success(t("editor.published", { version: agent.draft?.version ?? "" }));
+    } else {
+      await callTrpc(() => trpc.agents.delete.mutate({ id: agent.id }));
+      message.success(t("creator.deleted"));
+      // A freed place may lift the edition limit.
+      setQuota(null);
+    }
+    await refresh();
+  });
+  const busyId = change.busyKey?.id ?? null;
 
   const act = (agent: TAgentSummary, action: TAgentCardAction) => {
-    const run = async () => {
-      setBusyId(agent.id);
-      try {
-        if (action === "publish") {
-          await callTrpc(() => trpc.agents.publish.mutate({ id: agent.id }));
-          message.success(t("editor.published", { version: agent.draft?.version ?? "" }));
-        } else {
-          await callTrpc(() => trpc.agents.delete.mutate({ id: agent.id }));
-          message.success(t("creator.deleted"));
-          // A freed place may lift the edition limit.
-          setQuota(null);
-        }
-        await refresh();
-      } catch (err) {
-        fail(err);
-      } finally {
-        setBusyId(null);
-      }
-    };
+    const run = () => change.run(agent, action);
     modal.confirm({
       title: action === "publish" ? t("editor.publish_confirm", { version: agent.draft?.version ?? "" }) : t("creator.delete_confirm", { name: agent.name }),
       content: action === "publish" ? t("editor.publish_confirm_body") : t("creator.delete_confirm_body"),

@@ -1,4 +1,4 @@
-// /dialogue?agent_id=&dialogue_id= : the debug chat with one of my agents (issue 4). The console's
+// /dialogue?agent_id=&dialogue_id= : the debug chat with one of my agents. The console's
 // page at the desktop path only (/mobi/dialogue is the H5 chat), so it is built to work at phone
 // width too.
 import { MessageOutlined, PlusOutlined } from "@ant-design/icons";
@@ -13,6 +13,7 @@ import { AppLink } from "../../components/app-link";
 import type { TAgentState } from "../../components/chat/agent-header";
 import { ChatScreen, type TChatAgent } from "../../components/chat/chat-screen";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import "../../styles/chat.css";
 
 export const handle = { i18n: ["chat"] };
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let missing = false;
   if (agentId) {
     try {
-      const detail = await getAgent(account, { id: agentId });
+      const detail = await orNotFound(() => getAgent(account, { id: agentId }));
       const { config } = detail;
       agent = {
         id: detail.id,
@@ -49,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         document_reading: config.document_reading,
       };
     } catch (err) {
-      if (!isAppError(err) || (err.code !== "not_found" && err.code !== "validation_failed")) throw err;
+      // A missing or foreign agent opens the chat without it, saying so.
+      if (!isAppError(err) || err.code !== "not_found") throw err;
       missing = true;
     }
   }

@@ -1,4 +1,4 @@
-// /history_qa: my dialogues, newest first (issue 4). Opening one continues it in /dialogue.
+// /history_qa: my dialogues, newest first. Opening one continues it in /dialogue.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
 import { Alert, App, Button, Empty, Form, Input, Modal, Spin, Tag, type ButtonProps } from "antd";
@@ -6,8 +6,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DialogueRow, type TDialogueItem } from "../../components/chat/dialogue-row";
 import { useDialoguePages } from "../../components/chat/use-dialogue-pages";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest, errorText } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { useMutation } from "../../lib/use-mutation";
 import "../../styles/chat.css";
 
 export const handle = { i18n: ["chat"] };
@@ -26,6 +27,14 @@ export default function HistoryPage() {
   const pages = useDialoguePages(agentId);
   const [renaming, setRenaming] = useState<TDialogueItem | null>(null);
   const filterName = agentId ? pages.items.find((i) => i.agent_id === agentId)?.agent_name : null;
+  const remove = useMutation(
+    async (item: TDialogueItem) => {
+      await apiRequest(`/api/v1/dialogues/${encodeURIComponent(item.id)}`, { method: "DELETE" });
+      pages.remove(item.id);
+      void message.success(t("history_page.deleted"));
+    },
+    { fallback: t("error.network") },
+  );
 
   const confirmDelete = (item: TDialogueItem) =>
     modal.confirm({
@@ -34,15 +43,7 @@ export default function HistoryPage() {
       okType: "danger",
       okText: t("history_page.delete"),
       okButtonProps: { "data-testid": "dialogue-delete-ok" } as ButtonProps,
-      onOk: async () => {
-        try {
-          await apiRequest(`/api/v1/dialogues/${encodeURIComponent(item.id)}`, { method: "DELETE" });
-          pages.remove(item.id);
-          void message.success(t("history_page.deleted"));
-        } catch (err) {
-          void message.error(err instanceof ApiError ? err.description : t("error.network"));
-        }
-      },
+      onOk: () => remove.run(item),
     });
 
   return (
@@ -104,19 +105,23 @@ export default function HistoryPage() {
 function RenameModal({ item, onClose, onRenamed }: { item: TDialogueItem | null; onClose: () => void; onRenamed: (id: string, title: string) => void }) {
   const { t } = useTranslation("chat");
   const [form] = Form.useForm<{ title: string }>();
-  const [saving, setSaving] = useState(false);
+  // A refusal belongs to the title field.
+  const { run: rename, busy: saving } = useMutation(
+    async (id: string, title: string) => {
+      await apiRequest(`/api/v1/dialogues/${encodeURIComponent(id)}`, { method: "PUT", body: { title }, json: true });
+      onRenamed(id, title);
+    },
+    {
+      onError: (err) => {
+        form.setFields([{ name: "title", errors: [errorText(err, t("error.network"))] }]);
+        return true;
+      },
+    },
+  );
   const save = async () => {
     if (!item) return;
     const { title } = await form.validateFields();
-    setSaving(true);
-    try {
-      await apiRequest(`/api/v1/dialogues/${encodeURIComponent(item.id)}`, { method: "PUT", body: { title: title.trim() }, json: true });
-      onRenamed(item.id, title.trim());
-    } catch (err) {
-      form.setFields([{ name: "title", errors: [err instanceof ApiError ? err.description : t("error.network")] }]);
-    } finally {
-      setSaving(false);
-    }
+    await rename(item.id, title.trim());
   };
   return (
     <Modal open={Boolean(item)} title={t("history_page.rename")} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} destroyOnHidden okButtonProps={{ "data-testid": "rename-ok" } as ButtonProps}>

@@ -1,4 +1,4 @@
-// /modelProducer: platform administrators run the model channels (DESIGN 7). Channels are shown by
+// /modelProducer: platform administrators run the model channels. Channels are shown by
 // priority tier in routing order, with their state and why a disabled one was taken out.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

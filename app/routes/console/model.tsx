@@ -1,5 +1,5 @@
 // /model: the model catalogue for everyone (what each model does, its context window and prices),
-// filtered by the type numbers of SPEC 3; platform administrators also add, edit, enable or
+// filtered by type number (server/models/model-kinds.ts); platform administrators also add, edit, enable or
 // disable, and delete models here.
 import { PlusOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -7,8 +7,8 @@ import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react
 import { App, Button, Segmented } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { useMutation } from "../../lib/use-mutation";
 import { ModelCatalogue, type TCatalogueModel } from "../../components/models/model-catalogue";
 import { ModelFormDrawer } from "../../components/models/model-form-drawer";
 import { getFilterLabelKey, isKindInFilter, MODEL_FILTERS } from "../../components/models/model-format";
@@ -34,22 +34,14 @@ export default function ModelPage() {
   const revalidator = useRevalidator();
   const [params, setParams] = useSearchParams();
   const [editing, setEditing] = useState<TCatalogueModel | "new" | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const filter = MODEL_FILTERS.includes(Number(params.get("type")) as never) ? Number(params.get("type")) : 99;
   const shown = models.filter((m) => isKindInFilter(m.kind, filter));
 
-  const run = async (id: string, action: () => Promise<unknown>, done?: string) => {
-    setBusy(id);
-    try {
-      await action();
-      if (done) message.success(done);
-      revalidator.revalidate();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { run, busyKey: busy } = useMutation(async (_id: string, action: () => Promise<unknown>, done?: string) => {
+    await action();
+    if (done) message.success(done);
+    revalidator.revalidate();
+  });
 
   return (
     <div className="console__page models__page" data-testid="model-page">

@@ -1,4 +1,4 @@
-// /multimedia: the multimedia library (SPEC 2, issue 5) as a grid of pictures and videos with their
+// /multimedia: the multimedia library as a grid of pictures and videos with their
 // names: upload (several at once), filter by type, page, preview, rename, delete.
 // The four library pages: /multimedia (this grid, the home of the library), /CreatedatumList (an
 // upload form that names files before sending them), /datumList (the same items as a table),

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Alert, Space } from "antd";
 import { useTranslation } from "react-i18next";
-import { isWechatLoginEnabled } from "../../../server/auth/wechat/wechat.service";
+import { getWechatBinding, isWechatLoginEnabled } from "../../../server/auth/wechat/wechat.service";
 import { AppKeyCard } from "../../components/settings/app-key-card";
 import { AvatarCard } from "../../components/settings/avatar-card";
 import { CertificationCard } from "../../components/settings/certification-card";
@@ -15,7 +15,6 @@ import { ModelKeysCard } from "../../components/settings/model-keys-card";
 import { StaffWithdrawCard } from "../../components/money/withdrawals/staff-withdraw-card";
 import { getStaffWithdrawPolicy } from "../../../server/money/withdrawals/withdrawals.service";
 import { getOwnChannelsPanel } from "../../../server/models/own-channels.service";
-import { findWechatBinding } from "../../../server/accounts/accounts.repository";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { getEntitlements } from "../../../server/accounts/entitlements.service";
 import { getAppKey } from "../../../server/accounts/settings.service";
@@ -26,7 +25,7 @@ export const handle = { i18n: ["auth", "models", "withdrawals"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  const [entitlements, appKey, wechat, certification, modelKeys] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), findWechatBinding(account.id), getOwnCertification(account.id), getOwnChannelsPanel(account.id)]);
+  const [entitlements, appKey, wechat, certification, modelKeys] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), getWechatBinding(account.id), getOwnCertification(account.id), getOwnChannelsPanel(account.id)]);
   const staffWithdraw = await getStaffWithdrawPolicy(account);
   const url = new URL(request.url);
   return {

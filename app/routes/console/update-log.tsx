@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../components/app-link";
 import { LocalDate } from "../../components/ui/local-date";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { getUpdateLog } from "../../../server/agents/agents.service";
 import "../../components/agent-editor/agent-editor.css";
 
@@ -14,7 +15,7 @@ export const handle = { i18n: ["agents"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  return { id, log: await getUpdateLog(account, { id }) };
+  return { id, log: await orNotFound(() => getUpdateLog(account, { id })) };
 }
 
 export default function UpdateLog() {

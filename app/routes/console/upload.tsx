@@ -6,14 +6,14 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { Alert, App, Avatar, Button, Card, Descriptions, Empty, Result, Space, Typography } from "antd";
 import { RobotOutlined } from "@ant-design/icons";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentStateTag } from "../../components/agent-editor/agent-state-tag";
 import { formatZ } from "../../../server/money/money-format";
 import { useAppNavigate } from "../../components/app-link";
-import { ApiError } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { getAgent } from "../../../server/agents/agents.service";
 import "../../components/agent-editor/agent-editor.css";
 
@@ -22,7 +22,7 @@ export const handle = { i18n: ["agents"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  return { detail: await getAgent(account, { id }) };
+  return { detail: await orNotFound(() => getAgent(account, { id })) };
 }
 
 export default function UploadAgent() {
@@ -31,7 +31,6 @@ export default function UploadAgent() {
   const navigate = useAppNavigate();
   const revalidator = useRevalidator();
   const { detail } = useLoaderData<typeof loader>();
-  const [busy, setBusy] = useState(false);
   const waiting = detail.under_review;
   const published = detail.live?.state === "published" ? detail.live : null;
   // What goes to review: the submission already waiting, else the draft (the editor shows it), else
@@ -43,18 +42,11 @@ export default function UploadAgent() {
   // that is the same version (a newer draft may sit beside a waiting submission).
   const describes = candidate?.id === detail.config_version_id;
 
-  const run = async (job: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await callTrpc(job);
-      message.success(done);
-      revalidator.revalidate();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run, busy } = useMutation(async (job: () => Promise<unknown>, done: string) => {
+    await callTrpc(job);
+    message.success(done);
+    revalidator.revalidate();
+  });
   const submit = (source: "draft" | "published") => run(() => trpc.agents.submit.mutate({ id: detail.id, source }), t("upload.submitted"));
   const withdraw = () => run(() => trpc.agents.withdraw.mutate({ id: detail.id }), waitingLive ? t("upload.withdrawn_published") : t("upload.withdrawn"));
   const price = (micro: number) => (micro ? t("upload.yuan", { amount: formatZ(micro) }) : t("upload.free"));

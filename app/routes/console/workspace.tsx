@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireSessionAccount } from "../../lib/auth.server";
-import { getWorkspaceOverview } from "../../../server/accounts/workspace.service";
+import { getWorkspaceOverview } from "../../../server/workspace/workspace.service";
 import { GettingStarted } from "../../components/workspace/getting-started";
 import { PhonePrompt } from "../../components/workspace/phone-prompt";
 import { BalanceCard, QuickLinks } from "../../components/workspace/workspace-side";

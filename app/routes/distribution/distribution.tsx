@@ -1,6 +1,6 @@
 // /distribution: my share links (each with its QR code and copy button), my invitees and what my
 // links earned (today, this month, all time, by app). Basic edition: the upgrade hint instead of
-// the links (SPEC 6), the earnings still shown.
+// the links, the earnings still shown.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Alert, Avatar, Button, Card, Empty, Space, Statistic, Table, Tag } from "antd";

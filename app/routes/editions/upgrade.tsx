@@ -1,4 +1,4 @@
-// /upgrade (SPEC 2, membership and edition purchase): the account's edition and time left, its
+// /upgrade (membership and edition purchase): the account's edition and time left, its
 // balance with the gift credit, every edition compared, and buy / renew / upgrade at the price
 // this account would pay now (pro-rated), from the balance or through a payment order.
 import type { LoaderFunctionArgs } from "@remix-run/node";

@@ -9,8 +9,9 @@ import { useTranslation } from "react-i18next";
 import { ApiError, fieldErrorsOf } from "../../lib/api-client";
 import { requirePageRole } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { listCategoriesForAdmin } from "../../../server/market/market-admin.service";
-import { MARKET_LANGUAGES, type TCategoryView } from "../../../server/market/market.schema";
+import { MARKET_LANGUAGES, type TCategoryFormValues, type TCategoryView } from "../../../server/market/market.schema";
 import "../../components/market/market.css";
 
 export const handle = { i18n: ["market"] };
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { categories: await listCategoriesForAdmin(account) };
 }
 
-type TValues = { names: Record<string, string>; sortOrder: number };
+type TValues = TCategoryFormValues;
 
 export default function AdminAppCategories() {
   const { t } = useTranslation("market");
@@ -29,15 +30,11 @@ export default function AdminAppCategories() {
   const { categories } = useLoaderData<typeof loader>();
   const [editing, setEditing] = useState<TCategoryView | "new" | null>(null);
 
-  const remove = async (id: number) => {
-    try {
-      await callTrpc(() => trpc.market.admin.deleteCategory.mutate({ id }));
-      message.success(t("admin.deleted"));
-      revalidator.revalidate();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: remove } = useMutation(async (id: number) => {
+    await callTrpc(() => trpc.market.admin.deleteCategory.mutate({ id }));
+    message.success(t("admin.deleted"));
+    revalidator.revalidate();
+  });
 
   return (
     <div className="console__page" data-testid="admin-categories">
@@ -81,26 +78,27 @@ function CategoryModal({ editing, nextOrder, onClose, onSaved }: { editing: TCat
   const { t } = useTranslation("market");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const [busy, setBusy] = useState(false);
-  const initial: TValues = editing && editing !== "new" ? { names: editing.names, sortOrder: editing.sortOrder } : { names: {}, sortOrder: nextOrder };
+  const initial: TValues = editing && editing !== "new" ? { names: editing.names, sortOrder: editing.sortOrder } : { names: { zh_hans: "" }, sortOrder: nextOrder };
 
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setBusy(true);
-    try {
+  const save = useMutation(
+    async (values: TValues) => {
       if (editing === "new") await callTrpc(() => trpc.market.admin.createCategory.mutate(values));
       else if (editing) await callTrpc(() => trpc.market.admin.updateCategory.mutate({ id: editing.id, ...values }));
       message.success(t("admin.saved"));
       onSaved();
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.split(".") as never, errors: [f.message] })));
-      else if (err instanceof ApiError && err.status === 420034) form.setFields([{ name: "sortOrder", errors: [err.description] }]);
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path.split(".") as never, errors: [f.message] })));
+        else if (err instanceof ApiError && err.status === 420034) form.setFields([{ name: "sortOrder", errors: [err.description] }]);
+      },
+    },
+  );
+  const busy = save.busy;
+  const submit = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (values) await save.run(values);
   };
 
   return (

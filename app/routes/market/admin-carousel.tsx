@@ -1,4 +1,4 @@
-// /admin/carousel: platform administrators manage the market's carousel (SPEC 3): name, picture
+// /admin/carousel: platform administrators manage the market's carousel: name, picture
 // (uploaded through the upload service), jump link (http(s) or a path of this site), order, shown.
 import { DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined, UploadOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -7,9 +7,10 @@ import { App, Button, Form, Input, InputNumber, Modal, Popconfirm, Space, Switch
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useImageUpload } from "../../components/ui/use-image-upload";
-import { ApiError, fieldErrorsOf } from "../../lib/api-client";
+import { fieldErrorsOf } from "../../lib/api-client";
 import { requirePageRole } from "../../lib/auth.server";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 import { listCarouselForAdmin } from "../../../server/market/market-admin.service";
 import { ZCarouselInput, type TCarouselView } from "../../../server/market/market.schema";
@@ -32,23 +33,15 @@ export default function AdminCarousel() {
   const { slides } = useLoaderData<typeof loader>();
   const [editing, setEditing] = useState<TCarouselView | "new" | null>(null);
 
-  const save = async (s: TCarouselView, patch: Partial<TValues>) => {
-    try {
-      await callTrpc(() => trpc.market.admin.updateCarousel.mutate({ ...s, ...patch }));
-      revalidator.revalidate();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
-  const remove = async (id: number) => {
-    try {
-      await callTrpc(() => trpc.market.admin.deleteCarousel.mutate({ id }));
-      message.success(t("admin.deleted"));
-      revalidator.revalidate();
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    }
-  };
+  const { run: save } = useMutation(async (s: TCarouselView, patch: Partial<TValues>) => {
+    await callTrpc(() => trpc.market.admin.updateCarousel.mutate({ ...s, ...patch }));
+    revalidator.revalidate();
+  });
+  const { run: remove } = useMutation(async (id: number) => {
+    await callTrpc(() => trpc.market.admin.deleteCarousel.mutate({ id }));
+    message.success(t("admin.deleted"));
+    revalidator.revalidate();
+  });
 
   return (
     <div className="console__page" data-testid="admin-carousel">
@@ -109,26 +102,27 @@ function SlideModal({ editing, onClose, onSaved }: { editing: TCarouselView | "n
   const { t } = useTranslation("market");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const [busy, setBusy] = useState(false);
   const initial: TValues = editing && editing !== "new" ? editing : { name: "", imageUrl: "", link: "", sortOrder: 0, enabled: true };
   const shape = ZCarouselInput.shape;
 
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setBusy(true);
-    try {
+  const send = useMutation(
+    async (values: TValues) => {
       if (editing === "new") await callTrpc(() => trpc.market.admin.createCarousel.mutate(values));
       else if (editing) await callTrpc(() => trpc.market.admin.updateCarousel.mutate({ id: editing.id, ...values }));
       message.success(t("admin.saved"));
       onSaved();
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
+      },
+    },
+  );
+  const busy = send.busy;
+  const submit = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (values) await send.run(values);
   };
 
   return (

@@ -1,5 +1,5 @@
-// /app_store: the app centre (SPEC 2). Carousel, category tabs, listed apps (contract 1) sorted by
-// popularity or newest, the next page fetched near the bottom (SPEC 9). The category and the sort
+// /app_store: the app centre. Carousel, category tabs, listed apps (public, on the shelf, in the app
+// centre) sorted by popularity or newest, the next page fetched near the bottom. The category and the sort
 // live in the query, so a tab is a link and the server renders its first page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
@@ -8,14 +8,15 @@ import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../components/app-link";
 import { CarouselBanner } from "../../components/market/carousel-banner";
 import { AppCard, CardGrid } from "../../components/market/market-cards";
-import { orNotFound, readParams } from "../../components/market/market-loader.server";
+import { readParams } from "../../components/market/market-loader.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { MarketNav } from "../../components/market/market-nav";
 import { useScrollPages } from "../../components/market/use-scroll-pages";
 import { pageMeta } from "../../components/site/page-meta";
 import { trpc } from "../../lib/trpc";
 import { getMarketHeader } from "../../../server/market/market-admin.service";
 import { listAppCentre } from "../../../server/market/catalog.service";
-import { MARKET_SORTS, type TMarketLanguage, type TMarketSort } from "../../../server/market/market.schema";
+import { MARKET_SORTS, ZListAppsInput, type TMarketLanguage, type TMarketSort } from "../../../server/market/market.schema";
 import "../../components/market/market.css";
 
 export const handle = { i18n: ["market"] };
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = readParams(request);
   const categoryId = Number(params.get("category")) || undefined;
   const sort: TMarketSort = (MARKET_SORTS as readonly string[]).includes(params.get("sort") ?? "") ? (params.get("sort") as TMarketSort) : "popular";
-  const [header, page] = await Promise.all([getMarketHeader(), orNotFound(() => listAppCentre({ categoryId, sort }))]);
+  const [header, page] = await Promise.all([getMarketHeader(), orNotFound(() => listAppCentre(ZListAppsInput.parse({ categoryId, sort })))]);
   return { header, page, categoryId: categoryId ?? null, sort };
 }
 

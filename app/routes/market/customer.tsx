@@ -1,4 +1,4 @@
-// /customer?id=: a developer's public page (SPEC 2): who they are, followers, their listed apps
+// /customer?id=: a developer's public page: who they are, followers, their listed apps
 // (scroll-loaded) and their agents on the market's shelf, and a follow button.
 import { UserOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -7,7 +7,8 @@ import { Avatar, Tabs } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AgentCard, AppCard, CardGrid } from "../../components/market/market-cards";
-import { getViewer, orNotFound, readParams } from "../../components/market/market-loader.server";
+import { getViewer, readParams } from "../../components/market/market-loader.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { MarketNav } from "../../components/market/market-nav";
 import { FollowButton } from "../../components/market/social-buttons";
 import { useScrollPages } from "../../components/market/use-scroll-pages";
@@ -15,6 +16,7 @@ import { pageMeta } from "../../components/site/page-meta";
 import { LocalDate } from "../../components/ui/local-date";
 import { trpc } from "../../lib/trpc";
 import { getDeveloperPage } from "../../../server/market/catalog.service";
+import { ZDeveloperPageInput } from "../../../server/market/market.schema";
 import "../../components/market/market.css";
 
 export const handle = { i18n: ["market"] };
@@ -22,7 +24,7 @@ export const meta = pageMeta("Zelin · Developer");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
-  return orNotFound(() => getDeveloperPage(viewer, { id: readParams(request).get("id") ?? "" }));
+  return orNotFound(() => getDeveloperPage(viewer, ZDeveloperPageInput.parse({ id: readParams(request).get("id") ?? "" })));
 }
 
 export default function Customer() {

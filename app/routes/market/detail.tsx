@@ -1,4 +1,4 @@
-// /detail?id=: an app's or an agent's details (SPEC 2): introduction, tags, the update log of its
+// /detail?id=: an app's or an agent's details: introduction, tags, the update log of its
 // agent (versions and notes), the developer with a follow button, like and collect, comments.
 import { AppstoreOutlined, RobotOutlined } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -7,7 +7,8 @@ import { Avatar, Button, Empty, Tag, Timeline } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
 import { CommentSection } from "../../components/market/comment-section";
-import { getViewer, orNotFound, readParams } from "../../components/market/market-loader.server";
+import { getViewer, readParams } from "../../components/market/market-loader.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { MarketNav } from "../../components/market/market-nav";
 import { DeveloperCard } from "../../components/market/developer-card";
 import { ReactionButtons } from "../../components/market/social-buttons";

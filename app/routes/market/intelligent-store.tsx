@@ -11,13 +11,14 @@ import { useScrollPages } from "../../components/market/use-scroll-pages";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { trpc } from "../../lib/trpc";
 import { listAgentMarket } from "../../../server/market/catalog.service";
+import { PAGE_SIZE } from "../../../server/market/market.schema";
 import "../../components/market/market.css";
 
 export const handle = { i18n: ["market"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSessionAccount(request);
-  return { page: await listAgentMarket({}) };
+  return { page: await listAgentMarket({ limit: PAGE_SIZE }) };
 }
 
 export default function IntelligentStore() {

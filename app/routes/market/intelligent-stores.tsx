@@ -1,4 +1,4 @@
-// /intelligent_stores: the agent market (SPEC 2). Agents whose version passed review through
+// /intelligent_stores: the agent market. Agents whose version passed review through
 // /upload and sits on the shelf, newest first, with the language and image agent rankings.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -11,6 +11,7 @@ import { useScrollPages } from "../../components/market/use-scroll-pages";
 import { pageMeta } from "../../components/site/page-meta";
 import { trpc } from "../../lib/trpc";
 import { listAgentMarket } from "../../../server/market/catalog.service";
+import { PAGE_SIZE } from "../../../server/market/market.schema";
 import { getMarketHeader } from "../../../server/market/market-admin.service";
 import { readRankingsCached } from "../../../server/market/ranking.service";
 import "../../components/market/market.css";
@@ -19,7 +20,7 @@ export const handle = { i18n: ["market"] };
 export const meta = pageMeta("Zelin · Agent market");
 
 export async function loader(_: LoaderFunctionArgs) {
-  const [header, page, rankings] = await Promise.all([getMarketHeader(), listAgentMarket({}), readRankingsCached()]);
+  const [header, page, rankings] = await Promise.all([getMarketHeader(), listAgentMarket({ limit: PAGE_SIZE }), readRankingsCached()]);
   return { carousel: header.carousel, page, rankings: { language_agents: rankings.language_agents, image_agents: rankings.image_agents } };
 }
 

@@ -1,4 +1,4 @@
-// /index and /home: the market's home (SPEC 2): carousel, the four ranking lists, featured apps
+// /index and /home: the market's home: carousel, the four ranking lists, featured apps
 // (the most popular) and the newest agents. "/" stays the public site's home.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

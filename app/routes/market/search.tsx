@@ -1,17 +1,19 @@
 // /search?q=: apps and agents of the market by name, introduction and tags, Chinese or English,
-// best match first; more results load near the bottom (SPEC 9).
+// best match first; more results load near the bottom.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { Tabs } from "antd";
 import { useTranslation } from "react-i18next";
 import { useAppNavigate } from "../../components/app-link";
 import { AgentCard, AppCard, CardGrid } from "../../components/market/market-cards";
-import { orNotFound, readParams } from "../../components/market/market-loader.server";
+import { readParams } from "../../components/market/market-loader.server";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { MarketNav } from "../../components/market/market-nav";
 import { useScrollPages } from "../../components/market/use-scroll-pages";
 import { pageMeta } from "../../components/site/page-meta";
 import { trpc } from "../../lib/trpc";
 import { searchMarket } from "../../../server/market/catalog.service";
+import { ZSearchInput } from "../../../server/market/market.schema";
 import "../../components/market/market.css";
 
 export const handle = { i18n: ["market"] };
@@ -21,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = readParams(request);
   const q = (params.get("q") ?? "").trim().slice(0, 100);
   const kind = params.get("kind") === "agent" ? "agent" : "app";
-  return orNotFound(() => searchMarket({ q, kind }));
+  return orNotFound(() => searchMarket(ZSearchInput.parse({ q, kind })));
 }
 
 export default function Search() {

@@ -1,5 +1,5 @@
 // /mobi/dialogue?app=<id>: the H5 app's chat, where share links and QR codes lead. Without an app
-// it explains how to open one. This page is kept lean for phones (issue 6 budget: 170 KB of
+// it explains how to open one. This page is kept lean for phones (a budget of 170 KB of
 // gzipped JavaScript, `npm run bench -- mobi-bundle`): plain elements instead of antd components,
 // markdown loaded with the first answer.
 import { HomeOutlined, LinkOutlined, MessageOutlined, QrcodeOutlined, ScanOutlined } from "@ant-design/icons";

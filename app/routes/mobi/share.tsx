@@ -1,4 +1,4 @@
-// /share?app=&touser= : where an app's share link leads (contract 7). Phones go straight to the
+// /share?app=&touser= : where an app's share link leads. Phones go straight to the
 // chat keeping app and touser; desktops see the app's card, a QR code of the phone link (drawn as
 // SVG on the server) and a button to open the chat here.
 import { QrcodeOutlined, MessageOutlined } from "@ant-design/icons";

@@ -7,7 +7,7 @@ import { useLoaderData } from "@remix-run/react";
 import { SandboxCashier } from "../../components/money/sandbox-cashier";
 import { pageMeta } from "../../components/site/page-meta";
 import { getSessionAccount, requireSessionAccount } from "../../lib/auth.server";
-import { isAppError } from "../../../server/errors/app-error";
+import { orNotFound } from "../../lib/or-not-found.server";
 import { toSafeRedirect } from "../../../server/lib/safe-redirect";
 import { getCashierOrder } from "../../../server/money/payments/sandbox-cashier.service";
 import "../../components/money/cashier.css";
@@ -19,15 +19,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const claim = url.searchParams.get("claim")?.slice(0, 200) || null;
   const account = claim ? await getSessionAccount(request) : await requireSessionAccount(request);
-  try {
-    const order = await getCashierOrder({ accountId: account?.id ?? null, claim }, url.searchParams.get("order_id"));
-    // Back to the page that sent the payer here; a registration has no console to go back to.
-    const fallback = order.purpose === "registration" ? "/registered" : "/";
-    return { order, claim, returnTo: toSafeRedirect(url.searchParams.get("return"), fallback) };
-  } catch (err) {
-    if (isAppError(err) && err.code === "not_found") throw new Response("Not Found", { status: 404 });
-    throw err;
-  }
+  const order = await orNotFound(() => getCashierOrder({ accountId: account?.id ?? null, claim }, url.searchParams.get("order_id")));
+  // Back to the page that sent the payer here; a registration has no console to go back to.
+  const fallback = order.purpose === "registration" ? "/registered" : "/";
+  return { order, claim, returnTo: toSafeRedirect(url.searchParams.get("return"), fallback) };
 }
 
 export default function CashierPage() {

@@ -2,13 +2,14 @@
 // the administrator's note) and "load more".
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { App, Button, Card, Empty, Segmented, Space } from "antd";
+import { Button, Card, Empty, Segmented, Space } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
 import { WithdrawalCard } from "../../components/money/withdrawals/withdrawal-card";
-import { apiRequest, ApiError } from "../../lib/api-client";
+import { apiRequest } from "../../lib/api-client";
 import { requireSessionAccount } from "../../lib/auth.server";
+import { useMutation } from "../../lib/use-mutation";
 import { listMyWithdrawals } from "../../../server/money/withdrawals/withdrawals.service";
 import { WITHDRAWAL_STATES, type TWithdrawalPage, type TWithdrawalState, type TWithdrawalView } from "../../../server/money/withdrawals/withdrawals.schema";
 import "../../components/money/withdrawals/withdrawals.css";
@@ -22,27 +23,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function MyWithdrawalPage() {
   const { t } = useTranslation("withdrawals");
-  const { message } = App.useApp();
   const { initial } = useLoaderData<typeof loader>();
   const [state, setState] = useState<TWithdrawalState | "all">("all");
   const [page, setPage] = useState<TWithdrawalPage<TWithdrawalView>>(initial);
-  const [loading, setLoading] = useState(false);
   const first = useRef(true);
 
-  const load = async (s: TWithdrawalState | "all", cursor: string | null) => {
-    setLoading(true);
-    try {
-      const q = new URLSearchParams();
-      if (s !== "all") q.set("state", s);
-      if (cursor) q.set("cursor", cursor);
-      const next = await apiRequest<TWithdrawalPage<TWithdrawalView>>(`/api/v1/withdrawal/mine?${q}`);
-      setPage((old) => (cursor ? { items: [...old.items, ...next.items], next_cursor: next.next_cursor } : next));
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setLoading(false);
-    }
-  };
+  const { run: load, busy: loading } = useMutation(async (s: TWithdrawalState | "all", cursor: string | null) => {
+    const q = new URLSearchParams();
+    if (s !== "all") q.set("state", s);
+    if (cursor) q.set("cursor", cursor);
+    const next = await apiRequest<TWithdrawalPage<TWithdrawalView>>(`/api/v1/withdrawal/mine?${q}`);
+    setPage((old) => (cursor ? { items: [...old.items, ...next.items], next_cursor: next.next_cursor } : next));
+  });
 
   useEffect(() => {
     if (first.current) {

@@ -1,4 +1,4 @@
-// The OpenAI-compatible API of an API app (issue 6): POST /v1/chat/completions (streamed or not)
+// The OpenAI-compatible API of an API app: POST /v1/chat/completions (streamed or not)
 // and GET /v1/models, the app's key as the bearer token, so any OpenAI client talks to the app's
 // agent. Stateless: the client's messages are the turn. The last message must be the user's (the
 // input); earlier user and assistant messages are the history; system (and developer) messages are
@@ -7,11 +7,11 @@ import express, { type Request, type Response } from "express";
 import { ZodError } from "zod";
 import { AppError } from "../../errors/app-error";
 import { getRequestLanguage } from "../../http/request-context";
-import { ZSendMessageInput } from "../../runtime/chat.schema";
-import { runTurn } from "../../runtime/chat-stream";
+import { ZSendMessageInput } from "../../dialogues/chat.schema";
+import { runTurn } from "../../turns/index";
 import { prepareAppTurn } from "../app-turn.service";
 import { authenticateApiCall } from "./api-caller";
-import { createCompletionWriter } from "./completion-writer";
+import { createOpenAiSink } from "./openai-sink";
 import { sendOpenAiError, toOpenAiError } from "./openai-errors";
 import { ZChatCompletionRequest, type TChatCompletionRequest } from "./openai.schema";
 
@@ -50,11 +50,11 @@ async function completeChat(req: Request, res: Response) {
   } catch (err) {
     return sendOpenAiError(res, toOpenAiError(err, lng));
   }
-  const writer = createCompletionWriter(res, { model: prepared.app.id, stream: body.stream, includeUsage: Boolean(body.stream_options?.include_usage) });
+  const sink = createOpenAiSink(res, { model: prepared.app.id, stream: body.stream, includeUsage: Boolean(body.stream_options?.include_usage) });
   try {
-    await runTurn(prepared.turn, writer, lng);
+    await runTurn(prepared.turn, sink, lng);
   } finally {
-    writer.finish();
+    sink.close();
   }
 }
 

@@ -1,14 +1,16 @@
-// Verification codes by SMS (SPEC 2 login, registration, password reset). At most one code a
+// Verification codes by SMS (login, registration, password reset, binding a phone). At most one code a
 // minute and ten a day per phone; a code lives five minutes and survives five wrong guesses.
 import crypto from "node:crypto";
 import { AppError } from "../../errors/app-error";
 import { getT } from "../../i18n/translate";
 import { sha256 } from "../../lib/secret-box";
 import { singleton } from "../../lib/singleton";
-import type { SmsPurpose } from "../../db/generated/client";
+import type { TSendSmsInput } from "../../accounts/accounts.schema";
 import * as repo from "./sms.repository";
 import { chooseSmsProvider, DevSmsProvider } from "./dev-sms-provider";
 import type { SmsProvider } from "./sms-provider";
+
+type TSmsPurpose = TSendSmsInput["purpose"];
 
 export const SMS_INTERVAL_MS = 60_000;
 export const SMS_DAILY_LIMIT = 10;
@@ -35,7 +37,7 @@ export function getSmsProvider(): SmsProvider {
 
 const hashCode = (phone: string, purpose: string, code: string) => sha256(`${phone}:${purpose}:${code}`);
 
-export async function sendSmsCode(phone: string, purpose: SmsPurpose, lng: string, now = new Date()) {
+export async function sendSmsCode(phone: string, purpose: TSmsPurpose, lng: string, now = new Date()) {
   // Refused before a code is made: nothing would deliver it.
   if (chooseSmsProvider() === "none") throw new AppError("sms_unavailable");
   const recent = await repo.findLatestCodeTimes(phone, new Date(now.getTime() - 24 * 3600_000));
@@ -58,7 +60,7 @@ export async function sendSmsCode(phone: string, purpose: SmsPurpose, lng: strin
 }
 
 /** Checks and consumes a code. Wrong codes count; the sixth guess fails even if right. */
-export async function verifySmsCode(phone: string, purpose: SmsPurpose, code: string, now = new Date()) {
+export async function verifySmsCode(phone: string, purpose: TSmsPurpose, code: string, now = new Date()) {
   const live = await repo.findLiveCode(phone, purpose, now);
   if (!live || live.attempts >= SMS_MAX_ATTEMPTS) throw new AppError("sms_code_invalid");
   if (live.codeHash !== hashCode(phone, purpose, code)) {

@@ -4,6 +4,7 @@ import express, { type Request } from "express";
 import { mapError } from "../../errors/map-error";
 import { handle, sendError, sendOk } from "../../http/envelope-response";
 import { requestMeta, requireAuth, setSessionCookie } from "../../http/auth-context";
+import { ZWechatStartInput } from "./wechat.schema";
 import { buildWechatErrorRedirect, finishWechatCallback, getRefusalPurpose, startWechatLogin, unbindWechat } from "./wechat.service";
 
 export function createWechatRouter() {
@@ -15,7 +16,8 @@ export function createWechatRouter() {
     const go = req.query.go === "1";
     const start = async () => {
       const auth = purpose === "bind" ? await requireAuth(req) : null;
-      return startWechatLogin({ purpose: req.query.purpose, redirect: req.query.redirect }, { accountId: auth?.account.id, requestOrigin: getRequestOrigin(req) });
+      const input = ZWechatStartInput.parse({ purpose: req.query.purpose, redirect: req.query.redirect });
+      return startWechatLogin(input, { accountId: auth?.account.id, requestOrigin: getRequestOrigin(req) });
     };
     start().then(
       ({ url }) => (go ? res.redirect(302, url) : sendOk(res, { url })),

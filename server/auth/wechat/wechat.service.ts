@@ -1,11 +1,9 @@
-// WeChat QR login and binding (SPEC 2). A one-time state ties WeChat's callback to the start that
+// WeChat QR login and binding. A one-time state ties WeChat's callback to the start that
 // asked for it; the callback always ends in a redirect, so refusals carry the purpose (login or
 // bind) that decides which page shows them.
 import { toSafeRedirect } from "../../lib/safe-redirect";
 import crypto from "node:crypto";
-import { z } from "zod";
-import { getDb } from "../../db/client";
-import { Prisma } from "../../db/generated/client";
+import { isUniqueViolation, withTransaction } from "../../db/transaction";
 import { getEnv } from "../../env";
 import { AppError, isAppError } from "../../errors/app-error";
 import type { TErrorCode } from "../../errors/codes";
@@ -13,6 +11,7 @@ import { logger } from "../../lib/logger";
 import * as accounts from "../../accounts/accounts.repository";
 import { startSession } from "../session.service";
 import * as repo from "./wechat.repository";
+import type { TWechatPurpose, TWechatStartInput } from "./wechat.schema";
 import { grantExperienceBonus } from "../../money/editions/experience-bonus";
 import { buildQrConnectUrl, exchangeWechatCode, fetchWechatProfile, WechatApiError, type TWechatClientConfig, type TWechatToken } from "./wechat-oauth-client";
 
@@ -23,11 +22,6 @@ const WECHAT_LANDING = "/workspace";
 const NICKNAME_MAX = 20;
 const NAME_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-export const ZWechatStartInput = z.object({
-  purpose: z.enum(["login", "bind"]).default("login"),
-  redirect: z.string().max(500).optional(),
-});
-export type TWechatPurpose = z.infer<typeof ZWechatStartInput>["purpose"];
 type TMeta = { ip?: string; userAgent?: string };
 type TSession = Awaited<ReturnType<typeof startSession>>;
 
@@ -56,9 +50,8 @@ export function getRefusalPurpose(err: unknown): TWechatPurpose {
   return data?.purpose === "bind" ? "bind" : "login";
 }
 
-export async function startWechatLogin(raw: unknown, opts: { accountId?: string; requestOrigin: string }, now = new Date()) {
+export async function startWechatLogin(input: TWechatStartInput, opts: { accountId?: string; requestOrigin: string }, now = new Date()) {
   const config = getWechatConfig();
-  const input = ZWechatStartInput.parse(raw);
   if (input.purpose === "bind" && !opts.accountId) throw new AppError("not_logged_in");
   const state = crypto.randomBytes(16).toString("hex");
   await repo.deleteExpiredOauthStates(now);
@@ -99,6 +92,11 @@ export async function finishWechatCallback(query: { code?: unknown; state?: unkn
   }
 }
 
+/** The WeChat identity bound to the account (its nickname and when), or null. */
+export async function getWechatBinding(accountId: string) {
+  return accounts.findWechatBinding(accountId);
+}
+
 export async function unbindWechat(accountId: string) {
   const account = await accounts.findAccountForLogin({ id: accountId });
   if (!account) throw new AppError("not_found");
@@ -131,7 +129,7 @@ async function findOrCreateWechatAccount(config: TWechatClientConfig, token: TWe
   for (let attempt = 0; attempt < 3; attempt++) {
     const name = `wx_${pickRandomName(10)}`;
     try {
-      return await getDb().$transaction(async (tx) => {
+      return await withTransaction(async (tx) => {
         const account = await accounts.createAccount(
           { account: name, nickname: toNickname(profile.nickname, name), avatarUrl: toHttpsUrl(profile.headimgurl), roles: ["individual_developer"] },
           tx,
@@ -163,7 +161,7 @@ async function bindWechat(config: TWechatClientConfig, token: TWechatToken, acco
   const unionid = token.unionid ?? profile.unionid;
   try {
     // One WeChat per account: binding another one replaces it.
-    await getDb().$transaction(async (tx) => {
+    await withTransaction(async (tx) => {
       await repo.deleteWechatIdentity(accountId, tx);
       await repo.insertWechatIdentity({ accountId, openid: token.openid, unionid, nickname: profile.nickname }, tx);
     });
@@ -179,9 +177,6 @@ async function startActiveSession(accountId: string, meta: TMeta) {
   return startSession(account.id, meta);
 }
 
-function isUniqueViolation(err: unknown) {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
-}
 
 function pickRandomName(length: number) {
   return Array.from({ length }, () => NAME_ALPHABET[crypto.randomInt(NAME_ALPHABET.length)]).join("");

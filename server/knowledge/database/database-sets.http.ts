@@ -1,4 +1,4 @@
-// POST /api/v1/training/database/mysql/req/result (SPEC 7): the owner's query against a database
+// POST /api/v1/training/database/mysql/req/result: the owner's query against a database
 // training set, as the chat shows it: a `function` event (sql_generate_and_data_query with the SQL),
 // `message` events with the rows as a table, then `close` with the row count. Refusals are one
 // `error` event with the envelope (HTTP 200), like the chat streams.
@@ -7,7 +7,8 @@ import { mapError } from "../../errors/map-error";
 import { requireAuth } from "../../http/auth-context";
 import { getRequestLanguage } from "../../http/request-context";
 import { getT } from "../../i18n/translate";
-import { startSse } from "../../runtime/sse-writer";
+import { startSse } from "../../turns/sinks/sse-sink";
+import { ZRunQueryInput } from "./database-sets.schema";
 import { openDatabaseQuery } from "./database-sets.service";
 import { toMarkdownTable } from "./result-table";
 
@@ -18,7 +19,7 @@ async function streamQuery(req: Request, res: Response) {
   const lng = getRequestLanguage(req);
   try {
     const { account } = await requireAuth(req);
-    const query = await openDatabaseQuery(account, req.body ?? {});
+    const query = await openDatabaseQuery(account, ZRunQueryInput.parse(req.body ?? {}));
     sse.fn({ name: SQL_FUNCTION_NAME, type: "response", params: { sql: query.sql } });
     const result = await query.run();
     if (sse.closed) return;

@@ -1,5 +1,5 @@
-// Database training sets (SPEC 3 "Database training set: connection info, table-creation
-// statements"; SPEC 5/9 "one database at most 30k characters"). Shared by the pages and the server:
+// Database training sets: connection info and table-creation statements, at most 30k characters
+// per database. Shared by the pages and the server:
 // both refuse the same input with the same message key.
 import { z } from "zod";
 import { MAX_DATABASE_SET_CHARS } from "../../accounts/editions";
@@ -7,7 +7,7 @@ import { countChars, TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX } from "../tr
 
 export { countChars };
 
-/** SPEC 9: the table-creation statements of one database, at most 30k characters. */
+/** The table-creation statements of one database, at most 30k characters (the editions table's limit). */
 export const DDL_MAX_CHARS = MAX_DATABASE_SET_CHARS;
 /** Rows a query hands back at most (one more is fetched to tell that there were more). */
 export const QUERY_ROW_LIMIT = 100;
@@ -46,18 +46,19 @@ const ZSetFields = z.object({
 });
 
 export const ZCreateDatabaseSetInput = ZSetFields.extend(ZDatabaseConnection.shape).refine((v) => v.password.length > 0, { message: "validation.required", path: ["password"] });
-export type TCreateDatabaseSetInput = z.input<typeof ZCreateDatabaseSetInput>;
+export type TCreateDatabaseSetInput = z.infer<typeof ZCreateDatabaseSetInput>;
 
 export const ZDatabaseSetId = z.object({ id: z.string().min(1).max(40) });
+export type TDatabaseSetIdInput = z.infer<typeof ZDatabaseSetId>;
 
 export const ZUpdateDatabaseSetInput = ZSetFields.extend(ZDatabaseConnection.shape).extend(ZDatabaseSetId.shape);
-export type TUpdateDatabaseSetInput = z.input<typeof ZUpdateDatabaseSetInput>;
+export type TUpdateDatabaseSetInput = z.infer<typeof ZUpdateDatabaseSetInput>;
 
 /** "Verify" on the form, before saving: an unsaved connection, or a saved set's with its stored password. */
 export const ZVerifyDatabaseInput = ZDatabaseConnection.extend({ ddl: ZDdl, id: z.string().min(1).max(40).optional() });
-export type TVerifyDatabaseInput = z.input<typeof ZVerifyDatabaseInput>;
+export type TVerifyDatabaseInput = z.infer<typeof ZVerifyDatabaseInput>;
 
-/** The body of POST /api/v1/training/database/mysql/req/result (SPEC 7); ctype and ufids tolerated. */
+/** The body of POST /api/v1/training/database/mysql/req/result; ctype and ufids tolerated. */
 export const ZRunQueryInput = z
   .object({
     training_set_id: z.string().min(1).max(40).optional(),
@@ -68,35 +69,45 @@ export const ZRunQueryInput = z
   })
   .refine((v) => v.training_set_id || v.id, { message: "validation.required", path: ["training_set_id"] })
   .transform((v) => ({ trainingSetId: (v.training_set_id ?? v.id)!, sql: v.sql }));
-export type TRunQueryInput = z.input<typeof ZRunQueryInput>;
+/** The query as the service takes it: which set, and the SQL. */
+export type TRunQueryInput = z.output<typeof ZRunQueryInput>;
 
 export const DATABASE_SET_STATES = ["training", "done", "failed", "stopped", "disabled"] as const;
 
-export type TDatabaseSetView = {
-  id: string;
-  name: string;
-  introduction: string;
-  state: (typeof DATABASE_SET_STATES)[number];
-  failure_reason: string | null;
-  char_count: number;
-  host: string;
-  port: number;
-  username: string;
-  /** Never the password: a mask when one is stored. */
-  password_hint: string;
-  database: string;
-  ddl: string;
-  tables: string[];
-  verified_at: string | null;
-  /** Why the last verification failed, as a key of database:verify_errors with its values. */
-  verify_error: TVerifyFailure | null;
-  created_at: string;
-  updated_at: string;
-};
-
 /** Why verification failed: a key of database:verify_errors with its values. */
-export type TVerifyFailure = { reason: string; params?: Record<string, string | number> };
+export const ZVerifyFailure = z.object({ reason: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() });
 
-export type TVerifyResult = { ok: true; tables: string[]; char_count: number; server_version: string } | { ok: false; char_count: number; failure: TVerifyFailure };
+export const ZDatabaseSetView = z.object({
+  id: z.string(),
+  name: z.string(),
+  introduction: z.string(),
+  state: z.enum(DATABASE_SET_STATES),
+  failure_reason: z.string().nullable(),
+  char_count: z.number(),
+  host: z.string(),
+  port: z.number(),
+  username: z.string(),
+  /** Never the password: a mask when one is stored. */
+  password_hint: z.string(),
+  database: z.string(),
+  ddl: z.string(),
+  tables: z.array(z.string()),
+  verified_at: z.string().nullable(),
+  /** Why the last verification failed, as a key of database:verify_errors with its values. */
+  verify_error: ZVerifyFailure.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const ZVerifyResult = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), tables: z.array(z.string()), char_count: z.number(), server_version: z.string() }),
+  z.object({ ok: z.literal(false), char_count: z.number(), failure: ZVerifyFailure }),
+]);
+export const ZReverifyResult = z.object({ result: ZVerifyResult, set: ZDatabaseSetView });
+export const ZDeletedDatabaseSet = z.object({ id: z.string() });
+
+export type TVerifyFailure = z.infer<typeof ZVerifyFailure>;
+export type TDatabaseSetView = z.infer<typeof ZDatabaseSetView>;
+export type TVerifyResult = z.infer<typeof ZVerifyResult>;
 
 export type TQueryResult = { columns: string[]; rows: unknown[][]; truncated: boolean; row_limit: number; elapsed_ms: number };

@@ -1,9 +1,9 @@
-// Database training sets (issue 5; SPEC 3, 4, 8 "database verification failed", 9 "30k per
-// database"): a TrainingSet of type database and its DatabaseSource, written together. Saving
-// verifies first (the statements are CREATE TABLE statements, the server answers, the tables
-// exist) and writes nothing when that fails; verifying a saved set records done or failed. The
-// password is sealed at rest and never leaves the server.
-import { getDb } from "../../db/client";
+// Database training sets (at most 30k characters of statements per database): a TrainingSet of type
+// database and its DatabaseSource, written together. Saving verifies first (the statements are
+// CREATE TABLE statements, the server answers, the tables exist) and writes nothing when that
+// fails; verifying a saved set records done or failed. The password is sealed at rest and never
+// leaves the server.
+import { withTransaction } from "../../db/transaction";
 import { AppError, isAppError } from "../../errors/app-error";
 import { assertOwned } from "../../accounts/access";
 import type { TSessionAccount } from "../../accounts/accounts.schema";
@@ -14,11 +14,11 @@ import {
   countChars,
   QUERY_ROW_LIMIT,
   QUERY_TIMEOUT_MS,
-  ZCreateDatabaseSetInput,
-  ZDatabaseSetId,
-  ZRunQueryInput,
-  ZUpdateDatabaseSetInput,
-  ZVerifyDatabaseInput,
+  type TCreateDatabaseSetInput,
+  type TDatabaseSetIdInput,
+  type TRunQueryInput,
+  type TUpdateDatabaseSetInput,
+  type TVerifyDatabaseInput,
   type TDatabaseSetView,
   type TQueryResult,
   type TVerifyFailure,
@@ -119,18 +119,16 @@ export async function listDatabaseSets(actor: TActor): Promise<TDatabaseSetView[
   return (await repo.listDatabaseSetsOf(actor.id)).map(toView);
 }
 
-export async function getDatabaseSet(actor: TActor, raw: unknown): Promise<TDatabaseSetView> {
-  const { id } = ZDatabaseSetId.parse(raw);
+export async function getDatabaseSet(actor: TActor, { id }: TDatabaseSetIdInput): Promise<TDatabaseSetView> {
   return toView(await loadOwned(actor, id));
 }
 
-export async function createDatabaseSet(actor: TActor, raw: unknown, now = new Date()): Promise<TDatabaseSetView> {
-  const input = ZCreateDatabaseSetInput.parse(raw);
+export async function createDatabaseSet(actor: TActor, input: TCreateDatabaseSetInput, now = new Date()): Promise<TDatabaseSetView> {
   // The cheap refusals first: the edition's room, then the statements, then the server.
   await assertWithinLimit(actor.id, "trainingSets", await sets.countSetsOf(actor.id), now);
   const info: TConnectionInfo = { host: input.host, port: input.port, username: input.username, password: input.password, database: input.database };
   await verifyDatabase(info, input.ddl);
-  const row = await getDb().$transaction(async (tx) => {
+  const row = await withTransaction(async (tx) => {
     await sets.lockAccountSets(actor.id, tx);
     await assertWithinLimit(actor.id, "trainingSets", await sets.countSetsOf(actor.id, tx), now, tx);
     return repo.insertDatabaseSet(
@@ -151,8 +149,7 @@ export async function createDatabaseSet(actor: TActor, raw: unknown, now = new D
 }
 
 /** Saves the form; an empty password keeps the stored one. Verified before anything is written. */
-export async function updateDatabaseSet(actor: TActor, raw: unknown, now = new Date()): Promise<TDatabaseSetView> {
-  const input = ZUpdateDatabaseSetInput.parse(raw);
+export async function updateDatabaseSet(actor: TActor, input: TUpdateDatabaseSetInput, now = new Date()): Promise<TDatabaseSetView> {
   const existing = await loadOwned(actor, input.id);
   const password = input.password || openSecret(existing.database!.passwordEncrypted);
   const info: TConnectionInfo = { host: input.host, port: input.port, username: input.username, password, database: input.database };
@@ -169,24 +166,21 @@ export async function updateDatabaseSet(actor: TActor, raw: unknown, now = new D
   return toView(row);
 }
 
-export async function deleteDatabaseSet(actor: TActor, raw: unknown, now = new Date()) {
-  const { id } = ZDatabaseSetId.parse(raw);
+export async function deleteDatabaseSet(actor: TActor, { id }: TDatabaseSetIdInput, now = new Date()) {
   await loadOwned(actor, id);
   await repo.softDeleteDatabaseSet(id, now);
   return { id };
 }
 
 /** The form's "verify": an unsaved connection (with a saved set's password when left empty); writes nothing. */
-export async function verifyDatabaseInput(actor: TActor, raw: unknown): Promise<TVerifyResult> {
-  const input = ZVerifyDatabaseInput.parse(raw);
+export async function verifyDatabaseInput(actor: TActor, input: TVerifyDatabaseInput): Promise<TVerifyResult> {
   let password = input.password;
   if (!password && input.id) password = openSecret((await loadOwned(actor, input.id)).database!.passwordEncrypted);
   return verifyToResult({ host: input.host, port: input.port, username: input.username, password, database: input.database }, input.ddl);
 }
 
 /** "Verify again" on a saved set: the outcome is recorded (done, or failed with the reason). */
-export async function reverifyDatabaseSet(actor: TActor, raw: unknown, now = new Date()): Promise<{ result: TVerifyResult; set: TDatabaseSetView }> {
-  const { id } = ZDatabaseSetId.parse(raw);
+export async function reverifyDatabaseSet(actor: TActor, { id }: TDatabaseSetIdInput, now = new Date()): Promise<{ result: TVerifyResult; set: TDatabaseSetView }> {
   const row = await loadOwned(actor, id);
   const result = await verifyToResult(connectionOf(row), row.database!.ddl);
   const keep = !VERIFIABLE_STATES.includes(row.state);
@@ -212,8 +206,7 @@ export function assertQueryable(row: repo.TDatabaseSetRow) {
  * The owner's "try a query" (POST /api/v1/training/database/mysql/req/result): the refusals that
  * need no server (input, not found, not verified, the SQL itself) now, the query when `run` is called.
  */
-export async function openDatabaseQuery(actor: TActor, raw: unknown): Promise<{ sql: string; run: () => Promise<TQueryResult> }> {
-  const { trainingSetId, sql } = ZRunQueryInput.parse(raw);
+export async function openDatabaseQuery(actor: TActor, { trainingSetId, sql }: TRunQueryInput): Promise<{ sql: string; run: () => Promise<TQueryResult> }> {
   const row = await loadOwned(actor, trainingSetId);
   assertQueryable(row);
   const source = sourceOf(row);

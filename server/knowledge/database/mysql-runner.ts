@@ -1,4 +1,4 @@
-// Connections to a customer's MySQL or MariaDB server (issue 5, DESIGN 7): short-lived, reached
+// Connections to a customer's MySQL or MariaDB server (docs/security.md): short-lived, reached
 // through the SSRF policy (the name is resolved here and the connection goes to the checked
 // address, so a DNS answer cannot change in between), LOCAL INFILE off in the client flags with no
 // infile stream factory, one statement per query, utf8mb4 (no multi-byte charset hides a quote).

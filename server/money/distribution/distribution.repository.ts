@@ -1,6 +1,6 @@
 // The reads behind distribution (/distribution, /my_bonus, /my_redpacket): an account's shareable
 // apps, its invitees, the dividends its share links earned and the gift credit it received. Money
-// is read from the account's own wallet ENTRIES only (contracts: statements work from entries), so
+// is read from the account's own wallet ENTRIES only (as the statements are, not from balances), so
 // no query here can return another account's money.
 import { getDb, type TDbOrTx } from "../../db/client";
 

@@ -15,7 +15,7 @@ export type TEarnings = { today: number; month: number; total: number; count: nu
 
 export type TDistributionOverview = {
   touser: string;
-  /** The sharer's edition includes distribution (SPEC 6: basic does not). */
+  /** The sharer's edition includes distribution (`features.distribution`: basic does not). */
   enabled: boolean;
   /** The cheapest edition that would allow it, for the upgrade hint. */
   upgrade_to: string | null;

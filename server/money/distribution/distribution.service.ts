@@ -1,10 +1,10 @@
-// Distribution for the signed-in account (SPEC 2 /distribution, /my_bonus, /my_redpacket, the
+// Distribution for the signed-in account (the pages /distribution, /my_bonus, /my_redpacket and the
 // invitation page): share links, invitees, dividends and gift credit. Everything is read for the
-// actor's own id; another account's rows cannot be asked for. Other people's names are masked.
-// The basic edition has no distribution (SPEC 6): its links give way to an upgrade hint, while
-// what it earned before stays visible.
+// actor's own id; another account's rows cannot be asked for. Other people's names are masked. The
+// basic edition has no distribution (`features.distribution` is false): its links give way to an
+// upgrade hint, while what it earned before stays visible.
 import { AppError } from "../../errors/app-error";
-import { CHINA_OFFSET_MS } from "../../apps/app-data.schema";
+import { CHINA_OFFSET_MS } from "../../lib/china-time";
 import { EDITIONS, editionAllowing } from "../../accounts/editions";
 import { effectiveEdition } from "../../accounts/entitlements.service";
 import { getWallet } from "../ledger.service";

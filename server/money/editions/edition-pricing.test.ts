@@ -1,5 +1,5 @@
 // Edition pricing (docs/decisions/0006-edition-pricing.md): terms, renewals, pro-rated upgrades
-// to the micro-Z, refusals; and the duration display of SPEC 9.
+// to the micro-Z, refusals; and the duration display (365-day years, 30.4375-day months).
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../errors/app-error";
 import { durationParts } from "../../../app/components/editions/duration";

@@ -1,4 +1,4 @@
-// What buying, renewing or upgrading an edition costs (SPEC 9, docs/decisions/0006-edition-pricing.md).
+// What buying, renewing or upgrading an edition costs (docs/decisions/0006-edition-pricing.md).
 // Pure: the service, the pages and the tests compute the same numbers from the same inputs.
 //
 // The rule:

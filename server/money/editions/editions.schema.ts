@@ -1,4 +1,4 @@
-// Edition purchase input, shared by the /upgrade page and the server (DESIGN 6).
+// Edition purchase input, shared by the /upgrade page and the server so both refuse the same input.
 import { z } from "zod";
 import { EDITION_KEYS, MEMBERSHIP_DAYS } from "../../accounts/editions";
 

@@ -1,4 +1,4 @@
-// Membership (SPEC 2 /upgrade, SPEC 9): what the account has, what each edition would cost it now,
+// Membership (the /upgrade page): what the account has, what each edition would cost it now,
 // buying from the balance, and buying through a payment order. Pricing rules: edition-pricing.ts.
 import { EDITIONS, MEMBERSHIP_DAYS, type TEditionKey } from "../../accounts/editions";
 import { effectiveEdition } from "../../accounts/entitlements.service";
@@ -6,7 +6,7 @@ import { runTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { getWallet, platform, spend } from "../ledger.service";
 import { DAY_MS, quoteEditionChange, type TEditionQuote, type TMembershipDays } from "./edition-pricing";
-import { SOLD_EDITIONS, ZBuyEditionInput, ZEditionOrderInput } from "./editions.schema";
+import { SOLD_EDITIONS, type TBuyEditionInput, type TEditionOrderInput } from "./editions.schema";
 import * as repo from "./editions.repository";
 import { createPaymentOrder } from "../payments/payment-orders.service";
 import { listProviders } from "../payments/providers";
@@ -31,7 +31,7 @@ export type TMembershipView = {
   /** The edition bought, when it has ended (the page says it fell back to basic). */
   lapsed: TEditionKey | null;
   expires_at: string | null;
-  /** Days left, fractional; the page shows them as years, months and days (SPEC 9). */
+  /** Days left, fractional; the page shows them as years, months and days (DAYS_PER_YEAR, DAYS_PER_MONTH). */
   days_left: number;
   wallet: { spendable: number; gift: number; available: number };
   quotes: TQuoteView[];
@@ -78,8 +78,7 @@ export type TEditionBought = { edition: TEditionKey; days: number; change: strin
  * there (it would move from the wallet to the same wallet). Under the account's row lock, so a
  * second request with the same request_id waits and answers the first purchase.
  */
-export async function buyEditionFromWallet(accountId: string, raw: unknown, now = new Date()): Promise<TEditionBought> {
-  const input = ZBuyEditionInput.parse(raw);
+export async function buyEditionFromWallet(accountId: string, input: TBuyEditionInput, now = new Date()): Promise<TEditionBought> {
   const key = `edition:${accountId}:${input.request_id}`;
   return runTransaction(async (tx) => {
     const membership = await repo.lockMembership(accountId, tx);
@@ -109,8 +108,7 @@ function replayOf(memo: unknown, input: { edition: string; days: number }): TEdi
 export type TEditionOrderDetails = ReturnType<typeof memoOf> & { charge: number; basis: { edition: string; expiresAt: string | null } };
 
 /** The order to pay for an edition through a provider; the payment applies it (edition.purpose.ts). */
-export async function quoteEditionOrder(accountId: string, raw: unknown, now = new Date()) {
-  const input = ZEditionOrderInput.parse(raw);
+export async function quoteEditionOrder(accountId: string, input: TEditionOrderInput, now = new Date()) {
   const membership = await repo.findMembership(accountId);
   if (!membership) throw new AppError("not_found");
   const q = quoteEditionChange(membership, input.edition as TEditionKey, input.days as TMembershipDays, now);
@@ -119,8 +117,8 @@ export async function quoteEditionOrder(accountId: string, raw: unknown, now = n
 }
 
 /** Buys through a payment order (purpose "edition"): the payer opens pay_url; the payment applies it. */
-export async function createEditionOrder(accountId: string, raw: unknown, now = new Date()) {
-  const { provider, amountMicro, details } = await quoteEditionOrder(accountId, raw, now);
+export async function createEditionOrder(accountId: string, input: TEditionOrderInput, now = new Date()) {
+  const { provider, amountMicro, details } = await quoteEditionOrder(accountId, input, now);
   if (!listProviders().includes(provider as never)) throw new AppError("payment_provider_unavailable");
   return createPaymentOrder({ accountId, purpose: "edition", amountMicro, provider, details: details as unknown as Record<string, unknown> });
 }

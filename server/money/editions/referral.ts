@@ -1,7 +1,7 @@
-// SPEC 2: a registration that arrives with touser (the sharer's account id, carried by every page)
+// A registration that arrives with touser (the sharer's account id, carried by every page)
 // records who brought the account, for distribution's invitees. Only an account that exists;
 // anything else in the query is ignored, as a link someone edited should not refuse a registration.
-import type { TDbOrTx } from "../../db/client";
+import type { TDbOrTx } from "../../db/transaction";
 import * as repo from "./editions.repository";
 
 export async function resolveReferrer(touser: unknown, newAccountId: string | null, tx?: TDbOrTx): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-// The paid registration fee (SPEC 2 "Registration is paid or by invitation code"): REGISTRATION_FEE_YUAN,
+// The paid registration fee (registration is paid, or free with an invitation code): REGISTRATION_FEE_YUAN,
 // whole fen, above 0, at most 6000 (a payment like a top-up); default 10 yuan. Read once like
 // server/env.ts; tests reset it.
 import { z } from "zod";

@@ -14,7 +14,7 @@ import { grantExperienceBonus } from "./experience-bonus";
 import { resolveReferrer } from "./referral";
 import * as repo from "./editions.repository";
 
-/** What a registration order keeps (made by registration.service.ts). Never shown raw. */
+/** What a registration order keeps (made by auth/paid-registration.service.ts). Never shown raw. */
 export type TRegistrationDetails = {
   account: string;
   passwordHash: string;

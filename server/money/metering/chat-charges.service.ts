@@ -1,4 +1,4 @@
-// What one chat reply costs and who pays it (issue 7; docs/decisions/0007-who-pays-the-channel-fee.md):
+// What one chat reply costs and who pays it (docs/decisions/0007-who-pays-the-channel-fee.md):
 // the interaction channel fee (PRICES.chatMessageMicro) from the chatting account in the console,
 // from the app's owner for an app's consumers; and for someone using another's agent, its use price.
 //
@@ -40,10 +40,11 @@ export type TAgentStanding = { buyout: boolean; firstUseAt: Date | null; trialUs
 const DAY_MS = 86_400_000;
 
 /**
- * May `consumer` use another's agent now, and on what basis (docs/decisions/0007): a buyout →
- * free; within AGENT_TRIAL_DAYS of the first use and under trial_count trial uses → trial; a use
- * price → paid per reply; an agent with no price at all → free; else refused: the trial's time
- * ran out → trial_exhausted, otherwise trial_count_zero ("trial count is 0, purchase").
+ * May `consumer` use another's agent now, and on what basis
+ * (docs/decisions/0007-who-pays-the-channel-fee.md): a buyout → free; within AGENT_TRIAL_DAYS of
+ * the first use and under trial_count trial uses → trial; a use price → paid per reply; an agent
+ * with no price at all → free; else refused: the trial's time ran out → trial_exhausted, otherwise
+ * trial_count_zero ("trial count is 0, purchase").
  */
 export function decideAgentUse(config: Pick<TAgentInput, "trial_count" | "use_price_micro" | "purchase_price_micro">, standing: TAgentStanding, ids: { consumerAccountId: string; developerAccountId: string }, now: Date): TAgentUseDecision {
   const decision = (basis: TAgentUseBasis, priceMicro = 0) => ({ basis, priceMicro, ...ids });

@@ -1,5 +1,5 @@
 // Metering's one setting, from the environment (read once; tests reset it): the exchange rate
-// speech synthesis is priced at. SPEC 9 prices speech in US dollars (0.024 per 1000 characters);
+// speech synthesis is priced at. Speech is priced in US dollars (0.024 per 1000 characters);
 // Z coins are yuan, so the operator sets how many yuan a dollar costs (docs/configuration.md).
 import { z } from "zod";
 

@@ -1,9 +1,9 @@
-// The one metering function (issue 7, SPEC 9): what a metered service costs and its charge to an
+// The one metering function: what a metered service costs and its charge to an
 // account. Later features (PPT, lip-sync, workshop runs, speech) call chargeMetered with a ref
 // that names the thing charged (a deck, a video, a run, a synthesis), so a retried request charges
 // once: the key is `meter:<what>:<ref>`. Chat, agent-use and storage charges have their own keys
 // (chat-charges.service.ts, storage-charges.service.ts) but price from the same constants.
-import type { TTx } from "../../db/client";
+import type { TTx } from "../../db/transaction";
 import { lipSyncPriceMicro, PRICES, speechPriceMicro } from "../money.constants";
 import { platform, spend, type TPosted } from "../ledger.service";
 import { meteringSettings } from "./metering-settings";

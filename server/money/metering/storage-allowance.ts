@@ -1,9 +1,9 @@
-// How many training characters an account may keep (SPEC 9): the free million always; beyond it,
+// How many training characters an account may keep: the free million always; beyond it,
 // as many as the account can pay a day's storage for (0.01 Z per 100 characters a day, charged by
 // the money.storage-charges job). Without that balance, more text is refused "characters
 // insufficient" and nothing is written, so the storage charge is real and never an overdraft.
 import { AppError } from "../../errors/app-error";
-import type { TDbOrTx } from "../../db/client";
+import type { TDbOrTx } from "../../db/transaction";
 import { getWallet } from "../ledger.service";
 import { FREE_TRAINING_CHARS, storageDayPriceMicro } from "../money.constants";
 

@@ -1,24 +1,27 @@
-// The daily storage charge (job money.storage-charges; SPEC 9: 0.01 per 100 training characters a
+// The daily storage charge (job money.storage-charges: 0.01 Z per 100 training characters a
 // day beyond the free million). For a China day (yesterday unless the payload names one) each
 // account over the allowance pays storageDayPriceMicro(chars) to the platform under the key
 // `storage:<accountId>:<YYYYMMDD>`, so reruns charge nothing twice. The job runs every hour:
 // an account that cannot pay has its knowledge service paused (sets unavailable, agents invalid);
 // a paused account is resumed by the first run that charges it (after it tops up, within the
 // hour) or that finds it within the allowance again. The paused days are not charged afterwards.
+// Pausing is the knowledge area's to do: the caller passes it in (setKnowledgePaused), so money
+// does not reach up into the training sets it charges for.
 import { FREE_TRAINING_CHARS, storageDayPriceMicro } from "../money.constants";
 import { platform, spend } from "../ledger.service";
 import { AppError } from "../../errors/app-error";
 import { logger } from "../../lib/logger";
-import { setKnowledgePaused } from "../../knowledge/indexing.service";
 import { chinaYesterday, isChinaDay } from "./china-day";
 import * as repo from "./storage-charges.repository";
 
 export const STORAGE_CHARGE_EVERY_MS = 60 * 60 * 1000;
 
 export type TStorageRun = { day: number; charged: number; alreadyCharged: number; paused: string[]; resumed: string[]; failed: number };
+/** Pauses (true) or resumes (false) an account's training-set service. */
+export type TPauseKnowledge = (accountId: string, paused: boolean) => Promise<void>;
 
 /** `only` limits the run to these accounts (tests, which share a database with others). */
-export async function chargeStorage(payload: { day?: number }, now = new Date(), only: string[] | null = null): Promise<TStorageRun> {
+export async function chargeStorage(payload: { day?: number }, pauseKnowledge: TPauseKnowledge, now = new Date(), only: string[] | null = null): Promise<TStorageRun> {
   const day = payload.day ?? chinaYesterday(now);
   if (!isChinaDay(day)) throw new Error(`storage charges: ${day} is not a YYYYMMDD day`);
   const run: TStorageRun = { day, charged: 0, alreadyCharged: 0, paused: [], resumed: [], failed: 0 };
@@ -28,11 +31,11 @@ export async function chargeStorage(payload: { day?: number }, now = new Date(),
       if (outcome === "charged") run.charged++;
       if (outcome === "already") run.alreadyCharged++;
       if (outcome === "unpaid" && !holder.pausedAt) {
-        await setKnowledgePaused(holder.accountId, true);
+        await pauseKnowledge(holder.accountId, true);
         run.paused.push(holder.accountId);
       }
       if (outcome !== "unpaid" && holder.pausedAt) {
-        await setKnowledgePaused(holder.accountId, false);
+        await pauseKnowledge(holder.accountId, false);
         run.resumed.push(holder.accountId);
       }
     } catch (err) {
@@ -65,9 +68,4 @@ async function chargeOne(holder: repo.TStorageHolder, day: number): Promise<"cha
     if (err.code === "idempotency_conflict") return "already";
     throw err;
   }
-}
-
-/** The worker's handler. */
-export async function handleStorageCharges(payload: { day?: number }) {
-  return chargeStorage(payload);
 }

@@ -4,7 +4,7 @@
 import { AppError } from "../../errors/app-error";
 import * as repo from "./payment-orders.repository";
 import { toOrderView } from "./payment-view";
-import { ZAdminPaymentsQuery, type TAdminPaymentOrder } from "./payments.schema";
+import type { TAdminPaymentOrder, TAdminPaymentsQuery } from "./payments.schema";
 
 export type TPaymentAdmin = { isPlatformAdmin: boolean; accountId: string | null };
 const PAGE_SIZE = 20;
@@ -13,9 +13,8 @@ function assertAdmin(admin: TPaymentAdmin) {
   if (!admin.isPlatformAdmin) throw new AppError("no_permission");
 }
 
-export async function listPaymentsForAdmin(admin: TPaymentAdmin, raw: unknown): Promise<{ items: TAdminPaymentOrder[]; total: number; page: number; page_size: number }> {
+export async function listPaymentsForAdmin(admin: TPaymentAdmin, f: TAdminPaymentsQuery): Promise<{ items: TAdminPaymentOrder[]; total: number; page: number; page_size: number }> {
   assertAdmin(admin);
-  const f = ZAdminPaymentsQuery.parse(raw ?? {});
   const accountIds = f.q ? (await repo.findAccountIdsByName(f.q)).map((a) => a.id) : undefined;
   const { items, total } = await repo.listOrders({ state: f.state, provider: f.provider, purpose: f.purpose, id: f.q, accountIds, skip: (f.page - 1) * PAGE_SIZE, take: PAGE_SIZE });
   const ids = items.map((o) => o.id);

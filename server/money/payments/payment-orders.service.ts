@@ -12,7 +12,7 @@ import { toOrderView } from "./payment-view";
 import { getProvider, listProviders } from "./providers";
 import { yuanTextToMicro } from "./providers/provider.types";
 import type { TPaymentPurpose } from "./purpose.types";
-import { TOPUP_MAX_YUAN, TOPUP_PRESETS_YUAN, ZCreateTopupInput, type TPaymentOptions, type TPaymentOrderView, type TWalletView } from "./payments.schema";
+import { TOPUP_MAX_YUAN, TOPUP_PRESETS_YUAN, ZCreateTopupInput, type TPaymentOptions, type TPaymentOrderView, type TPaymentProviderId, type TWalletView } from "./payments.schema";
 
 /** What the payer sees on the phone or the cashier page. */
 const DESCRIPTIONS: Record<TPaymentPurpose, string> = { topup: "Zelin Z币充值", edition: "Zelin 版本购买", registration: "Zelin 付费注册" };
@@ -71,12 +71,24 @@ export function parseTopupAmount(raw: unknown): number {
   return micro;
 }
 
-export async function createTopupOrder(account: Pick<TSessionAccount, "id">, raw: unknown): Promise<TPaymentOrderView> {
+export type TTopupRequest = { amountMicro: number; provider: TPaymentProviderId };
+
+/**
+ * POST /v1/pay/topup's body, parsed by the route: refused with the recharge dialog's own codes
+ * (topup_amount_invalid, payment_provider_unavailable) rather than a field list.
+ */
+export function parseTopupRequest(raw: unknown): TTopupRequest {
   const body = (raw ?? {}) as Record<string, unknown>;
   const amountMicro = parseTopupAmount(body.amount);
   const provider = ZCreateTopupInput.shape.provider.safeParse(body.provider);
-  if (!provider.success || !listProviders().includes(provider.data)) throw new AppError("payment_provider_unavailable");
-  return createPaymentOrder({ accountId: account.id, purpose: "topup", amountMicro, provider: provider.data });
+  if (!provider.success) throw new AppError("payment_provider_unavailable");
+  return { amountMicro, provider: provider.data };
+}
+
+/** A top-up order with one of the providers this deployment has set up. */
+export async function createTopupOrder(account: Pick<TSessionAccount, "id">, { amountMicro, provider }: TTopupRequest): Promise<TPaymentOrderView> {
+  if (!listProviders().includes(provider)) throw new AppError("payment_provider_unavailable");
+  return createPaymentOrder({ accountId: account.id, purpose: "topup", amountMicro, provider });
 }
 
 /** Orders whose provider was last asked at: a poll asks at most every few seconds per order. */

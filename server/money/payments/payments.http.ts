@@ -10,8 +10,9 @@ import { requireAuth, getAuth } from "../../http/auth-context";
 import { isPlatformAdmin } from "../../http/request-context";
 import { receiveNotification } from "./payment-apply.service";
 import { listPaymentsForAdmin, type TPaymentAdmin } from "./payment-admin.service";
-import { createTopupOrder, getOrderForAccount, getPaymentOptions, getWalletView } from "./payment-orders.service";
+import { createTopupOrder, getOrderForAccount, getPaymentOptions, getWalletView, parseTopupRequest } from "./payment-orders.service";
 import { getPaymentSettings } from "./payment-settings";
+import { ZAdminPaymentsQuery } from "./payments.schema";
 import { cancelInSandbox, deliverTo, payInSandbox, type TCashierPayer } from "./sandbox-cashier.service";
 
 export const NOTIFY_PATHS = { wechat: "/v1/pay/wechat/notify", alipay: "/v1/pay/alipay/notify", sandbox: "/v1/pay/sandbox/notify" } as const;
@@ -60,11 +61,11 @@ export function createPaymentsRouter() {
   const router = express.Router();
   router.get("/v1/pay/options", handle(async (req) => (await requireAuth(req), getPaymentOptions())));
   router.get("/v1/pay/wallet", handle(async (req) => getWalletView((await requireAuth(req)).account)));
-  router.post("/v1/pay/topup", handle(async (req) => createTopupOrder((await requireAuth(req)).account, req.body)));
+  router.post("/v1/pay/topup", handle(async (req) => createTopupOrder((await requireAuth(req)).account, parseTopupRequest(req.body))));
   router.get("/v1/pay/orders/:id", handle(async (req) => getOrderForAccount((await requireAuth(req)).account, req.params.id)));
   router.post("/v1/pay/sandbox/orders/:id/pay", handle(async (req) => payInSandbox(await payerOf(req), req.params.id, deliverTo(sandboxNotifyUrl(req)))));
   router.post("/v1/pay/sandbox/orders/:id/cancel", handle(async (req) => cancelInSandbox(await payerOf(req), req.params.id, deliverTo(sandboxNotifyUrl(req)))));
 
-  router.get("/v1/admin/payments", handle(async (req) => listPaymentsForAdmin(await adminOf(req), req.query)));
+  router.get("/v1/admin/payments", handle(async (req) => listPaymentsForAdmin(await adminOf(req), ZAdminPaymentsQuery.parse(req.query))));
   return router;
 }

@@ -1,6 +1,6 @@
 // What a purpose handler receives and answers (server/money/payments/purposes.ts). Kept apart from
 // the registry so handlers in other folders import the types without importing each other.
-import type { TTx } from "../../db/client";
+import type { TTx } from "../../db/transaction";
 import type { TLeg } from "../ledger.service";
 
 export type TPaymentPurpose = "topup" | "edition" | "registration";

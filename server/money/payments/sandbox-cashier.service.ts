@@ -29,8 +29,8 @@ function isPayer(order: repo.TOrderRow, payer: TCashierPayer) {
   return order.purpose === "registration" && typeof payer.claim === "string" && payer.claim.length > 0 && typeof claimHash === "string" && claimHash === sha256(payer.claim);
 }
 
-async function findPayersOrder(payer: TCashierPayer, orderId: unknown) {
-  const order = typeof orderId === "string" && orderId.length > 0 && orderId.length <= 64 ? await repo.findOrder(orderId) : null;
+async function findPayersOrder(payer: TCashierPayer, orderId: string | null) {
+  const order = orderId && orderId.length > 0 && orderId.length <= 64 ? await repo.findOrder(orderId) : null;
   if (!order || order.provider !== "sandbox" || !isPayer(order, payer)) throw new AppError("not_found");
   return order;
 }
@@ -47,7 +47,7 @@ function toCashierView(o: repo.TOrderRow): TCashierOrderView {
   };
 }
 
-export async function getCashierOrder(payer: TCashierPayer, orderId: unknown): Promise<TCashierOrderView> {
+export async function getCashierOrder(payer: TCashierPayer, orderId: string | null): Promise<TCashierOrderView> {
   return toCashierView(await findPayersOrder(payer, orderId));
 }
 
@@ -68,7 +68,7 @@ export function deliverTo(url: string): TDeliverNotification {
  * order read back. A notification that did not arrive is made up for by asking the provider, as
  * the payer's polling would a few seconds later.
  */
-async function decide(payer: TCashierPayer, orderId: unknown, status: TSandboxStatus, deliver: TDeliverNotification): Promise<TCashierOrderView> {
+async function decide(payer: TCashierPayer, orderId: string | null, status: TSandboxStatus, deliver: TDeliverNotification): Promise<TCashierOrderView> {
   const order = await findPayersOrder(payer, orderId);
   const provider = getProvider("sandbox");
   const settled = status === "SUCCESS" ? order.state === "paid" : order.state === "failed" || order.state === "cancelled";
@@ -88,11 +88,11 @@ async function decide(payer: TCashierPayer, orderId: unknown, status: TSandboxSt
 }
 
 /** "Pay": the sandbox takes the (pretend) money; the order is credited through the notify route. */
-export function payInSandbox(payer: TCashierPayer, orderId: unknown, deliver: TDeliverNotification) {
+export function payInSandbox(payer: TCashierPayer, orderId: string | null, deliver: TDeliverNotification) {
   return decide(payer, orderId, "SUCCESS", deliver);
 }
 
 /** "Cancel": the sandbox closes the trade, so nothing can be paid on it afterwards. */
-export function cancelInSandbox(payer: TCashierPayer, orderId: unknown, deliver: TDeliverNotification) {
+export function cancelInSandbox(payer: TCashierPayer, orderId: string | null, deliver: TDeliverNotification) {
   return decide(payer, orderId, "CLOSED", deliver);
 }

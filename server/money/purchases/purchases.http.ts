@@ -7,7 +7,7 @@ import { getAuth, requireAuth } from "../../http/auth-context";
 import { handle } from "../../http/envelope-response";
 import { isPlatformAdmin } from "../../http/request-context";
 import { buyAgent, buyAppPlan, getOffer } from "./purchases.service";
-import { ZOfferQuery } from "./purchases.schema";
+import { ZBuyAgentInput, ZBuyAppPlanInput, ZListPurchasesQuery, ZOfferQuery } from "./purchases.schema";
 import { listPurchasesForAdmin, refundPurchase } from "./refunds.service";
 
 function withTouser(req: Request) {
@@ -27,13 +27,13 @@ export function createPurchasesRouter() {
     "/v2/purchase/offer",
     handle(async (req) => getOffer((await getAuth(req))?.account ?? null, ZOfferQuery.parse({ ...(req.query.app_id ? { app_id: req.query.app_id } : { agent_id: req.query.agent_id }) }))),
   );
-  router.post("/v2/purchase/app_plan", handle(async (req) => buyAppPlan((await requireAuth(req)).account, withTouser(req))));
-  router.post("/v2/purchase/agent", handle(async (req) => buyAgent((await requireAuth(req)).account, withTouser(req))));
+  router.post("/v2/purchase/app_plan", handle(async (req) => buyAppPlan((await requireAuth(req)).account, ZBuyAppPlanInput.parse(withTouser(req)))));
+  router.post("/v2/purchase/agent", handle(async (req) => buyAgent((await requireAuth(req)).account, ZBuyAgentInput.parse(withTouser(req)))));
   router.get(
     "/v1/admin/purchases",
     handle(async (req) => {
       await requireAdmin(req);
-      return listPurchasesForAdmin(req.query);
+      return listPurchasesForAdmin(ZListPurchasesQuery.parse(req.query));
     }),
   );
   router.post(

@@ -30,6 +30,7 @@ export const ZListPurchasesQuery = z.object({
   cursor: z.string().max(80).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type TListPurchasesQuery = z.infer<typeof ZListPurchasesQuery>;
 
 export type TPurchaseView = {
   id: string;

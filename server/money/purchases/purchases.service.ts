@@ -1,4 +1,4 @@
-// Selling (issue 7): an app's paid plan (by days or by count) and an agent's buyout. One
+// Selling: an app's paid plan (by days or by count) and an agent's buyout. One
 // transaction per purchase: the buyer's coins are spent (gift credit first) under the key
 // `purchase:<buyer>:<request_id>` and split by `splitSale` — 10% to the platform, the sharer's
 // dividend when bought through a `touser` link, the rest to the developer — and the Purchase row
@@ -6,17 +6,18 @@
 import { effectiveEdition } from "../../accounts/entitlements.service";
 import { EDITIONS } from "../../accounts/editions";
 import { AppError } from "../../errors/app-error";
-import type { TTx } from "../../db/client";
+import type { TTx } from "../../db/transaction";
 import { getWallet, platform, spend, wallet } from "../ledger.service";
 import { splitSale } from "../money.constants";
-import { isServedByLink } from "../../apps/app-review-policy";
+import { isServedByLink } from "../../app-review-policy";
 import * as repo from "./purchases.repository";
-import { ZBuyAgentInput, ZBuyAppPlanInput, type TPurchaseView } from "./purchases.schema";
+import type { TBuyAgentInput, TBuyAppPlanInput, TPurchaseView } from "./purchases.schema";
 
 const DAY_MS = 86_400_000;
 /**
- * Agents carry no share ratio of their own (SPEC 3 gives apps one): a buyout through a share
- * link pays the sharer the smallest share an app may set (SPEC 5: 10%). docs/decisions/0009.
+ * Agents carry no share ratio of their own (only apps have one): a buyout through a share link
+ * pays the sharer the smallest share an app may set (SHARE_RATIO.min, 10%).
+ * docs/decisions/0009-selling-plans-buyouts-refunds.md.
  */
 export const AGENT_SHARE_PERCENT = 10;
 
@@ -85,8 +86,7 @@ async function replayed(key: string, same: (p: repo.TPurchaseRow) => boolean, tx
 }
 
 /** Buys one of the plans of an app served by its link (app-review-policy.ts). Days plans run on from the buyer's current one; count plans give `quantity` uses. */
-export async function buyAppPlan(buyer: TBuyer, raw: unknown, now = new Date()) {
-  const input = ZBuyAppPlanInput.parse(raw ?? {});
+export async function buyAppPlan(buyer: TBuyer, input: TBuyAppPlanInput, now = new Date()) {
   const key = purchaseKey(buyer.id, input.request_id);
   return repo.runInTransaction(async (tx) => {
     await repo.lockKey(key, tx);
@@ -151,8 +151,7 @@ export function buyoutPriceOf(config: unknown): number | null {
 }
 
 /** Buys an agent out (its on-shelf version's purchase price); once bought, it is the buyer's to chat with. */
-export async function buyAgent(buyer: TBuyer, raw: unknown, now = new Date()) {
-  const input = ZBuyAgentInput.parse(raw ?? {});
+export async function buyAgent(buyer: TBuyer, input: TBuyAgentInput, now = new Date()) {
   const key = purchaseKey(buyer.id, input.request_id);
   return repo.runInTransaction(async (tx) => {
     await repo.lockKey(key, tx);

@@ -1,14 +1,14 @@
-// An administrator's refund of a purchase (issue 7): the exact reverse of its ledger legs under
+// An administrator's refund of a purchase: the exact reverse of its ledger legs under
 // `refund:<purchaseId>` — the developer, the sharer and the platform give back what they got, and
 // the buyer gets back into the wallets it came from (gift credit to gift, coins to coins). Refunding
 // it again (a double click, a second tab) answers the first refund and moves nothing. Refused when
 // the developer or sharer no longer has the coins (balance_insufficient; nothing written). A
 // refunded purchase grants no more use.
 import { AppError } from "../../errors/app-error";
-import type { TTx } from "../../db/client";
+import type { TTx } from "../../db/transaction";
 import { post, reverseLegs } from "../ledger.service";
 import * as repo from "./purchases.repository";
-import { ZListPurchasesQuery } from "./purchases.schema";
+import type { TListPurchasesQuery } from "./purchases.schema";
 import { toPurchaseView } from "./purchases.service";
 
 export const refundKey = (purchaseId: string) => `refund:${purchaseId}`;
@@ -43,8 +43,7 @@ function readCursor(cursor: string | undefined) {
 }
 
 /** /admin/purchases: newest first, with buyer, app or agent and sharer names. */
-export async function listPurchasesForAdmin(raw: unknown) {
-  const q = ZListPurchasesQuery.parse(raw ?? {});
+export async function listPurchasesForAdmin(q: TListPurchasesQuery) {
   const { rows, accounts, apps, agents } = await repo.listPurchases(
     { buyerAccountId: q.buyer || undefined, appId: q.app_id || undefined, refunded: q.refunded === undefined ? undefined : q.refunded === "yes" },
     { before: readCursor(q.cursor), limit: q.limit + 1 },

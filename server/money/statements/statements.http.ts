@@ -8,7 +8,7 @@ import { requireAuth } from "../../http/auth-context";
 import { getRequestLanguage } from "../../http/request-context";
 import { logger } from "../../lib/logger";
 import { assertBook, getStatementTotals, iterateStatement, listStatement } from "./statements.service";
-import { ZStatementFilters } from "./statements.schema";
+import { ZListStatementInput, ZStatementFilters } from "./statements.schema";
 import { streamStatementWorkbook } from "./statements.workbook";
 
 const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -20,7 +20,7 @@ export function createStatementsRouter() {
     handle(async (req) => {
       const { account } = await requireAuth(req);
       const { cursor, ...filters } = req.query;
-      return listStatement(account.id, req.params.book, { filters, cursor });
+      return listStatement(account.id, req.params.book, ZListStatementInput.parse({ filters, cursor }));
     }),
   );
   router.get("/v1/statements/:book/totals", handle(async (req) => getStatementTotals((await requireAuth(req)).account.id, req.params.book)));

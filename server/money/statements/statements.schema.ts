@@ -1,4 +1,4 @@
-// Statements (SPEC 2 /income, /consumption): the filters both pages and their exports take, the line
+// Statements (the /income and /consumption pages): the filters both pages and their exports take, the line
 // types of each book, and the formatting of amounts in Z. Shared by the pages and the server.
 import { z } from "zod";
 
@@ -25,6 +25,7 @@ export const ZListStatementInput = z.object({
   filters: ZStatementFilters.optional(),
   cursor: z.preprocess(blankToUndefined, z.string().regex(/^\d{1,19}$/).optional()),
 });
+export type TListStatementInput = z.infer<typeof ZListStatementInput>;
 
 export type TStatementLine = {
   id: string;

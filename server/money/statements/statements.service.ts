@@ -1,11 +1,11 @@
-// A user's income and consumption (SPEC 2 /income, /consumption): lines from their own wallet
+// A user's income and consumption (the /income and /consumption pages): lines from their own wallet
 // entries only, so nobody reads another account's money; filters by type, China-time dates and app;
 // pages by a cursor; totals; an xlsx of the filtered lines.
 import { AppError } from "../../errors/app-error";
-import { CHINA_OFFSET_MS } from "../../apps/app-data.schema";
+import { CHINA_OFFSET_MS } from "../../lib/china-time";
 import { getWallet } from "../ledger.service";
 import * as repo from "./statements.repository";
-import { BOOKS, ZListStatementInput, ZStatementFilters, type TBook, type TLineType, type TStatementFilters, type TStatementLine, type TStatementPage, type TStatementTotals } from "./statements.schema";
+import { BOOKS, type TBook, type TListStatementInput, type TLineType, type TStatementFilters, type TStatementLine, type TStatementPage, type TStatementTotals } from "./statements.schema";
 
 const PAGE = 30;
 const DAY_MS = 86_400_000;
@@ -63,9 +63,8 @@ function toLine(r: repo.TLineRow): TStatementLine {
   };
 }
 
-export async function listStatement(accountId: string, bookName: string, raw: unknown): Promise<TStatementPage> {
+export async function listStatement(accountId: string, bookName: string, { filters, cursor }: TListStatementInput): Promise<TStatementPage> {
   const book = assertBook(bookName);
-  const { filters, cursor } = ZListStatementInput.parse(raw ?? {});
   const rows = await repo.listLines({ ...toQuery(accountId, book, filters ?? {}), before: cursor ?? null, limit: PAGE + 1 });
   const items = rows.slice(0, PAGE);
   return { items: items.map(toLine), next_cursor: rows.length > PAGE ? items[items.length - 1].seq : null };
@@ -92,9 +91,8 @@ export async function listStatementApps(accountId: string, bookName: string) {
 }
 
 /** Every line the filters select, newest first, page by page (for the export). */
-export async function* iterateStatement(accountId: string, bookName: string, rawFilters: unknown, max = EXPORT_MAX_LINES): AsyncGenerator<TStatementLine[]> {
+export async function* iterateStatement(accountId: string, bookName: string, filters: TStatementFilters, max = EXPORT_MAX_LINES): AsyncGenerator<TStatementLine[]> {
   const book = assertBook(bookName);
-  const filters = ZStatementFilters.parse(rawFilters ?? {});
   const query = toQuery(accountId, book, filters);
   let before: string | null = null;
   let seen = 0;

@@ -4,7 +4,7 @@
 import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import type { TFunction } from "i18next";
-import { formatChinaTime } from "../../apps/app-export.workbook";
+import { formatChinaTime } from "../../lib/china-time";
 import { MICRO } from "../money.constants";
 import { describeLine } from "./statements.format";
 import type { TStatementLine } from "./statements.schema";

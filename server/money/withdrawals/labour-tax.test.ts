@@ -1,4 +1,4 @@
-// Labour tax (DESIGN 8) at and around the incomes where its rules change: income 800 and 4,000
+// Labour tax (labour-tax.ts) at and around the incomes where its rules change: income 800 and 4,000
 // (the deduction switches from 800 to 20%), taxable 800, 4,000, 20,000 and 50,000 (the brackets).
 import { describe, expect, it } from "vitest";
 import { computeLabourTax, computeLabourTaxFen, computeLabourTaxMicro } from "./labour-tax";

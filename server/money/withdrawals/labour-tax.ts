@@ -1,4 +1,4 @@
-// Labour-remuneration tax withheld on a withdrawal (SPEC 9, DESIGN 8), the one implementation: the
+// Labour-remuneration tax withheld on a withdrawal, the one implementation: the
 // withdrawal service charges it, the preview endpoint and the pages show it, the explanation pages
 // (app/components/site/labour-tax.ts) re-export it. Pure and browser-safe.
 // The sums run in fen (integers) so the figures are exact: amounts withdrawn are whole fen.

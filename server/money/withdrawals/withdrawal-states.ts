@@ -1,4 +1,4 @@
-// The withdrawal state machine (SPEC 4), as a table: a withdrawal is submitted, then an
+// The withdrawal state machine, as a table: a withdrawal is submitted, then an
 // administrator marks it arrived (paid out) or abnormal (coins returned). Nothing leaves those.
 import { AppError } from "../../errors/app-error";
 import type { TWithdrawalState } from "./withdrawals.schema";

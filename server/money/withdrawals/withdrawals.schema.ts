@@ -1,4 +1,4 @@
-// Withdrawal input and views (SPEC 3, 4), shared by the form and the server. Message keys are in
+// Withdrawal input and views, shared by the form and the server. Message keys are in
 // public/locales/<lng>/errors.json, validation.*. Amounts travel as yuan with at most 2 decimals;
 // the server works in micro-Z.
 import { z } from "zod";
@@ -36,22 +36,27 @@ export const ZSubmitWithdrawalInput = z.object({
   amount: ZWithdrawalAmount,
   request_id: ZRequestId,
 });
-export type TSubmitWithdrawalInput = z.input<typeof ZSubmitWithdrawalInput>;
+/** As the service takes it: amount in micro-Z. */
+export type TSubmitWithdrawalInput = z.infer<typeof ZSubmitWithdrawalInput>;
 
 export const ZPreviewWithdrawalInput = z.object({ amount: ZWithdrawalAmount });
+export type TPreviewWithdrawalInput = z.infer<typeof ZPreviewWithdrawalInput>;
 
 export const ZWithdrawalNote = z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(200, "validation.too_long");
 
 export const ZMarkAbnormalInput = z.object({ note: ZWithdrawalNote });
+export type TMarkAbnormalInput = z.infer<typeof ZMarkAbnormalInput>;
 
 export const ZListWithdrawalsInput = z.object({
   state: z.enum(WITHDRAWAL_STATES).optional(),
   cursor: z.string().max(40).optional(),
 });
+export type TListWithdrawalsInput = z.infer<typeof ZListWithdrawalsInput>;
 
 export const ZStaffMayWithdrawInput = z.object({
   allowed: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]),
 });
+export type TStaffMayWithdrawInput = z.infer<typeof ZStaffMayWithdrawInput>;
 
 /** What the preview and the confirm dialog show, in yuan (2 decimals). */
 export type TWithdrawalPreview = { amount: number; tax: number; received: number };

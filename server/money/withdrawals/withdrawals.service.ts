@@ -1,8 +1,9 @@
-// Withdrawals (SPEC 2, 3, 4; DESIGN 8). A withdrawer asks for an amount of their coins (never gift
-// credit); the coins are frozen in the same transaction as the row, with the labour tax and the
-// received amount fixed then. A platform administrator marks it arrived (frozen → tax withheld +
-// payout) or abnormal with a note (frozen → back to spendable). Every move goes through the ledger
-// under a key derived from the withdrawal, so a retried request or a second click moves nothing twice.
+// Withdrawals (/withdrawal, /my_withdrawal, /admin/withdrawals). A withdrawer asks for an amount of
+// their coins (never gift credit); the coins are frozen in the same transaction as the row, with
+// the labour tax and the received amount fixed then. A platform administrator marks it arrived
+// (frozen → tax withheld + payout) or abnormal with a note (frozen → back to spendable). Every move
+// goes through the ledger under a key derived from the withdrawal, so a retried request or a second
+// click moves nothing twice.
 import crypto from "node:crypto";
 import { runTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
@@ -14,17 +15,17 @@ import { MICRO, toYuan, WITHDRAWAL_MIN_MICRO } from "../money.constants";
 import { computeLabourTaxMicro } from "./labour-tax";
 import { assertWithdrawalMove } from "./withdrawal-states";
 import * as repo from "./withdrawals.repository";
-import {
-  ZListWithdrawalsInput,
-  ZMarkAbnormalInput,
-  ZPreviewWithdrawalInput,
-  ZStaffMayWithdrawInput,
-  ZSubmitWithdrawalInput,
-  type TWithdrawalForReview,
-  type TWithdrawalPage,
-  type TWithdrawalPreview,
-  type TWithdrawalState,
-  type TWithdrawalView,
+import type {
+  TListWithdrawalsInput,
+  TMarkAbnormalInput,
+  TPreviewWithdrawalInput,
+  TStaffMayWithdrawInput,
+  TSubmitWithdrawalInput,
+  TWithdrawalForReview,
+  TWithdrawalPage,
+  TWithdrawalPreview,
+  TWithdrawalState,
+  TWithdrawalView,
 } from "./withdrawals.schema";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
@@ -79,8 +80,7 @@ function toView(row: repo.TWithdrawalRow): TWithdrawalView {
 }
 
 /** The tax and the received amount of a withdrawal of `amount` yuan, before confirming. */
-export function previewWithdrawal(raw: unknown): TWithdrawalPreview {
-  const { amount } = ZPreviewWithdrawalInput.parse(raw);
+export function previewWithdrawal({ amount }: TPreviewWithdrawalInput): TWithdrawalPreview {
   assertMinimum(amount);
   return toPreview(amount);
 }
@@ -96,8 +96,7 @@ export async function mayWithdraw(accountId: string): Promise<boolean> {
   return who.roles.includes("enterprise_super_admin");
 }
 
-export async function submitWithdrawal(actor: TActor, raw: unknown): Promise<TWithdrawalView> {
-  const input = ZSubmitWithdrawalInput.parse(raw);
+export async function submitWithdrawal(actor: TActor, input: TSubmitWithdrawalInput): Promise<TWithdrawalView> {
   assertMinimum(input.amount);
   if (!(await mayWithdraw(actor.id))) throw new AppError("withdrawal_forbidden");
   const id = withdrawalIdOf(actor.id, input.request_id);
@@ -140,8 +139,7 @@ export async function submitWithdrawal(actor: TActor, raw: unknown): Promise<TWi
   return toView(row);
 }
 
-export async function listMyWithdrawals(actor: TActor, raw: unknown): Promise<TWithdrawalPage<TWithdrawalView>> {
-  const { state, cursor } = ZListWithdrawalsInput.parse(raw ?? {});
+export async function listMyWithdrawals(actor: TActor, { state, cursor }: TListWithdrawalsInput): Promise<TWithdrawalPage<TWithdrawalView>> {
   const rows = await repo.listWithdrawalsOf(actor.id, { state }, { cursor, take: PAGE + 1 });
   return { items: rows.slice(0, PAGE).map(toView), next_cursor: rows.length > PAGE ? rows[PAGE - 1].id : null };
 }
@@ -153,9 +151,8 @@ export async function getMyWithdrawal(actor: TActor, id: string): Promise<TWithd
   return toView(row);
 }
 
-export async function listWithdrawalsForReview(admin: TActor, raw: unknown): Promise<TWithdrawalPage<TWithdrawalForReview>> {
+export async function listWithdrawalsForReview(admin: TActor, { state, cursor }: TListWithdrawalsInput): Promise<TWithdrawalPage<TWithdrawalForReview>> {
   assertRole(admin, "platform_admin");
-  const { state, cursor } = ZListWithdrawalsInput.parse(raw ?? {});
   const rows = await repo.listWithdrawalsForReview({ state }, { cursor, take: PAGE + 1 });
   const page = rows.slice(0, PAGE);
   const names = new Map((await repo.findAccountNames([...new Set(page.map((r) => r.accountId))])).map((a) => [a.id, a]));
@@ -199,9 +196,7 @@ export function markWithdrawalArrived(admin: TActor, id: string) {
   return decideWithdrawal(admin, id, "arrived", null);
 }
 
-export function markWithdrawalAbnormal(admin: TActor, id: string, raw: unknown) {
-  assertRole(admin, "platform_admin");
-  const { note } = ZMarkAbnormalInput.parse(raw);
+export function markWithdrawalAbnormal(admin: TActor, id: string, { note }: TMarkAbnormalInput) {
   return decideWithdrawal(admin, id, "abnormal", note);
 }
 
@@ -212,9 +207,8 @@ export async function getStaffWithdrawPolicy(actor: TActor) {
   return row ? { enterprise: row.name, staff_may_withdraw: row.staffMayWithdraw } : null;
 }
 
-export async function setStaffWithdrawPolicy(actor: TActor, raw: unknown) {
+export async function setStaffWithdrawPolicy(actor: TActor, { allowed }: TStaffMayWithdrawInput) {
   if (!actor.enterpriseId || !hasRole(actor, "enterprise_super_admin")) throw new AppError("no_permission");
-  const { allowed } = ZStaffMayWithdrawInput.parse(raw);
   const row = await repo.setStaffMayWithdraw(actor.enterpriseId, allowed);
   return { enterprise: row.name, staff_may_withdraw: row.staffMayWithdraw };
 }

@@ -3,7 +3,7 @@ import { DislikeFilled, LikeFilled } from "@ant-design/icons";
 import { Drawer, Empty, Spin, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../lib/api-client";
+import { errorText } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
 import { LocalDate } from "../../ui/local-date";
 import type { TAppDialogueDetail } from "../../../../server/apps/app-data.schema";
@@ -19,7 +19,7 @@ export function DialogueDrawer({ appId, dialogueId, onClose }: { appId: string; 
     setError(null);
     callTrpc(() => trpc.appData.dialogue.query({ appId, dialogueId }))
       .then((d) => live && setDetail(d))
-      .catch((err) => live && setError(err instanceof ApiError ? err.description : String(err)));
+      .catch((err) => live && setError(errorText(err)));
     return () => {
       live = false;
     };

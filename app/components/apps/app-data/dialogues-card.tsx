@@ -4,7 +4,7 @@ import { DislikeOutlined, LikeOutlined } from "@ant-design/icons";
 import { App, Button, Card, Empty, Grid, Input, Pagination, Select, Spin, Table, Tag, type PaginationProps } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../lib/api-client";
+import { errorText } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
 import { useIsMobi } from "../../app-link";
 import { LocalDate } from "../../ui/local-date";
@@ -37,7 +37,7 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
     setLoading(true);
     callTrpc(() => trpc.appData.dialogues.query({ appId, filters, page: page.page, pageSize: page.pageSize }))
       .then((d) => live && setData(d))
-      .catch((err) => live && message.error(err instanceof ApiError ? err.description : String(err)))
+      .catch((err) => live && message.error(errorText(err)))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;

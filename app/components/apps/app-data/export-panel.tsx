@@ -4,8 +4,8 @@ import { DownloadOutlined, ExportOutlined } from "@ant-design/icons";
 import { App, Button, List, Progress, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
+import { useMutation } from "../../../lib/use-mutation";
 import { LocalDate } from "../../ui/local-date";
 import { usePolling } from "../../train/use-polling";
 import type { TAppExportView, TDialogueFilters } from "../../../../server/apps/app-data.schema";
@@ -16,7 +16,6 @@ export function ExportPanel({ appId, filters, initial }: { appId: string; filter
   const { t } = useTranslation("appdata");
   const { message } = App.useApp();
   const [exports, setExports] = useState(initial);
-  const [busy, setBusy] = useState(false);
   const refresh = async () => setExports(await callTrpc(() => trpc.appData.exports.list.query({ appId })));
   usePolling(
     exports.some((e) => e.state === "pending" || e.state === "running"),
@@ -24,18 +23,11 @@ export function ExportPanel({ appId, filters, initial }: { appId: string; filter
     1000,
   );
 
-  const start = async () => {
-    setBusy(true);
-    try {
-      const created = await callTrpc(() => trpc.appData.exports.start.mutate({ appId, filters }));
-      setExports((list) => [created, ...list.filter((e) => e.id !== created.id)]);
-      message.info(t("export.started"));
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: start, busy } = useMutation(async () => {
+    const created = await callTrpc(() => trpc.appData.exports.start.mutate({ appId, filters }));
+    setExports((list) => [created, ...list.filter((e) => e.id !== created.id)]);
+    message.info(t("export.started"));
+  });
 
   return (
     <div className="appdata-export" data-testid="appdata-export">

@@ -1,33 +1,25 @@
 // The app's numbers over a range of days: totals (people, dialogues, messages, likes, dislikes) and
 // a bar per day of the metric picked.
 import { DislikeOutlined, LikeOutlined } from "@ant-design/icons";
-import { App, Card, Segmented, Spin, Statistic } from "antd";
+import { Card, Segmented, Spin, Statistic } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
+import { useMutation } from "../../../lib/use-mutation";
 import type { TAppOverview } from "../../../../server/apps/app-data.schema";
 import { DateRange, type TDayRange } from "./date-range";
 import { DayBars, type TMetric } from "./day-bars";
 
 export function OverviewCard({ appId, initial, initialRange }: { appId: string; initial: TAppOverview; initialRange: TDayRange }) {
   const { t } = useTranslation("appdata");
-  const { message } = App.useApp();
   const [range, setRange] = useState(initialRange);
   const [data, setData] = useState(initial);
   const [metric, setMetric] = useState<TMetric>("users");
-  const [loading, setLoading] = useState(false);
+  const { run: fetchOverview, busy: loading } = useMutation(async (next: TDayRange) => setData(await callTrpc(() => trpc.appData.overview.query({ appId, range: next }))));
 
-  const load = async (next: TDayRange) => {
+  const load = (next: TDayRange) => {
     setRange(next);
-    setLoading(true);
-    try {
-      setData(await callTrpc(() => trpc.appData.overview.query({ appId, range: next })));
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setLoading(false);
-    }
+    return fetchOverview(next);
   };
 
   const stats = [

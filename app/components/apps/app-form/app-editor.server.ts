@@ -1,6 +1,7 @@
 // The editor pages' loader: categories, the account's agents that have a live version (with their
 // variables), the app.
 import { requireSessionAccount } from "../../../lib/auth.server";
+import { orNotFound } from "../../../lib/or-not-found.server";
 import { listAgents } from "../../../../server/agents/agents.service";
 import { getApp, listCategories } from "../../../../server/apps/apps.service";
 import { readLiveVariables, toVariableNotes } from "../../../../server/apps/agent-variables.service";
@@ -12,7 +13,7 @@ export async function loadAppEditor(request: Request, fixedType?: TAppType): Pro
   const url = new URL(request.url);
   const id = url.searchParams.get("id");
   const asked = url.searchParams.get("type") as TAppType | null;
-  const [categories, agents, app] = await Promise.all([listCategories(), listAgents(account), id ? getApp(account, { id }) : null]);
+  const [categories, agents, app] = await Promise.all([listCategories(), listAgents(account), id ? orNotFound(() => getApp(account, { id })) : null]);
   const type: TAppType = app?.type ?? fixedType ?? (asked && APP_TYPES.includes(asked) && asked !== "api" ? asked : "h5");
   const live = agents.filter((a) => a.live && ["published", "published_in_review", "on_shelf"].includes(a.live.state));
   // Which variables visitors will be asked for, so the form can say so beside the agent picked.

@@ -1,12 +1,12 @@
-// The app form of /create_app and /create_api: every App field of SPEC 3, checked in the browser
+// The app form of /create_app and /create_api: every App field, checked in the browser
 // by the same schema the server uses (ZAppInput), so both refuse with the same message on the same
 // field. API apps leave out what only an H5 page shows.
 import { Alert, App, Button, Card, Form, Input, Select, Space } from "antd";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, fieldErrorsOf } from "../../../lib/api-client";
+import { fieldErrorsOf } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
-import { ZAppInput, type TAppView } from "../../../../server/apps/apps.schema";
+import { useMutation } from "../../../lib/use-mutation";
+import { ZAppInput, type TAppInput, type TAppView } from "../../../../server/apps/apps.schema";
 import { AccessSection, ChatSection, InputContentSection, TypeSettingsSection } from "./app-form-sections";
 import { fromFormValues, type TAppFormValues } from "./form-values";
 import { ImageField } from "./image-field";
@@ -27,7 +27,6 @@ export function AppForm({ initial, appId, state, options, onSaved }: { initial: 
   const { t, i18n } = useTranslation("apps");
   const { message } = App.useApp();
   const [form] = Form.useForm<TAppFormValues>();
-  const [saving, setSaving] = useState(false);
   const type = initial.type;
   const h5Like = type !== "api";
 
@@ -44,23 +43,28 @@ export function AppForm({ initial, appId, state, options, onSaved }: { initial: 
     message.error(fields[0]?.message ?? t("form.fix_errors"));
   };
 
+  const send = useMutation(
+    async (app: TAppInput) => {
+      const saved = appId ? await callTrpc(() => trpc.apps.update.mutate({ id: appId, app })) : await callTrpc(() => trpc.apps.create.mutate(app));
+      message.success(t("form.saved"));
+      onSaved(saved);
+    },
+    {
+      onError: (err) => {
+        const fields = fieldErrorsOf(err);
+        if (fields.length) showErrors(fields);
+        return fields.length > 0;
+      },
+    },
+  );
+  const saving = send.busy;
+
   const save = async () => {
     const values = { ...initial, ...form.getFieldsValue(true) } as TAppFormValues;
     const payload = fromFormValues(values);
     const checked = ZAppInput.safeParse(payload);
     if (!checked.success) return showErrors(checked.error.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { ns: "errors" }) })));
-    setSaving(true);
-    try {
-      const app = appId ? await callTrpc(() => trpc.apps.update.mutate({ id: appId, app: checked.data })) : await callTrpc(() => trpc.apps.create.mutate(checked.data));
-      message.success(t("form.saved"));
-      onSaved(app);
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      if (fields.length) showErrors(fields);
-      else message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setSaving(false);
-    }
+    await send.run(checked.data);
   };
 
   const categoryOptions = options.categories.map((c) => ({ value: c.id, label: c.names[i18n.language] ?? c.names.en ?? String(c.id) }));

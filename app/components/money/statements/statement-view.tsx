@@ -2,11 +2,12 @@
 // app), the lines newest first with "load more", and the xlsx export of what the filters select.
 // Strings in the "statements" namespace.
 import { DownloadOutlined } from "@ant-design/icons";
-import { App, Button, Card, Empty, Grid, Input, Select, Statistic, Table, Tag } from "antd";
+import { Button, Card, Empty, Grid, Input, Select, Statistic, Table, Tag } from "antd";
 import type { ReactNode } from "react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError } from "../../../lib/api-client";
+import { apiRequest } from "../../../lib/api-client";
+import { useMutation } from "../../../lib/use-mutation";
 import { useIsMobi } from "../../app-link";
 import { LocalDate } from "../../ui/local-date";
 import { BOOKS, formatZ, type TBook, type TStatementFilters, type TStatementLine, type TStatementPage, type TStatementTotals } from "../../../../server/money/statements/statements.schema";
@@ -33,27 +34,18 @@ export function queryOf(filters: TStatementFilters, cursor?: string | null) {
 
 export function StatementView({ book, initial, totals, apps, actions }: TProps) {
   const { t } = useTranslation("statements");
-  const { message } = App.useApp();
   const screens = Grid.useBreakpoint();
   const narrow = useIsMobi() || screens.md === false;
   const [filters, setFilters] = useState<TStatementFilters>({});
   const [items, setItems] = useState<TStatementLine[]>(initial.items);
   const [cursor, setCursor] = useState<string | null>(initial.next_cursor);
-  const [loading, setLoading] = useState(false);
   const first = useRef(true);
 
-  const load = async (f: TStatementFilters, after: string | null) => {
-    setLoading(true);
-    try {
-      const page = await apiRequest<TStatementPage>(`/api/v1/statements/${book}?${queryOf(f, after)}`);
-      setItems((old) => (after ? [...old, ...page.items] : page.items));
-      setCursor(page.next_cursor);
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setLoading(false);
-    }
-  };
+  const { run: load, busy: loading } = useMutation(async (f: TStatementFilters, after: string | null) => {
+    const page = await apiRequest<TStatementPage>(`/api/v1/statements/${book}?${queryOf(f, after)}`);
+    setItems((old) => (after ? [...old, ...page.items] : page.items));
+    setCursor(page.next_cursor);
+  });
 
   useEffect(() => {
     // The first page came with the page itself.

@@ -5,7 +5,8 @@
 import { App, Alert, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Statistic, type ButtonProps } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest, ApiError, fieldErrorsOf } from "../../../lib/api-client";
+import { apiRequest, fieldErrorsOf } from "../../../lib/api-client";
+import { useMutation } from "../../../lib/use-mutation";
 import { zodRule } from "../../../lib/zod-rule";
 import { AppLink, useAppNavigate } from "../../app-link";
 import { computeLabourTaxMicro } from "../../../../server/money/withdrawals/labour-tax";
@@ -32,41 +33,38 @@ export function WithdrawalForm({ withdrawableMicro, minYuan, days, forbidden }: 
   const [form] = Form.useForm<TValues>();
   const amount = Form.useWatch("amount", form) ?? null;
   const [confirming, setConfirming] = useState<{ preview: TWithdrawalPreview; values: TValues; requestId: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const micro = toMicro(amount);
   const live = useMemo(() => (micro !== null && micro >= minYuan * 1_000_000 ? computeLabourTaxMicro(micro) : null), [micro, minYuan]);
   const shape = ZSubmitWithdrawalInput.shape;
 
-  const review = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setBusy(true);
-    try {
-      const preview = await apiRequest<TWithdrawalPreview>(`/api/v1/withdrawal/preview?amount=${encodeURIComponent((values.amount ?? 0).toFixed(2))}`);
-      setConfirming({ preview, values, requestId: newRequestId() });
-    } catch (err) {
-      message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const submit = async () => {
-    if (!confirming) return;
-    setBusy(true);
-    try {
-      const { values, requestId } = confirming;
+  const preview = useMutation(async (values: TValues) => {
+    const answer = await apiRequest<TWithdrawalPreview>(`/api/v1/withdrawal/preview?amount=${encodeURIComponent((values.amount ?? 0).toFixed(2))}`);
+    setConfirming({ preview: answer, values, requestId: newRequestId() });
+  });
+  const send = useMutation(
+    async ({ values, requestId }: { values: TValues; requestId: string }) => {
       await apiRequest<TWithdrawalView>("/api/v1/withdrawal", { body: { ...values, amount: (values.amount ?? 0).toFixed(2), request_id: requestId } });
       message.success(t("form.submitted"));
       navigate("/my_withdrawal");
-    } catch (err) {
-      setConfirming(null);
-      const fields = fieldErrorsOf(err);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
-      else message.error(err instanceof ApiError ? err.description : String(err));
-    } finally {
-      setBusy(false);
-    }
+    },
+    {
+      onError: (err) => {
+        setConfirming(null);
+        const fields = fieldErrorsOf(err);
+        if (fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [f.message] })));
+        return fields.length > 0;
+      },
+    },
+  );
+  const busy = preview.busy || send.busy;
+
+  const review = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (values) await preview.run(values);
+  };
+
+  const submit = async () => {
+    if (confirming) await send.run(confirming);
   };
 
   return (

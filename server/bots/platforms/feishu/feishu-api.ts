@@ -47,14 +47,17 @@ export const sdkLogger = (() => {
   };
 })();
 
+/** The SDK's key type, as its Cache interface declares it. */
+type TCacheKey = Parameters<lark.Cache["set"]>[0];
+
 /** The SDK's token cache, one per client, so a refused token can be forgotten. */
 class TokenCache {
   private values = new Map<string, { value: unknown; expiresAt?: number }>();
-  async set(key: string | Symbol, value: unknown, expiresAt?: number, options?: { namespace?: string }) {
+  async set(key: TCacheKey, value: unknown, expiresAt?: number, options?: { namespace?: string }) {
     this.values.set(`${options?.namespace ?? ""}:${String(key)}`, { value, expiresAt });
     return true;
   }
-  async get(key: string | Symbol, options?: { namespace?: string }) {
+  async get(key: TCacheKey, options?: { namespace?: string }) {
     const hit = this.values.get(`${options?.namespace ?? ""}:${String(key)}`);
     if (!hit || (hit.expiresAt !== undefined && hit.expiresAt < Date.now())) return undefined;
     return hit.value;
@@ -113,7 +116,7 @@ export class FeishuApi {
     await this.call(() => this.client.im.message.patch({ path: { message_id: messageId }, data: { content: cardContent(card) } }));
   }
 
-  private async call<T extends TApiAnswer<any>>(fn: () => Promise<T>, retried = false): Promise<T> {
+  private async call<T extends TApiAnswer<unknown>>(fn: () => Promise<T>, retried = false): Promise<T> {
     let res: T;
     try {
       res = await fn();

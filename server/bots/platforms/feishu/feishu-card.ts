@@ -3,7 +3,7 @@
 // several cards of at most FEISHU_CARD_TEXT_MAX_BYTES each. Cards are shared
 // (update_multi), which is what lets a streaming reply patch its card.
 import { markdownToPlain, splitForChannel } from "../../../../bot-gateway/core/format";
-import { LANGUAGES, type TLanguage } from "../../../../app/i18n/config";
+import { LANGUAGES, type TLanguage } from "../../../../common/languages";
 import { getT } from "../../../i18n/translate";
 
 export const FEISHU_CARD_TEXT_MAX_BYTES = 28_000;

@@ -59,6 +59,6 @@ export async function decideTrade(orderId: string, status: TSandboxStatus): Prom
       if (first) return first;
       await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error("sandbox: a trade's result could not be read");
+    throw new Error("sandbox: a trade's result could not be read", { cause: err });
   }
 }

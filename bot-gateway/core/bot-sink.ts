@@ -1,0 +1,70 @@
+// A turn's sink on a chat platform. The answer grows in the platform's streaming card when the
+// channel has one (DingTalk AI card, Feishu card updates), and is delivered once it ended: as the
+// card's final text, or as a plain reply. Passages from the agent's training sets are cited in a
+// last line, since a chat platform shows no citation panel. A failure is said politely.
+import { getT } from "../../server/i18n/translate";
+import type { TPassage } from "../../server/turns/prompt-assembly";
+import type { TTurnSink } from "../../server/turns/sink";
+import type { StreamingReply } from "./channel";
+
+export type TBotAnswer = { text: string; dialogueId: string | null; answered: boolean };
+
+export type TBotSink = TTurnSink & {
+  /** The agent run threw instead of ending: the polite failure is said. */
+  failPolitely(): void;
+  /** Once the turn returned: the words to deliver, after the card updates still on their way. */
+  answer(): Promise<TBotAnswer>;
+};
+
+const MAX_SOURCES = 5;
+
+export function createBotSink(streaming: StreamingReply | null, lng: string): TBotSink {
+  const controller = new AbortController();
+  let content = "";
+  let dialogueId: string | null = null;
+  let ending: { kind: "finished"; passages: TPassage[] } | { kind: "said"; words: string } | null = null;
+  let updates: Promise<void> = Promise.resolve();
+  const politeFailure = () => getT(lng, "bots")("reply.failed");
+  return {
+    signal: controller.signal,
+    begin(reply) {
+      dialogueId = reply.dialogueId;
+    },
+    delta({ content: piece }) {
+      if (!piece) return;
+      content += piece;
+      if (!streaming) return;
+      const text = content;
+      updates = updates.then(() => streaming.update(text)).catch(() => undefined);
+    },
+    // The steps of the agent's tools stay in the dialogue; the chat shows the answer.
+    tool() {},
+    finish({ passages }) {
+      ending = { kind: "finished", passages };
+    },
+    censor(words) {
+      ending = { kind: "said", words };
+    },
+    // What was already said of a reply that broke off stays; else the polite failure (refusals the
+    // sender can act on were said before the turn started streaming).
+    fail() {
+      ending = { kind: "said", words: content.trim() ? content : politeFailure() };
+    },
+    failPolitely() {
+      ending = { kind: "said", words: content.trim() ? content : politeFailure() };
+    },
+    async answer() {
+      await updates;
+      if (ending?.kind === "finished" && content.trim()) {
+        return { text: `${content}${sourcesLine(ending.passages, lng)}`, dialogueId, answered: true };
+      }
+      return { text: ending?.kind === "said" ? ending.words : politeFailure(), dialogueId, answered: false };
+    },
+  };
+}
+
+/** The titles of the passages the answer drew on, each once, as a last line; "" when none. */
+function sourcesLine(passages: TPassage[], lng: string) {
+  const titles = [...new Set(passages.map((p) => p.title.trim()).filter(Boolean))].slice(0, MAX_SOURCES);
+  return titles.length ? `\n\n${getT(lng, "bots")("reply.sources", { list: titles.join("; ") })}` : "";
+}
