@@ -9,7 +9,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "app/**/*.test.tsx", "server/**/*.test.ts", "workers/**/*.test.ts", "bot-gateway/**/*.test.ts", "scripts/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: [
+            "app/**/*.test.ts",
+            "app/**/*.test.tsx",
+            "server/**/*.test.ts",
+            "workers/**/*.test.ts",
+            "bot-gateway/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "tests/unit/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -21,7 +21,14 @@ export const handle = { i18n: ["common", "errors"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const locale = getRequestLanguage(request);
   const account = await getSessionAccount(request);
-  return { locale, uiSize: readUiSize(request.headers.get("cookie")), ...getShellSettings(), viewer: account ? { nickname: account.nickname, avatarUrl: account.avatarUrl } : null, setupOpen: await isSetupOpen().catch(() => false), notFoundTitle: getT(locale)("shell.errors.not_found_title") };
+  return {
+    locale,
+    uiSize: readUiSize(request.headers.get("cookie")),
+    ...getShellSettings(),
+    viewer: account ? { nickname: account.nickname, avatarUrl: account.avatarUrl } : null,
+    setupOpen: await isSetupOpen().catch(() => false),
+    notFoundTitle: getT(locale)("shell.errors.not_found_title"),
+  };
 }
 
 // A page that answered 404 (the not-found route, or a loader's Not Found) is titled so in the reader's language.

@@ -21,11 +21,21 @@ export async function runLedgerBench(databaseUrl: string) {
   const db = getDb();
   const run = crypto.randomBytes(3).toString("hex");
   const where = process.env.ZELIN_EMBEDDED_DB === "1" ? "embedded PGlite" : "PostgreSQL";
-  console.log(`\nledger: ${CONCURRENCY} concurrent spends of ${AMOUNT} micro-Z, ${ROUNDS} rounds (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at start)`);
+  console.log(
+    `\nledger: ${CONCURRENCY} concurrent spends of ${AMOUNT} micro-Z, ${ROUNDS} rounds (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at start)`,
+  );
 
   const makeFundedWallet = async (i: number, coins: number) => {
     const { id } = await db.account.create({ data: { account: `lb${run}${i}`, nickname: "Ledger bench" }, select: { id: true } });
-    await post({ key: `bench:${run}:fund:${id}`, kind: "topup", accountId: id, legs: [{ account: "payment_clearing", amount: -coins }, { account: wallet("spendable", id), amount: coins }] });
+    await post({
+      key: `bench:${run}:fund:${id}`,
+      kind: "topup",
+      accountId: id,
+      legs: [
+        { account: "payment_clearing", amount: -coins },
+        { account: wallet("spendable", id), amount: coins },
+      ],
+    });
     return id;
   };
   const debit = (payer: string, key: string) =>
@@ -51,12 +61,21 @@ export async function runLedgerBench(databaseUrl: string) {
     }
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), perSecond: latencies.length / seconds, errors, count: latencies.length };
+    return {
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+      perSecond: latencies.length / seconds,
+      errors,
+      count: latencies.length,
+    };
   }
 
   const print = (name: string, f: TFigures) => {
     const n = (x: number) => x.toFixed(2).padStart(7);
-    console.log(`${name.padEnd(40)} p50 ${n(f.p50)} ms  p95 ${n(f.p95)} ms  p99 ${n(f.p99)} ms  ${f.perSecond.toFixed(0).padStart(5)} tx/s  (${f.count} spends, errors ${f.errors})`);
+    console.log(
+      `${name.padEnd(40)} p50 ${n(f.p50)} ms  p95 ${n(f.p95)} ms  p99 ${n(f.p99)} ms  ${f.perSecond.toFixed(0).padStart(5)} tx/s  (${f.count} spends, errors ${f.errors})`,
+    );
   };
 
   try {
@@ -74,8 +93,11 @@ export async function runLedgerBench(databaseUrl: string) {
     const left = await getWallet(one);
     const expected = budget - (3 * CONCURRENCY + single.count) * AMOUNT;
     const rec = await reconcileLedger();
-    const sound = left.spendable === expected && rec.mismatches.length === 0 && rec.negative.length === 0 && rec.unbalanced.length === 0 && rec.totalMicro === 0;
-    console.log(`ledger after the run: one wallet ${left.spendable === expected ? "exact" : `OFF (${left.spendable} vs ${expected})`}, reconciliation ${sound ? "clean" : "NOT clean"}`);
+    const sound =
+      left.spendable === expected && rec.mismatches.length === 0 && rec.negative.length === 0 && rec.unbalanced.length === 0 && rec.totalMicro === 0;
+    console.log(
+      `ledger after the run: one wallet ${left.spendable === expected ? "exact" : `OFF (${left.spendable} vs ${expected})`}, reconciliation ${sound ? "clean" : "NOT clean"}`,
+    );
     console.log(`target: p95 <= 20 ms for one wallet on Postgres: ${single.p95 <= 20 ? "met" : "missed"}`);
   } finally {
     await db.$disconnect();

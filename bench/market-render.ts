@@ -18,12 +18,74 @@ const CONCURRENCY = 50;
 const REQUESTS = Number(process.env.BENCH_MARKET_REQUESTS ?? 1_000);
 const MARK = "bench-market";
 
-const ZH = ["旅行", "规划", "法律", "合同", "英语", "口语", "写作", "助手", "客服", "营销", "文案", "翻译", "编程", "数学", "健身", "菜谱", "理财", "简历", "面试", "绘画", "视频", "音乐", "诗词", "历史", "医疗", "心理", "育儿", "宠物", "天气", "新闻"];
-const EN = ["travel", "planner", "legal", "contract", "english", "speaking", "writing", "assistant", "support", "marketing", "copy", "translator", "coding", "math", "fitness", "recipes", "finance", "resume", "interview", "drawing", "video", "music", "poetry", "history", "health", "mind", "parenting", "pets", "weather", "news"];
+const ZH = [
+  "旅行",
+  "规划",
+  "法律",
+  "合同",
+  "英语",
+  "口语",
+  "写作",
+  "助手",
+  "客服",
+  "营销",
+  "文案",
+  "翻译",
+  "编程",
+  "数学",
+  "健身",
+  "菜谱",
+  "理财",
+  "简历",
+  "面试",
+  "绘画",
+  "视频",
+  "音乐",
+  "诗词",
+  "历史",
+  "医疗",
+  "心理",
+  "育儿",
+  "宠物",
+  "天气",
+  "新闻",
+];
+const EN = [
+  "travel",
+  "planner",
+  "legal",
+  "contract",
+  "english",
+  "speaking",
+  "writing",
+  "assistant",
+  "support",
+  "marketing",
+  "copy",
+  "translator",
+  "coding",
+  "math",
+  "fitness",
+  "recipes",
+  "finance",
+  "resume",
+  "interview",
+  "drawing",
+  "video",
+  "music",
+  "poetry",
+  "history",
+  "health",
+  "mind",
+  "parenting",
+  "pets",
+  "weather",
+  "news",
+];
 
 function seeded(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 async function seed(pool: pg.Pool) {
@@ -43,7 +105,9 @@ async function seed(pool: pg.Pool) {
   );
   let cats = (await pool.query<{ id: number }>(`SELECT id FROM app_category ORDER BY sort_order`)).rows.map((r) => r.id);
   if (!cats.length) {
-    await pool.query(`INSERT INTO app_category (slug, names, sort_order) VALUES ('bench_a', '{"zh_hans":"效率","zh_hant":"效率","en":"Productivity","pt":"Produtividade"}', 10), ('bench_b', '{"zh_hans":"学习","zh_hant":"學習","en":"Learning","pt":"Estudo"}', 20)`);
+    await pool.query(
+      `INSERT INTO app_category (slug, names, sort_order) VALUES ('bench_a', '{"zh_hans":"效率","zh_hant":"效率","en":"Productivity","pt":"Produtividade"}', 10), ('bench_b', '{"zh_hans":"学习","zh_hant":"學習","en":"Learning","pt":"Estudo"}', 20)`,
+    );
     cats = (await pool.query<{ id: number }>(`SELECT id FROM app_category ORDER BY sort_order`)).rows.map((r) => r.id);
   }
   const BATCH = 500;
@@ -60,10 +124,30 @@ async function seed(pool: pg.Pool) {
       // Most are listed; some are private, off shelf or kept out of the centre, which the market hides.
       const roll = rnd();
       const state = roll < 0.06 ? "off_shelf" : roll < 0.08 ? "under_review" : "on_shelf";
-      const lexemes = toTsvectorLiteral([{ text: name, weight: "A" }, { text: tags.join(" "), weight: "B" }, { text: `${intro} ${nameEn}`, weight: "C" }]);
+      const lexemes = toTsvectorLiteral([
+        { text: name, weight: "A" },
+        { text: tags.join(" "), weight: "B" },
+        { text: `${intro} ${nameEn}`, weight: "C" },
+      ]);
       const p = values.length;
-      tuples.push(`($${p + 1}, $${p + 2}, 'h5', $${p + 3}::"AppState", $${p + 4}, $${p + 5}, '/files/images/bench.png', $${p + 6}, $${p + 7}, $${p + 8}::text[], ARRAY['text'], ARRAY['text'], $${p + 9}, $${p + 10}, $${p + 11}::int, $${p + 12}::tsvector, '{"bench":"${MARK}"}', now() - ($${p + 13}::int * interval '1 minute'), now())`);
-      values.push(`bapp${run}${i}`, pick(devIds), state, name, nameEn, intro, pick(cats), tags, rnd() > 0.03, rnd() > 0.03, Math.floor(rnd() * 5000), lexemes, i);
+      tuples.push(
+        `($${p + 1}, $${p + 2}, 'h5', $${p + 3}::"AppState", $${p + 4}, $${p + 5}, '/files/images/bench.png', $${p + 6}, $${p + 7}, $${p + 8}::text[], ARRAY['text'], ARRAY['text'], $${p + 9}, $${p + 10}, $${p + 11}::int, $${p + 12}::tsvector, '{"bench":"${MARK}"}', now() - ($${p + 13}::int * interval '1 minute'), now())`,
+      );
+      values.push(
+        `bapp${run}${i}`,
+        pick(devIds),
+        state,
+        name,
+        nameEn,
+        intro,
+        pick(cats),
+        tags,
+        rnd() > 0.03,
+        rnd() > 0.03,
+        Math.floor(rnd() * 5000),
+        lexemes,
+        i,
+      );
     }
     await pool.query(
       `INSERT INTO app (id, owner_account_id, type, state, name, name_en, icon_url, introduction, category_id, tags, input_modes, output_modes, is_public, in_app_centre, popularity, search_lexemes, settings, listed_at, updated_at) VALUES ${tuples.join(", ")}`,
@@ -71,7 +155,9 @@ async function seed(pool: pg.Pool) {
     );
   }
   if (!needAgents) return;
-  await pool.query(`INSERT INTO model (id, key, display_name, kind, upstream_model) VALUES ('bench-model-${run}', 'bench-text-${run}', 'Bench', 'text', 'bench') ON CONFLICT DO NOTHING`);
+  await pool.query(
+    `INSERT INTO model (id, key, display_name, kind, upstream_model) VALUES ('bench-model-${run}', 'bench-text-${run}', 'Bench', 'text', 'bench') ON CONFLICT DO NOTHING`,
+  );
   const agentIds = Array.from({ length: AGENTS }, (_, i) => `bagent${run}${i}`);
   await pool.query(
     `INSERT INTO agent (id, owner_account_id, name, updated_at) SELECT a.id, ($2::text[])[1 + (a.n % $3)], 'bench-' || ($4::text[])[1 + (a.n % 30)] || a.n, now() FROM unnest($1::text[]) WITH ORDINALITY AS a(id, n)`,
@@ -90,13 +176,17 @@ export async function runMarketRenderBench(databaseUrl: string) {
   const started = performance.now();
   await seed(pool);
   await pool.query(`ANALYZE app; ANALYZE agent; ANALYZE agent_version; ANALYZE account`);
-  const counts = (await pool.query<{ apps: string; listed: string; agents: string }>(`SELECT
+  const counts = (
+    await pool.query<{ apps: string; listed: string; agents: string }>(`SELECT
     (SELECT count(*) FROM app) AS apps,
     (SELECT count(*) FROM app WHERE state = 'on_shelf' AND is_public AND in_app_centre) AS listed,
-    (SELECT count(*) FROM agent_version WHERE state = 'on_shelf') AS agents`)).rows[0];
+    (SELECT count(*) FROM agent_version WHERE state = 'on_shelf') AS agents`)
+  ).rows[0];
   await pool.end();
   const where = process.env.ZELIN_EMBEDDED_DB === "1" ? "embedded PGlite" : "PostgreSQL";
-  console.log(`\nmarket pages: ${Number(counts.apps).toLocaleString("en")} apps (${Number(counts.listed).toLocaleString("en")} listed), ${Number(counts.agents).toLocaleString("en")} agents on the shelf; ${CONCURRENCY} requests in flight (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}; seeding ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `\nmarket pages: ${Number(counts.apps).toLocaleString("en")} apps (${Number(counts.listed).toLocaleString("en")} listed), ${Number(counts.agents).toLocaleString("en")} agents on the shelf; ${CONCURRENCY} requests in flight (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}; seeding ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
   const web = await startWeb({ DATABASE_URL: databaseUrl, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB });
   try {
     // The client shares the machine's two cores with the server, so it must cost little: undici's
@@ -108,7 +198,12 @@ export async function runMarketRenderBench(databaseUrl: string) {
       await res.body.arrayBuffer();
       if (res.statusCode !== 200) throw new Error(String(res.statusCode));
     };
-    const paths = ["/app_store", "/app_store?sort=newest", `/search?q=${encodeURIComponent("旅行规划")}`, `/search?q=${encodeURIComponent("contract writing")}`];
+    const paths = [
+      "/app_store",
+      "/app_store?sort=newest",
+      `/search?q=${encodeURIComponent("旅行规划")}`,
+      `/search?q=${encodeURIComponent("contract writing")}`,
+    ];
     for (const p of paths) await measure(get(p), 100, CONCURRENCY); // warm up: caches, pools, JIT
     // A fresh URL each time misses the signed-out page cache (server/http/page-cache.ts): the cost
     // of one render, which the cache shares among the visitors asking within a few seconds.

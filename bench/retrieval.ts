@@ -41,23 +41,42 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
   let channelId: string | null = null;
 
   const where = process.env.ZELIN_EMBEDDED_DB === "1" ? "embedded PGlite" : "PostgreSQL";
-  console.log(`\nretrieval: ${total.toLocaleString("en")} passages in ${SETS} sets, ${CONCURRENCY} concurrent queries (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at start)`);
+  console.log(
+    `\nretrieval: ${total.toLocaleString("en")} passages in ${SETS} sets, ${CONCURRENCY} concurrent queries (${where}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)} at start)`,
+  );
   try {
     // The embedding channel, as an operator would configure it, and a chat model for the agent.
     await createModel(ZCreateModelInput.parse({ key: chatModel, display_name: "bench chat", upstream_model: chatModel }));
     await createModel(ZCreateModelInput.parse({ key: embeddingModel, display_name: "bench embedding", kind: "embedding", upstream_model: embeddingModel }));
-    const channel = await createChannel(ZCreateChannelInput.parse({ name: `bench emb ${suffix}`, type: "openai", base_url: fake.base, key: `sk-bench-${suffix}`, models: [chatModel, embeddingModel], weight: 1 }));
+    const channel = await createChannel(
+      ZCreateChannelInput.parse({
+        name: `bench emb ${suffix}`,
+        type: "openai",
+        base_url: fake.base,
+        key: `sk-bench-${suffix}`,
+        models: [chatModel, embeddingModel],
+        weight: 1,
+      }),
+    );
     channelId = channel.id;
     process.env.KNOWLEDGE_EMBEDDING_MODEL = embeddingModel;
     const embedder = await getEmbedder();
     if (!embedder) throw new Error("the bench embedding model is not configured");
 
-    const account = await db.account.create({ data: { account: `bench${suffix}`, nickname: "Bench", edition: "flagship", editionExpiresAt: new Date(Date.now() + 86_400_000) }, select: { id: true } });
+    const account = await db.account.create({
+      data: { account: `bench${suffix}`, nickname: "Bench", edition: "flagship", editionExpiresAt: new Date(Date.now() + 86_400_000) },
+      select: { id: true },
+    });
     accountId = account.id;
     const sets = [];
     for (let s = 0; s < SETS; s++) {
       const type = s < QA_SETS ? "standard" : "smart";
-      sets.push(await db.trainingSet.create({ data: { ownerAccountId: account.id, name: `${type === "standard" ? "问答" : "文档"} ${s + 1}`, type, state: "training", progress: 0 }, select: { id: true, type: true } }));
+      sets.push(
+        await db.trainingSet.create({
+          data: { ownerAccountId: account.id, name: `${type === "standard" ? "问答" : "文档"} ${s + 1}`, type, state: "training", progress: 0 },
+          select: { id: true, type: true },
+        }),
+      );
     }
 
     // The corpus: targets spread over the sets of their kind at random places among the filler.
@@ -86,24 +105,40 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
       let doc = "";
       const rows = bySet[s].map((p, ordinal) => {
         chars += [...p.title].length + [...p.content].length;
-        if (p.kind === "qa") return { qaItemId: crypto.randomUUID(), ordinal, title: p.title, content: p.content, lexemes: toTsvectorLiteral([{ text: p.title, weight: "A" }, { text: p.content, weight: "D" }]) };
+        if (p.kind === "qa")
+          return {
+            qaItemId: crypto.randomUUID(),
+            ordinal,
+            title: p.title,
+            content: p.content,
+            lexemes: toTsvectorLiteral([
+              { text: p.title, weight: "A" },
+              { text: p.content, weight: "D" },
+            ]),
+          };
         // A document of a few passages in a row, as chunkText splits an upload.
         if (ordinal % 5 === 0) doc = crypto.randomUUID();
         return { documentId: doc, ordinal, title: p.title, content: p.content, lexemes: toTsvectorLiteral([{ text: p.content, weight: "D" }]) };
       });
       segmentMs += performance.now() - t0;
       t0 = performance.now();
-      await db.$transaction(async (tx) => {
-        await passages.deletePassagesOfSet(set.id, tx);
-        await passages.insertPassages(set.id, rows, tx);
-      }, { timeout: 300_000 });
+      await db.$transaction(
+        async (tx) => {
+          await passages.deletePassagesOfSet(set.id, tx);
+          await passages.insertPassages(set.id, rows, tx);
+        },
+        { timeout: 300_000 },
+      );
       insertMs += performance.now() - t0;
       t0 = performance.now();
       for (;;) {
         const todo = await passages.listPassagesWithoutEmbedding(set.id, embedder.modelKey, 1000);
         if (!todo.length) break;
         const vectors = await embedder.embed(todo.map((r) => `${r.title}\n${r.content}`));
-        await passages.setEmbeddings(todo.map((r, i) => ({ id: r.id, embedding: vectors[i] })), embedder.modelKey);
+        await passages.setEmbeddings(
+          todo.map((r, i) => ({ id: r.id, embedding: vectors[i] })),
+          embedder.modelKey,
+        );
       }
       embedMs += performance.now() - t0;
       await db.trainingSet.update({ where: { id: set.id }, data: { state: "done", progress: 100, charCount: 0, indexedAt: new Date() } });
@@ -118,11 +153,26 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
     // The load's dirty pages written out now rather than by a checkpoint in the middle of the timings.
     if (process.env.ZELIN_EMBEDDED_DB !== "1") await db.$executeRawUnsafe("CHECKPOINT");
     const analyzeMs = performance.now() - t0;
-    const count = Number((await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM knowledge_passage WHERE training_set_id = ANY(${sets.map((s) => s.id)}::text[])`)[0].n);
+    const count = Number(
+      (await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM knowledge_passage WHERE training_set_id = ANY(${sets.map((s) => s.id)}::text[])`)[0].n,
+    );
     const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    console.log(`  loaded ${count.toLocaleString("en")} passages (${(chars / 1e6).toFixed(1)} M characters): segmenting ${sec(segmentMs)}, inserting ${sec(insertMs)}, embedding ${sec(embedMs)} (${(count / (embedMs / 1000)).toFixed(0)}/s), merge, vacuum and analyze ${sec(analyzeMs)}`);
+    console.log(
+      `  loaded ${count.toLocaleString("en")} passages (${(chars / 1e6).toFixed(1)} M characters): segmenting ${sec(segmentMs)}, inserting ${sec(insertMs)}, embedding ${sec(embedMs)} (${(count / (embedMs / 1000)).toFixed(0)}/s), merge, vacuum and analyze ${sec(analyzeMs)}`,
+    );
 
-    const agent = await createAgent({ id: account.id, roles: [], enterpriseId: null }, ZAgentInput.parse({ name: "检索基准", introduction: "retrieval bench", model_key: chatModel, prompt: "Answer from the training sets.", show_reasoning: false, keep_context: 0, training_set_ids: sets.map((s) => s.id) }));
+    const agent = await createAgent(
+      { id: account.id, roles: [], enterpriseId: null },
+      ZAgentInput.parse({
+        name: "检索基准",
+        introduction: "retrieval bench",
+        model_key: chatModel,
+        prompt: "Answer from the training sets.",
+        show_reasoning: false,
+        keep_context: 0,
+        training_set_ids: sets.map((s) => s.id),
+      }),
+    );
     const qaSetIds = sets.filter((s) => s.type === "standard").map((s) => s.id);
     const allSetIds = sets.map((s) => s.id);
 
@@ -132,7 +182,8 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
       { label: "full text (10 sets)", setIds: allSetIds, mode: "fulltext", questions },
       { label: "hybrid: full text + vectors (10 sets)", setIds: allSetIds, mode: "hybrid", questions },
     ];
-    const ask = (run: TRun, q: TLabelledQuestion) => retrieve({ accountId: account.id, agentId: agent.id, agentVersionId: "", trainingSetIds: run.setIds, query: q.text, limit: 5, mode: run.mode });
+    const ask = (run: TRun, q: TLabelledQuestion) =>
+      retrieve({ accountId: account.id, agentId: agent.id, agentVersionId: "", trainingSetIds: run.setIds, query: q.text, limit: 5, mode: run.mode });
     // Warm up: the segmenter's dictionary, connections, plans.
     for (const run of runs) for (const q of run.questions.slice(0, 10)) await ask(run, q);
     // Without pgvector each set's vector index builds in the background after its first search.
@@ -148,21 +199,30 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
     }
     if (!(await passages.searchesVectorsInSql())) console.log(`  vector indexes (in the app) built ${sec(builtMs)} after the first searches`);
 
-    console.log(`  ${questions.length} labelled questions (${questions.filter((q) => q.lang === "zh").length} Chinese, ${questions.filter((q) => q.lang === "en").length} English), each asked once per row after an untimed pass`);
+    console.log(
+      `  ${questions.length} labelled questions (${questions.filter((q) => q.lang === "zh").length} Chinese, ${questions.filter((q) => q.lang === "en").length} English), each asked once per row after an untimed pass`,
+    );
     const quality: Array<{ label: string; byLang: Record<string, { hit1: number; hit5: number; n: number }> }> = [];
     for (const run of runs) {
       let next = 0;
       const byLang: Record<string, { hit1: number; hit5: number; n: number }> = { zh: { hit1: 0, hit5: 0, n: 0 }, en: { hit1: 0, hit5: 0, n: 0 } };
-      const r = await measure(async () => {
-        const q = run.questions[next++];
-        const hits = await ask(run, q);
-        const rank = hits.findIndex((h) => targetKeyOf.get(`${h.title}\u0000${h.text}`) === q.targetKey);
-        if (rank < 0 && process.env.BENCH_RETRIEVAL_MISSES) console.log(`    miss [${run.mode}] ${q.text} -> want ${q.targetKey}; got ${hits.map((h) => `${h.title.slice(0, 40)} (${h.match?.toFixed(2) ?? "-"})`).join(" | ")}`);
-        const tally = byLang[q.lang];
-        tally.n++;
-        if (rank === 0) tally.hit1++;
-        if (rank >= 0 && rank < 5) tally.hit5++;
-      }, run.questions.length, CONCURRENCY);
+      const r = await measure(
+        async () => {
+          const q = run.questions[next++];
+          const hits = await ask(run, q);
+          const rank = hits.findIndex((h) => targetKeyOf.get(`${h.title}\u0000${h.text}`) === q.targetKey);
+          if (rank < 0 && process.env.BENCH_RETRIEVAL_MISSES)
+            console.log(
+              `    miss [${run.mode}] ${q.text} -> want ${q.targetKey}; got ${hits.map((h) => `${h.title.slice(0, 40)} (${h.match?.toFixed(2) ?? "-"})`).join(" | ")}`,
+            );
+          const tally = byLang[q.lang];
+          tally.n++;
+          if (rank === 0) tally.hit1++;
+          if (rank >= 0 && rank < 5) tally.hit5++;
+        },
+        run.questions.length,
+        CONCURRENCY,
+      );
       printRow(`  ${run.label}`, r);
       quality.push({ label: run.label, byLang });
     }
@@ -170,7 +230,9 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
     const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`.padStart(6);
     for (const { label, byLang } of quality) {
       const all = { hit1: byLang.zh.hit1 + byLang.en.hit1, hit5: byLang.zh.hit5 + byLang.en.hit5, n: byLang.zh.n + byLang.en.n };
-      console.log(`  ${`  ${label}`.padEnd(44)} hit@5 ${pct(all.hit5, all.n)} (zh ${pct(byLang.zh.hit5, byLang.zh.n)}, en ${pct(byLang.en.hit5, byLang.en.n)})  hit@1 ${pct(all.hit1, all.n)}  of ${all.n}`);
+      console.log(
+        `  ${`  ${label}`.padEnd(44)} hit@5 ${pct(all.hit5, all.n)} (zh ${pct(byLang.zh.hit5, byLang.zh.n)}, en ${pct(byLang.en.hit5, byLang.en.n)})  hit@1 ${pct(all.hit1, all.n)}  of ${all.n}`,
+      );
     }
     // What the in-app vector index gives up: its 20 nearest against an exact scan's.
     if (!(await passages.searchesVectorsInSql())) {
@@ -188,7 +250,9 @@ export async function runRetrievalBench(databaseUrl: string, opts: { passages?: 
         found += exact.filter((id) => approx.has(id)).length;
         wanted += exact.length;
       }
-      console.log(`  vector index: ${pct(found, wanted)} of an exact scan's 20 nearest (recall@20); an exact scan alone takes ${(exactMs / questions.length).toFixed(1)} ms a query`);
+      console.log(
+        `  vector index: ${pct(found, wanted)} of an exact scan's 20 nearest (recall@20); an exact scan alone takes ${(exactMs / questions.length).toFixed(1)} ms a query`,
+      );
     }
   } finally {
     // Leave a real database as it was: the account's sets and passages go with it

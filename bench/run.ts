@@ -79,17 +79,27 @@ const pool = new pg.Pool({ connectionString: host.url, max: 4 });
 await pool.query("SELECT 1");
 printRow("SELECT $1 (1 connection)", await measure(async () => void (await pool.query("SELECT $1::int", [1])), 2000, 1));
 printRow("SELECT $1 (4 connections)", await measure(async () => void (await pool.query("SELECT $1::int", [1])), 4000, 4));
-printRow("transaction: read + update (4 connections)", await measure(async () => {
-  const c = await pool.connect();
-  try {
-    await c.query("BEGIN");
-    await c.query("SELECT value FROM system_setting WHERE key = $1", ["bench"]);
-    await c.query(`INSERT INTO system_setting (key, value, updated_at) VALUES ($1, $2, now()) ON CONFLICT (key) DO UPDATE SET value = $2, updated_at = now()`, ["bench", JSON.stringify({ n: Math.random() })]);
-    await c.query("COMMIT");
-  } finally {
-    c.release();
-  }
-}, 1000, 4));
+printRow(
+  "transaction: read + update (4 connections)",
+  await measure(
+    async () => {
+      const c = await pool.connect();
+      try {
+        await c.query("BEGIN");
+        await c.query("SELECT value FROM system_setting WHERE key = $1", ["bench"]);
+        await c.query(
+          `INSERT INTO system_setting (key, value, updated_at) VALUES ($1, $2, now()) ON CONFLICT (key) DO UPDATE SET value = $2, updated_at = now()`,
+          ["bench", JSON.stringify({ n: Math.random() })],
+        );
+        await c.query("COMMIT");
+      } finally {
+        c.release();
+      }
+    },
+    1000,
+    4,
+  ),
+);
 await pool.end();
 
 console.log("\nweb process (production build, server-side rendering with antd styles)");

@@ -87,7 +87,10 @@ async function run(plan: TClientPlan): Promise<TClientResults> {
   const fakeAfter = plan.fakePid ? treeCpuSeconds(plan.fakePid) : null;
   const clientUsed = process.cpuUsage(clientBefore);
   const harness = { fake: fakeBefore !== null && fakeAfter !== null ? fakeAfter - fakeBefore : null, client: (clientUsed.user + clientUsed.system) / 1e6 };
-  const cpu = cpuBefore !== null && cpuAfter !== null ? { seconds: cpuAfter - cpuBefore, wallSeconds: (performance.now() - wallBefore) / 1000, ...delivered, harness } : null;
+  const cpu =
+    cpuBefore !== null && cpuAfter !== null
+      ? { seconds: cpuAfter - cpuBefore, wallSeconds: (performance.now() - wallBefore) / 1000, ...delivered, harness }
+      : null;
   const held = { ...heldRuns, cpu };
 
   if (plan.noBurst) return { seq, held, burst: { direct: [], ours: [] } };
@@ -136,12 +139,16 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   const t0 = performance.now();
   const raw: TRaw = { t0, status: 0, reads: [] };
   return new Promise((resolve) => {
-    const req = http.request(url, { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      raw.status = res.statusCode ?? 0;
-      res.on("data", (chunk: Buffer) => raw.reads.push([performance.now(), chunk]));
-      res.on("end", () => resolve(raw));
-      res.on("error", (err) => resolve({ ...raw, error: err.message }));
-    });
+    const req = http.request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        raw.status = res.statusCode ?? 0;
+        res.on("data", (chunk: Buffer) => raw.reads.push([performance.now(), chunk]));
+        res.on("end", () => resolve(raw));
+        res.on("error", (err) => resolve({ ...raw, error: err.message }));
+      },
+    );
     req.on("error", (err) => resolve({ ...raw, error: err.message }));
     req.end(body);
   });
@@ -182,7 +189,11 @@ async function readDirect(base: string, key: string, body: string, path = "/chat
 }
 
 async function readOurs(base: string, cookie: string, csrf: string, agentId: string): Promise<TRun> {
-  const raw = await post(`${base}/api/v1/ai_message/send_message/sse`, { cookie, "x-csrf-token": csrf }, JSON.stringify({ agent_id: agentId, content: "hello" }));
+  const raw = await post(
+    `${base}/api/v1/ai_message/send_message/sse`,
+    { cookie, "x-csrf-token": csrf },
+    JSON.stringify({ agent_id: agentId, content: "hello" }),
+  );
   if (raw.error || raw.status !== 200) return { ok: false, ttft: NaN, gaps: [], content: "", error: raw.error ?? `ours HTTP ${raw.status}` };
   const times: number[] = [];
   let content = "";

@@ -29,7 +29,12 @@ if (cluster.isPrimary) {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       try {
-        const answer = await request(`${upstream}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: String(req.headers.authorization) }, body: Buffer.concat(chunks), dispatcher });
+        const answer = await request(`${upstream}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: String(req.headers.authorization) },
+          body: Buffer.concat(chunks),
+          dispatcher,
+        });
         res.writeHead(answer.statusCode, { "content-type": "text/event-stream" });
         answer.body.on("data", (c: Buffer) => res.write(c));
         answer.body.on("end", () => res.end());

@@ -26,11 +26,20 @@ export async function runTtftFloorBench(opts: { sequential?: number; concurrent?
   await fake.setBehaviour(key, { stream: { chunks: CHUNKS, delayMs: DELAY_MS, noUsage: false } });
   const relay = fork(fileURLToPath(new URL("./ttft-floor-relay.ts", import.meta.url)), [fake.base], { execArgv: ["--import", "tsx"] });
   const port = await new Promise<number>((resolve) => relay.once("message", (m) => resolve(Number(m))));
-  const upstreamBody = JSON.stringify({ model: "bench", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
+  const upstreamBody = JSON.stringify({
+    model: "bench",
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: [{ role: "user", content: "hello" }],
+  });
   try {
     // Warmed as the web is before its bench (bench/ttft-warm-up.ts).
     await warmUp(fake, key, { chunks: CHUNKS, delayMs: DELAY_MS }, async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: upstreamBody });
+      const res = await fetch(`http://127.0.0.1:${port}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: upstreamBody,
+      });
       const text = await res.text();
       return { ok: res.ok && text.includes("[DONE]"), text };
     });
@@ -51,9 +60,21 @@ export async function runTtftFloorBench(opts: { sequential?: number; concurrent?
       fakePid: fake.pid,
     });
     console.log(`\nbare relay (node:http in, undici out, no app; ${os.availableParallelism()} workers), fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart`);
-    reportRow(EXPECTED, `sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
-    const added = (odd: number) => r.seq.filter((_, i) => i % 2 === odd).map((p) => p.o.ttft - p.d.ttft).sort((a, b) => a - b);
-    console.log(`    added TTFT p50 after a relayed stream ${percentile(added(1), 50).toFixed(2)} ms; after a direct stream ${percentile(added(0), 50).toFixed(2)} ms`);
+    reportRow(
+      EXPECTED,
+      `sequential (${sequential} pairs)`,
+      r.seq.map((p) => p.d),
+      r.seq.map((p) => p.o),
+      r.seq.map((p) => p.o.ttft - p.d.ttft),
+    );
+    const added = (odd: number) =>
+      r.seq
+        .filter((_, i) => i % 2 === odd)
+        .map((p) => p.o.ttft - p.d.ttft)
+        .sort((a, b) => a - b);
+    console.log(
+      `    added TTFT p50 after a relayed stream ${percentile(added(1), 50).toFixed(2)} ms; after a direct stream ${percentile(added(0), 50).toFixed(2)} ms`,
+    );
     reportRow(EXPECTED, `${concurrent} concurrent streams held (+${concurrent} direct), ${r.held.ours.length} counted each`, r.held.direct, r.held.ours, null);
     reportCpu("relay", r.held.cpu);
   } finally {

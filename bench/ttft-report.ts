@@ -22,8 +22,12 @@ export function reportRow(expected: string, label: string, direct: TRun[], ours:
   console.log(`    TTFT direct  p50 ${f(percentile(dT, 50))}  p99 ${f(percentile(dT, 99))}`);
   console.log(`    TTFT ours    p50 ${f(percentile(oT, 50))}  p99 ${f(percentile(oT, 99))}`);
   console.log(`    added TTFT   p50 ${f(added50)}  p99 ${f(added99)}${pairDiffs ? "  (per pair)" : "  (ours minus direct, same percentile)"}`);
-  console.log(`    gap between chunks: direct mean ${f(mean(dGaps))} p99 ${f(percentile(dGaps, 99))}; ours mean ${f(mean(oGaps))} p99 ${f(percentile(oGaps, 99))}; added mean ${f(mean(oGaps) - mean(dGaps))}`);
-  console.log(`    errors ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].slice(0, 3).join("; ")})` : ""}; content identical: ${identical ? "yes" : "NO"}`);
+  console.log(
+    `    gap between chunks: direct mean ${f(mean(dGaps))} p99 ${f(percentile(dGaps, 99))}; ours mean ${f(mean(oGaps))} p99 ${f(percentile(oGaps, 99))}; added mean ${f(mean(oGaps) - mean(dGaps))}`,
+  );
+  console.log(
+    `    errors ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].slice(0, 3).join("; ")})` : ""}; content identical: ${identical ? "yes" : "NO"}`,
+  );
 }
 
 /**
@@ -35,7 +39,11 @@ export function reportCpu(who: string, cpu: THeldCpu) {
   if (!cpu || cpu.chunks === 0) return;
   const perChunk = (cpu.seconds / cpu.chunks) * 1e6;
   const share = (seconds: number) => `${(seconds / cpu.wallSeconds).toFixed(2)} CPUs`;
-  console.log(`    ${who} CPU over the held phase: ${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(1)} s (${share(cpu.seconds)}) for ${cpu.chunks} chunks of ${cpu.streams} streams: ${perChunk.toFixed(0)} us per chunk relayed`);
+  console.log(
+    `    ${who} CPU over the held phase: ${cpu.seconds.toFixed(1)} s in ${cpu.wallSeconds.toFixed(1)} s (${share(cpu.seconds)}) for ${cpu.chunks} chunks of ${cpu.streams} streams: ${perChunk.toFixed(0)} us per chunk relayed`,
+  );
   const { fake, client } = cpu.harness;
-  console.log(`    harness meanwhile, on the same ${os.availableParallelism()} CPUs: fake upstream ${fake === null ? "unknown" : share(fake)}, client ${share(client)}`);
+  console.log(
+    `    harness meanwhile, on the same ${os.availableParallelism()} CPUs: fake upstream ${fake === null ? "unknown" : share(fake)}, client ${share(client)}`,
+  );
 }

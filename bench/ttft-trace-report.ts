@@ -30,9 +30,22 @@ function summarise(phase: string, traced: TTurnTrace[], files: TTraceFile[]) {
     const s = [...xs].sort((a, b) => a - b);
     console.log(`    ${label.padEnd(18)} p50 ${percentile(s, 50).toFixed(2)}  p90 ${percentile(s, 90).toFixed(2)}  p99 ${percentile(s, 99).toFixed(2)}${unit}`);
   };
-  console.log(`  trace of the ${traced.length} turns of the ${phase} phase (${files.length} web process${files.length === 1 ? "" : "es"}), ms after the request reached the route:`);
-  for (const stage of STAGES) row(`${stage} (${traced.filter((t) => stage in t.marks).length})`, traced.flatMap((t) => (stage in t.marks ? [t.marks[stage]] : [])));
-  row("database trips", traced.map((t) => t.queries), "");
+  console.log(
+    `  trace of the ${traced.length} turns of the ${phase} phase (${files.length} web process${files.length === 1 ? "" : "es"}), ms after the request reached the route:`,
+  );
+  for (const stage of STAGES)
+    row(
+      `${stage} (${traced.filter((t) => stage in t.marks).length})`,
+      traced.flatMap((t) => (stage in t.marks ? [t.marks[stage]] : [])),
+    );
+  row(
+    "database trips",
+    traced.map((t) => t.queries),
+    "",
+  );
   const delay = files.flatMap((f) => f.loopDelay.filter((d) => d.at >= from && d.at <= to));
-  row("loop delay p99/s", delay.map((d) => d.p99));
+  row(
+    "loop delay p99/s",
+    delay.map((d) => d.p99),
+  );
 }

@@ -14,7 +14,12 @@ type TFake = { setBehaviour(key: string, behaviour: { stream: { chunks: number; 
  * Runs `send(i)` WARM_UP_TURNS times, AT_ONCE at a time, with the fake answering short; each must
  * resolve to a complete stream's text (a failure stops the bench: something is wrong before measuring).
  */
-export async function warmUp(fake: TFake, key: string, measured: { chunks: number; delayMs: number }, send: (i: number) => Promise<{ ok: boolean; text: string }>) {
+export async function warmUp(
+  fake: TFake,
+  key: string,
+  measured: { chunks: number; delayMs: number },
+  send: (i: number) => Promise<{ ok: boolean; text: string }>,
+) {
   await fake.setBehaviour(key, { stream: { chunks: 2, delayMs: 0, noUsage: false } });
   let next = 0;
   const worker = async () => {

@@ -37,29 +37,71 @@ export async function runTtftBench(databaseUrl: string, opts: { sequential?: num
   // BENCH_TRACE=1: stage stamps of every turn inside the web (bench/ttft-trace.ts), summarised at the end.
   const traceDir = process.env.BENCH_TRACE === "1" ? fs.mkdtempSync(path.join(os.tmpdir(), "zelin-ttft-trace-")) : null;
   if (traceDir) process.env.ZELIN_EXTRA_EXEC_ARGV = `${process.env.ZELIN_EXTRA_EXEC_ARGV ?? ""} --import ./bench/ttft-trace.ts`;
-  const web = await startWeb({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB, WEB_CONCURRENCY: webWorkers, BENCH_TRACE_DIR: traceDir ?? undefined });
+  const web = await startWeb({
+    DATABASE_URL: databaseUrl,
+    APP_SECRET: appSecret,
+    ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB,
+    WEB_CONCURRENCY: webWorkers,
+    BENCH_TRACE_DIR: traceDir ?? undefined,
+  });
   await web.ready;
   try {
     const { users, csrf, modelName } = await setUp(web.url, fake.base, key, WARM_UP_TURNS + 5 + sequential + 5 * concurrent + heldCount(concurrent));
     // The web as a server in service finds it: its per-turn code compiled (bench/ttft-warm-up.ts).
     await warmUp(fake, key, { chunks: CHUNKS, delayMs: DELAY_MS }, async (i) => {
       const u = users[i % users.length];
-      const res = await fetch(`${web.url}/api/v1/ai_message/send_message/sse`, { method: "POST", headers: { "content-type": "application/json", cookie: u.cookie, "x-csrf-token": csrf }, body: JSON.stringify({ agent_id: u.agentId, content: "hello" }) });
+      const res = await fetch(`${web.url}/api/v1/ai_message/send_message/sse`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: u.cookie, "x-csrf-token": csrf },
+        body: JSON.stringify({ agent_id: u.agentId, content: "hello" }),
+      });
       const text = await res.text();
       return { ok: res.ok && text.includes("event: close"), text };
     });
-    const upstreamBody = JSON.stringify({ model: modelName, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hello" }] });
+    const upstreamBody = JSON.stringify({
+      model: modelName,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "hello" }],
+    });
     const streamMs = CHUNKS * DELAY_MS;
-    const r = await runTtftClient({ webUrl: web.url, fakeBase: fake.base, key, upstreamBody, csrf, users, sequential, concurrent, held: heldCount(concurrent), streamMs, serverPid: web.child.pid, fakePid: fake.pid });
+    const r = await runTtftClient({
+      webUrl: web.url,
+      fakeBase: fake.base,
+      key,
+      upstreamBody,
+      csrf,
+      users,
+      sequential,
+      concurrent,
+      held: heldCount(concurrent),
+      streamMs,
+      serverPid: web.child.pid,
+      fakePid: fake.pid,
+    });
 
     const workers = webWorkerCount(parseEnv({ WEB_CONCURRENCY: webWorkers }));
-    console.log(`\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`);
-    reportRow(EXPECTED, `sequential (${sequential} pairs)`, r.seq.map((p) => p.d), r.seq.map((p) => p.o), r.seq.map((p) => p.o.ttft - p.d.ttft));
+    console.log(
+      `\nchat stream: time to first token, fake upstream ${CHUNKS} chunks ${DELAY_MS} ms apart (${databaseUrl.includes("127.0.0.1:5432") || !process.env.ZELIN_EMBEDDED_DB ? "Postgres" : "embedded PGlite"}; web: ${workers} worker${workers === 1 ? "" : "s"}, WEB_CONCURRENCY=${webWorkers}; ${os.availableParallelism()} CPUs shared with the fake and the client)`,
+    );
+    reportRow(
+      EXPECTED,
+      `sequential (${sequential} pairs)`,
+      r.seq.map((p) => p.d),
+      r.seq.map((p) => p.o),
+      r.seq.map((p) => p.o.ttft - p.d.ttft),
+    );
     // Pairs alternate d,o then o,d: half of our requests follow one of ours (the web process and its
     // database connection busy a moment ago), half follow a direct stream, when they sat idle for a
     // whole stream while the fake worked. On this VM an idle process wakes slowly; both are shown.
-    const added = (odd: number) => r.seq.filter((_, i) => i % 2 === odd).map((p) => p.o.ttft - p.d.ttft).sort((a, b) => a - b);
-    console.log(`    added TTFT p50 after one of ours ${percentile(added(1), 50).toFixed(2)} ms; after a direct stream ${percentile(added(0), 50).toFixed(2)} ms`);
+    const added = (odd: number) =>
+      r.seq
+        .filter((_, i) => i % 2 === odd)
+        .map((p) => p.o.ttft - p.d.ttft)
+        .sort((a, b) => a - b);
+    console.log(
+      `    added TTFT p50 after one of ours ${percentile(added(1), 50).toFixed(2)} ms; after a direct stream ${percentile(added(0), 50).toFixed(2)} ms`,
+    );
     // At 200 concurrent streams: 200 of ours and 200 direct held open together, as a busy
     // server carries them. They start spread over one stream's length (as independent users
     // arrive), and each that ends is replaced by a new one of its kind, so every counted stream
@@ -109,18 +151,52 @@ async function setUp(webUrl: string, fakeBase: string, key: string, chats: numbe
   const needed = Math.ceil(chats / 150);
   for (let i = 0; i < needed; i++) {
     const account = `bench${suffix}${i}`;
-    const headers = { "content-type": "application/json", cookie: `zl_csrf=${csrf}`, "x-csrf-token": csrf, "x-forwarded-for": `10.99.${Math.floor(Math.random() * 250)}.${i + 1}` };
-    const reg = await fetch(`${webUrl}/api/v1/auth/register`, { method: "POST", headers, body: JSON.stringify({ account, password: "secret123", confirm: "secret123", agreed: true }) });
+    const headers = {
+      "content-type": "application/json",
+      cookie: `zl_csrf=${csrf}`,
+      "x-csrf-token": csrf,
+      "x-forwarded-for": `10.99.${Math.floor(Math.random() * 250)}.${i + 1}`,
+    };
+    const reg = await fetch(`${webUrl}/api/v1/auth/register`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ account, password: "secret123", confirm: "secret123", agreed: true }),
+    });
     const regBody = (await reg.json()) as { status: number; data: { account: { id: string } } };
     if (regBody.status !== 200) throw new Error(`register failed: ${JSON.stringify(regBody)}`);
-    const login = await fetch(`${webUrl}/api/v1/auth/login`, { method: "POST", headers, body: JSON.stringify({ account, password: "secret123", agreed: true }) });
-    const session = login.headers.getSetCookie().find((c) => c.startsWith("zl_session="))?.split(";")[0];
+    const login = await fetch(`${webUrl}/api/v1/auth/login`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ account, password: "secret123", agreed: true }),
+    });
+    const session = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("zl_session="))
+      ?.split(";")[0];
     if (!session) throw new Error(`login failed: ${await login.text()}`);
     const id = regBody.data.account.id;
     await getDb().account.update({ where: { id }, data: { edition: "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000) } });
-    await post({ key: `bench-fund:${id}`, kind: "bonus", accountId: id, legs: [{ account: platform("platform_promotion"), amount: -10_000_000 }, { account: wallet("gift", id), amount: 10_000_000 }] });
+    await post({
+      key: `bench-fund:${id}`,
+      kind: "bonus",
+      accountId: id,
+      legs: [
+        { account: platform("platform_promotion"), amount: -10_000_000 },
+        { account: wallet("gift", id), amount: 10_000_000 },
+      ],
+    });
     const actor = { id, roles: [], enterpriseId: null };
-    const agent = await createAgent(actor, ZAgentInput.parse({ name: "基准", introduction: "bench agent", model_key: modelKey, prompt: "You are a benchmark.", show_reasoning: false, keep_context: 0 }));
+    const agent = await createAgent(
+      actor,
+      ZAgentInput.parse({
+        name: "基准",
+        introduction: "bench agent",
+        model_key: modelKey,
+        prompt: "You are a benchmark.",
+        show_reasoning: false,
+        keep_context: 0,
+      }),
+    );
     users.push({ cookie: `zl_csrf=${csrf}; ${session}`, agentId: agent.id });
   }
   await getDb().$disconnect();

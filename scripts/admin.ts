@@ -16,7 +16,10 @@ import { applyMigrations } from "../server/db/migrate";
 import { parseEnv } from "../server/env";
 
 const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({ args: rest, options: { account: { type: "string" }, password: { type: "string" }, uses: { type: "string" }, days: { type: "string" } } });
+const { values } = parseArgs({
+  args: rest,
+  options: { account: { type: "string" }, password: { type: "string" }, uses: { type: "string" }, days: { type: "string" } },
+});
 
 function fail(message: string): never {
   console.error(message);
@@ -58,7 +61,15 @@ try {
       await db.account.update({ where: { id: existing.id }, data: { roles, passwordHash: await hashPassword(password.data), passwordChangedAt: new Date() } });
       console.log(`${account.data} is now a platform administrator (password replaced).`);
     } else {
-      await db.account.create({ data: { account: account.data, nickname: account.data, roles: ["platform_admin"], passwordHash: await hashPassword(password.data), passwordChangedAt: new Date() } });
+      await db.account.create({
+        data: {
+          account: account.data,
+          nickname: account.data,
+          roles: ["platform_admin"],
+          passwordHash: await hashPassword(password.data),
+          passwordChangedAt: new Date(),
+        },
+      });
       console.log(`created platform administrator ${account.data}`);
     }
   } else if (command === "reset-password") {
@@ -68,7 +79,10 @@ try {
       console.log(`${values.account}: password replaced; every session of the account has ended.`);
     } catch (err) {
       if ((err as { code?: string }).code === "not_found") console.error(`--account: no account named ${values.account ?? "(missing)"}`);
-      else if (Array.isArray((err as { issues?: unknown }).issues)) console.error("--password: 6-64 characters (10-16 with upper and lower case, a digit and a symbol where the account's enterprise requires strict passwords)");
+      else if (Array.isArray((err as { issues?: unknown }).issues))
+        console.error(
+          "--password: 6-64 characters (10-16 with upper and lower case, a digit and a symbol where the account's enterprise requires strict passwords)",
+        );
       else throw err;
       process.exitCode = 2;
     }
@@ -86,7 +100,9 @@ try {
     await setKnowledgePaused(row.id, command === "knowledge-pause");
     console.log(`${values.account}: training-set service ${command === "knowledge-pause" ? "paused" : "resumed"}`);
   } else {
-    fail("usage: npm run admin -- setup-code | create-platform-admin --account NAME --password PASS | reset-password --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME");
+    fail(
+      "usage: npm run admin -- setup-code | create-platform-admin --account NAME --password PASS | reset-password --account NAME --password PASS | invite [--uses N] [--days D] | knowledge-pause|knowledge-resume --account NAME",
+    );
   }
 } finally {
   await db.$disconnect();

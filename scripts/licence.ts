@@ -34,7 +34,9 @@ if (command === "keygen") {
   const { publicKeyPem, privateKeyPem } = generateKeyPair();
   fs.writeFileSync(path.join(dir, "licence-private.pem"), privateKeyPem, { mode: 0o600 });
   fs.writeFileSync(path.join(dir, "licence-public.pem"), publicKeyPem);
-  console.log(`wrote ${path.join(dir, "licence-private.pem")} (keep it secret) and ${path.join(dir, "licence-public.pem")} (set LICENCE_PUBLIC_KEY to its contents)`);
+  console.log(
+    `wrote ${path.join(dir, "licence-private.pem")} (keep it secret) and ${path.join(dir, "licence-public.pem")} (set LICENCE_PUBLIC_KEY to its contents)`,
+  );
 } else if (command === "sign") {
   if (!values.key) fail("sign needs --key <private key file>");
   const parsed = ZLicencePayload.safeParse({

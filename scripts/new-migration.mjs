@@ -12,10 +12,17 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   console.error("usage: npm run db:migration -- <snake_case_name>");
   process.exit(2);
 }
-const existing = fs.readdirSync(dir).filter((d) => /^\d{4}_/.test(d)).sort();
+const existing = fs
+  .readdirSync(dir)
+  .filter((d) => /^\d{4}_/.test(d))
+  .sort();
 const last = existing.at(-1);
 const from = last ? ["--from-schema-datamodel", path.join(dir, last, "schema.prisma")] : ["--from-empty"];
-const sql = execFileSync(path.join(root, "node_modules/.bin/prisma"), ["migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", "--script"], { cwd: root })
+const sql = execFileSync(
+  path.join(root, "node_modules/.bin/prisma"),
+  ["migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+  { cwd: root },
+)
   .toString()
   .replace(/^Loaded Prisma config.*\n/m, "");
 if (sql.includes("This is an empty migration")) {

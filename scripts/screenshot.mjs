@@ -10,18 +10,27 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 const phone = device === "phone";
-const context = await browser.newContext(phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } });
+const context = await browser.newContext(
+  phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } },
+);
 if (lang) await context.addCookies([{ name: "lang", value: lang, url }]);
 const page = await context.newPage();
 if (process.env.LOGIN) {
   const [account, password] = process.env.LOGIN.split(":");
   await page.goto(new URL("/login", url).href, { waitUntil: "networkidle" });
   // The same call the login form makes; the CSRF cookie was set by the page load.
-  const status = await page.evaluate(async ({ account, password }) => {
-    const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
-    const res = await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify({ account, password, agreed: true }) });
-    return (await res.json()).status;
-  }, { account, password });
+  const status = await page.evaluate(
+    async ({ account, password }) => {
+      const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
+      const res = await fetch("/api/v1/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({ account, password, agreed: true }),
+      });
+      return (await res.json()).status;
+    },
+    { account, password },
+  );
   if (status !== 200) throw new Error(`login failed: ${status}`);
 }
 await page.goto(url, { waitUntil: "networkidle" });

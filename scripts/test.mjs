@@ -28,6 +28,7 @@ if (!only.length) {
   const checks = [
     ["typecheck", "node_modules/typescript/bin/tsc", ["--noEmit"]],
     ["lint", "node_modules/eslint/bin/eslint.js", ["."]],
+    ["format", "node_modules/prettier/bin/prettier.cjs", ["--check", "--log-level", "warn", "."]],
   ];
   for (const [name, bin, args] of checks) {
     console.log(`\n=== ${name} ===`);
@@ -69,5 +70,11 @@ console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped 
 process.exit(failed ? 1 : 0);
 
 function firstLine(message) {
-  return String(message ?? "").split("\n").find((l) => l.trim())?.trim().slice(0, 300) ?? "";
+  return (
+    String(message ?? "")
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 300) ?? ""
+  );
 }

@@ -12,7 +12,9 @@ describe("settings", () => {
   });
 
   it("fails fast with a sentence that names the bad setting", () => {
-    expect(() => parseEnv({ PORT: "eighty", REDIS_URL: "localhost:6379" })).toThrowError(/Zelin cannot start: bad settings[\s\S]*PORT[\s\S]*REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => parseEnv({ PORT: "eighty", REDIS_URL: "localhost:6379" })).toThrowError(
+      /Zelin cannot start: bad settings[\s\S]*PORT[\s\S]*REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
     expect(() => parseEnv({ MARKET: "mars" })).toThrowError(/MARKET/);
     expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrowError(/DATABASE_URL: must be a postgresql:\/\/ URL/);
   });
@@ -25,7 +27,8 @@ describe("settings", () => {
     expect(webWorkerCount(parseEnv({}))).toBe(1);
     expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "3" }))).toBe(3);
     expect(webWorkerCount(parseEnv({ WEB_CONCURRENCY: "auto" }))).toBe(os.availableParallelism());
-    for (const bad of ["0", "65", "2.5", "many"]) expect(() => parseEnv({ WEB_CONCURRENCY: bad })).toThrowError(/WEB_CONCURRENCY: must be a whole number from 1 to 64, or "auto"/);
+    for (const bad of ["0", "65", "2.5", "many"])
+      expect(() => parseEnv({ WEB_CONCURRENCY: bad })).toThrowError(/WEB_CONCURRENCY: must be a whole number from 1 to 64, or "auto"/);
   });
 
   it("lets an app's own link work before review on the embedded install, and reviews first on a production configuration", () => {
@@ -34,12 +37,15 @@ describe("settings", () => {
     expect(appReviewPolicy(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/zelin" }))).toBe("review_first");
     expect(appReviewPolicy(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgresql://db/zelin", APP_REVIEW_POLICY: "listing" }))).toBe("listing");
     expect(appReviewPolicy(parseEnv({ APP_REVIEW_POLICY: "review_first" }))).toBe("review_first");
-    expect(() => parseEnv({ APP_REVIEW_POLICY: "share" })).toThrowError(/APP_REVIEW_POLICY: must be "listing" \(review gates only the market listing\) or "review_first"/);
+    expect(() => parseEnv({ APP_REVIEW_POLICY: "share" })).toThrowError(
+      /APP_REVIEW_POLICY: must be "listing" \(review gates only the market listing\) or "review_first"/,
+    );
   });
 
   it("keeps an idle client connection past a load balancer's minute unless told otherwise", () => {
     expect(parseEnv({}).HTTP_KEEP_ALIVE_MS).toBe(65_000);
     expect(parseEnv({ HTTP_KEEP_ALIVE_MS: "120000" }).HTTP_KEEP_ALIVE_MS).toBe(120_000);
-    for (const bad of ["999", "1.5", "forever", "3600001"]) expect(() => parseEnv({ HTTP_KEEP_ALIVE_MS: bad })).toThrowError(/HTTP_KEEP_ALIVE_MS: must be whole milliseconds from 1000 to 3600000/);
+    for (const bad of ["999", "1.5", "forever", "3600001"])
+      expect(() => parseEnv({ HTTP_KEEP_ALIVE_MS: bad })).toThrowError(/HTTP_KEEP_ALIVE_MS: must be whole milliseconds from 1000 to 3600000/);
   });
 });

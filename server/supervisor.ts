@@ -75,7 +75,9 @@ function launch(spec: (typeof PROCESSES)[number], attempt = 0) {
 }
 
 for (const spec of PROCESSES) launch(spec);
-logger.info(`Zelin is starting on http://localhost:${env.PORT} (${host ? "embedded database" : "DATABASE_URL"}, ${process.env.REDIS_URL ? "Redis queue" : "Postgres queue"})`);
+logger.info(
+  `Zelin is starting on http://localhost:${env.PORT} (${host ? "embedded database" : "DATABASE_URL"}, ${process.env.REDIS_URL ? "Redis queue" : "Postgres queue"})`,
+);
 
 async function shutdown() {
   if (stopping) return;

@@ -25,7 +25,11 @@ export async function startWorkers() {
   // Jobs that run agent turns run them here.
   wireTurnDependencies();
   // The bots queue belongs to the bot gateway processes (bot-gateway/core/gateway.ts).
-  const queues = new Set(Object.values(JOBS).map((j) => j.queue).filter((q) => !GATEWAY_QUEUES.has(q)));
+  const queues = new Set(
+    Object.values(JOBS)
+      .map((j) => j.queue)
+      .filter((q) => !GATEWAY_QUEUES.has(q)),
+  );
   const workers = [...queues].map((queue) =>
     createWorker(queue, async (job) => {
       const id = job.name as Exclude<TJobId, TGatewayJobId>;

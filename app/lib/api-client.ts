@@ -65,7 +65,12 @@ export function handlePlatformStatus(envelope: TEnvelope, env: TBrowserEnv): boo
     case 10001:
     case 10002: {
       const range = (envelope.message ?? envelope.data ?? {}) as Partial<TLicenceEventDetail>;
-      env.dispatch(LICENCE_EVENT, { status: envelope.status, start_time: range.start_time ?? null, end_time: range.end_time ?? null, contact_phone: (envelope.data as { contact_phone?: string } | null)?.contact_phone });
+      env.dispatch(LICENCE_EVENT, {
+        status: envelope.status,
+        start_time: range.start_time ?? null,
+        end_time: range.end_time ?? null,
+        contact_phone: (envelope.data as { contact_phone?: string } | null)?.contact_phone,
+      });
       return false;
     }
     default:

@@ -11,7 +11,9 @@ const allIds = (ns: TRouteNode[]): string[] => ns.flatMap((n) => [n.id, ...allId
 describe("route table", () => {
   it("registers every page at its path and at /mobi + its path, from the same module (desktop-only pages at the path alone)", () => {
     for (const entry of ROUTE_TABLE.filter((r) => !r.mobiOnly)) {
-      const registrations = nodes.flatMap((n) => n.children ?? []).filter((c) => c.file === entry.file && (c.path === entry.path || c.path === toMobiPath(entry.path)));
+      const registrations = nodes
+        .flatMap((n) => n.children ?? [])
+        .filter((c) => c.file === entry.file && (c.path === entry.path || c.path === toMobiPath(entry.path)));
       expect(registrations.map((r) => r.path).sort()).toEqual(entry.desktopOnly ? [entry.path] : [entry.path, toMobiPath(entry.path)].sort());
     }
   });

@@ -25,7 +25,8 @@ export function routeHomeForPhones(request: Request): Headers {
   if (asked === "1" || asked === "0") {
     // Remembered, and taken off the URL: every link carries the query along, and this must not ride.
     url.searchParams.delete("desktop");
-    const cookie = asked === "1" ? `${SITE_VIEW_COOKIE}=desktop; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax` : `${SITE_VIEW_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+    const cookie =
+      asked === "1" ? `${SITE_VIEW_COOKIE}=desktop; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax` : `${SITE_VIEW_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
     throw redirect(withQuery(asked === "1" ? "/" : MOBI_PREFIX, url), { headers: { "Set-Cookie": cookie } });
   }
   if (isMobiPath(url.pathname)) return new Headers();

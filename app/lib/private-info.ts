@@ -20,7 +20,11 @@ export const PRIVATE_INFO_KEY = "private_info";
 
 /** "app.zelinai.com" → second level "app", top level "zelinai.com"; "zelinai.com" → "", "zelinai.com". */
 export function splitDomain(domain: string) {
-  const host = domain.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:].*$/, "");
+  const host = domain
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, "")
+    .replace(/[/:].*$/, "");
   const parts = host.split(".").filter(Boolean);
   if (parts.length <= 2) return { second_level: "", top_level: parts.join(".") };
   return { second_level: parts.slice(0, -2).join("."), top_level: parts.slice(-2).join(".") };

@@ -11,6 +11,9 @@ export function getShellSettings() {
     ownHosts: env.OWN_HOSTS,
     buildVersion: process.env.ZELIN_BUILD ?? "dev",
     // The server already knows: render the overlay in the first paint instead of after a fetch.
-    licence: licence.status === 200 ? null : { status: licence.status, start_time: licence.start_time, end_time: licence.end_time, contact_phone: licence.contact_phone },
+    licence:
+      licence.status === 200
+        ? null
+        : { status: licence.status, start_time: licence.start_time, end_time: licence.end_time, contact_phone: licence.contact_phone },
   };
 }

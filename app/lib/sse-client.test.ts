@@ -19,9 +19,9 @@ function everySplit(bytes: Uint8Array) {
 
 const STREAM =
   'event: message\ndata: {"id":"m1","choices":[{"message":{"content":"","reasoning_content":"想"}}]}\n\n' +
-  "event: function\r\ndata: {\"name\":\"current_time\"}\r\n\r\n" +
+  'event: function\r\ndata: {"name":"current_time"}\r\n\r\n' +
   ": keep-alive comment\r\r" +
-  "event: close\ndata: {\"id\":\"m1\",\ndata: \"retrieve\":[]}\n\n";
+  'event: close\ndata: {"id":"m1",\ndata: "retrieve":[]}\n\n';
 
 const EXPECTED: TSseEvent[] = [
   { event: "message", data: '{"id":"m1","choices":[{"message":{"content":"","reasoning_content":"想"}}]}' },
@@ -80,7 +80,12 @@ describe("streamSse", () => {
       return new Response(body, { headers: { "content-type": "text/event-stream; charset=utf-8" } });
     }) as unknown as typeof fetch;
     const events: TSseEvent[] = [];
-    await streamSse("/api/v1/ai_message/send_message/sse", { body: { agent_id: "a1", content: "hi" }, onEvent: (e) => events.push(e), env: env("u7"), fetchImpl });
+    await streamSse("/api/v1/ai_message/send_message/sse", {
+      body: { agent_id: "a1", content: "hi" },
+      onEvent: (e) => events.push(e),
+      env: env("u7"),
+      fetchImpl,
+    });
     expect(events).toEqual(EXPECTED);
     expect(calls[0].url).toBe("/api/v1/ai_message/send_message/sse?touser=u7");
     expect(JSON.parse(String(calls[0].init.body))).toEqual({ agent_id: "a1", content: "hi" });

@@ -11,7 +11,9 @@ function csrfHeader(): Record<string, string> {
 }
 
 export const trpc = createTRPCClient<TAppRouter>({
-  links: [httpBatchLink({ url: "/trpc", transformer: superjson, headers: csrfHeader, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) })],
+  links: [
+    httpBatchLink({ url: "/trpc", transformer: superjson, headers: csrfHeader, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) }),
+  ],
 });
 
 /**

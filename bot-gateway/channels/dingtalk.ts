@@ -7,7 +7,14 @@ import type { DWClientDownStream } from "dingtalk-stream";
 import { getEnv } from "../../server/env";
 import { logger } from "../../server/lib/logger";
 import { startAiCardReply, type TCardReply } from "../../server/bots/platforms/dingtalk/ai-card";
-import { DingtalkApiError, markdownTitle, postSessionWebhook, sendToGroup, sendToUsers, type TDingtalkApp } from "../../server/bots/platforms/dingtalk/dingtalk-api";
+import {
+  DingtalkApiError,
+  markdownTitle,
+  postSessionWebhook,
+  sendToGroup,
+  sendToUsers,
+  type TDingtalkApp,
+} from "../../server/bots/platforms/dingtalk/dingtalk-api";
 import { DINGTALK_TOPIC_ROBOT, readReplyContext, readRobotMessage, type TDingtalkReplyContext } from "../../server/bots/platforms/dingtalk/robot-message";
 import { CredentialsRefusedError, DingtalkStreamConnection, reconnectDelayMs } from "../../server/bots/platforms/dingtalk/stream-client";
 import type { Channel, TChannelHealth, TChannelHooks, TChannelSpec, TInboundMessage, TTarget } from "../core/channel";

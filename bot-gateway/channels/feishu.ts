@@ -29,7 +29,12 @@ type TFeishuSettings = { appId: string; appSecret: string; mode: "websocket" | "
 
 function settingsOf(raw: Record<string, unknown>): TFeishuSettings {
   const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-  return { appId: str(raw.app_id), appSecret: str(raw.app_secret), mode: raw.mode === "webhook" ? "webhook" : "websocket", streamCard: raw.stream_card !== false };
+  return {
+    appId: str(raw.app_id),
+    appSecret: str(raw.app_secret),
+    mode: raw.mode === "webhook" ? "webhook" : "websocket",
+    streamCard: raw.stream_card !== false,
+  };
 }
 
 export function createFeishuChannel(spec: TChannelSpec): Channel {
@@ -225,7 +230,7 @@ class FeishuChannel implements Channel {
   }
 }
 
-const replyTarget = (to: TInboundMessage) => ((to.replyContext as { message_id?: string } | undefined)?.message_id ?? to.externalId);
+const replyTarget = (to: TInboundMessage) => (to.replyContext as { message_id?: string } | undefined)?.message_id ?? to.externalId;
 
 const isRefusal = (err: unknown) => err instanceof FeishuApiError && err.refused;
 

@@ -106,7 +106,12 @@ describe("wechat channel: messages", () => {
     const alice = wx.contact("Alice");
     wx.say(alice, "What is Zelin?");
     const m = await waitFor(() => rec.messages[0]);
-    expect(m).toMatchObject({ sender: { id: alice.id, name: "Alice" }, conversation: { kind: "contact", id: alice.id, name: "Alice" }, text: "What is Zelin?", mentionedBot: true });
+    expect(m).toMatchObject({
+      sender: { id: alice.id, name: "Alice" },
+      conversation: { kind: "contact", id: alice.id, name: "Alice" },
+      text: "What is Zelin?",
+      mentionedBot: true,
+    });
     expect(m.externalId).toMatch(/\S/);
     expect(m.receivedAt).toBeInstanceOf(Date);
 
@@ -123,7 +128,12 @@ describe("wechat channel: messages", () => {
     const room = wx.room("Zelin fans", [alice]);
     wx.sayInRoom(alice, room, "just chatting");
     const plain = await waitFor(() => rec.messages[0]);
-    expect(plain).toMatchObject({ conversation: { kind: "group", id: room.id, name: "Zelin fans" }, sender: { id: alice.id, name: "Alice" }, mentionedBot: false, text: "just chatting" });
+    expect(plain).toMatchObject({
+      conversation: { kind: "group", id: room.id, name: "Zelin fans" },
+      sender: { id: alice.id, name: "Alice" },
+      mentionedBot: false,
+      text: "just chatting",
+    });
 
     wx.sayInRoom(alice, room, "what is Zelin?", { mention: true });
     const asked = await waitFor(() => rec.messages[1]);
@@ -178,7 +188,11 @@ describe("wechat channel: greetings", () => {
     const requestId = await wx.requestFriendship(bob, "hi, I am Bob");
     await waitFor(() => rec.greetings.length === 1);
     expect(wx.accepted()).toEqual([requestId]);
-    expect(rec.greetings[0]).toEqual({ externalId: `${requestId}-confirm`, target: { kind: "contact", id: bob.id, name: "Bob" }, who: { id: bob.id, name: "Bob" } });
+    expect(rec.greetings[0]).toEqual({
+      externalId: `${requestId}-confirm`,
+      target: { kind: "contact", id: bob.id, name: "Bob" },
+      who: { id: bob.id, name: "Bob" },
+    });
     await settle();
     expect(rec.greetings).toHaveLength(1);
   });
@@ -192,7 +206,11 @@ describe("wechat channel: greetings", () => {
     room.add(carol, dave).by(alice);
     await waitFor(() => rec.greetings.length === 1);
     const ids = [carol.id, dave.id].sort();
-    expect(rec.greetings[0]).toEqual({ externalId: `${room.id}:${ids.join(",")}`, target: { kind: "group", id: room.id, name: "Zelin fans" }, who: { id: carol.id, name: "Carol, Dave" } });
+    expect(rec.greetings[0]).toEqual({
+      externalId: `${room.id}:${ids.join(",")}`,
+      target: { kind: "group", id: room.id, name: "Zelin fans" },
+      who: { id: carol.id, name: "Carol, Dave" },
+    });
 
     const other = wx.mocker.createRoom({ topic: "Invited", memberIdList: [alice.id] });
     other.add(wx.self()).by(alice);

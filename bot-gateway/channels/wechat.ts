@@ -162,8 +162,7 @@ class WechatChannel implements TWechatChannel {
 
   private listen(bot: Wechaty): void {
     const mine = () => this.bot === bot && !this.closed;
-    const guard = (what: string, fn: () => Promise<void>) =>
-      fn().catch((err: unknown) => this.log.warn({ err }, `wechat ${what} failed`));
+    const guard = (what: string, fn: () => Promise<void>) => fn().catch((err: unknown) => this.log.warn({ err }, `wechat ${what} failed`));
 
     // Whether this instance has reached WeChat (a QR or a login). Errors before that mean WeChat
     // cannot be reached: wechat4u would retry at once, again and again; we restart with backoff.

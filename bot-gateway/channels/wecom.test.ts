@@ -23,7 +23,14 @@ function recordingHooks() {
   return { hooks, health };
 }
 
-const inbound = (text = "hi"): TInboundMessage => ({ externalId: "m1", sender: { id: "lisi", name: "lisi" }, conversation: { kind: "contact", id: "lisi", name: "lisi" }, text, mentionedBot: true, receivedAt: new Date() });
+const inbound = (text = "hi"): TInboundMessage => ({
+  externalId: "m1",
+  sender: { id: "lisi", name: "lisi" },
+  conversation: { kind: "contact", id: "lisi", name: "lisi" },
+  text,
+  mentionedBot: true,
+  receivedAt: new Date(),
+});
 
 beforeAll(async () => {
   fake = await startFakeWecom({ apps: [APP], knownChats: ["wrk-group-1"] });
@@ -85,7 +92,9 @@ describe("reply and send", () => {
     const ch = createWecomChannel({ botId: "b4", name: "Bot", credentials });
     const from = fake.sent.length;
     await ch.reply(inbound(), { text: "**Hello** [Zelin](https://zelinai.com)" });
-    expect(fake.sent.slice(from).map((s) => [s.api, s.to, s.msgtype, s.content])).toEqual([["message/send", "lisi", "markdown", "**Hello** [Zelin](https://zelinai.com)"]]);
+    expect(fake.sent.slice(from).map((s) => [s.api, s.to, s.msgtype, s.content])).toEqual([
+      ["message/send", "lisi", "markdown", "**Hello** [Zelin](https://zelinai.com)"],
+    ]);
   });
 
   it("splits a long answer into messages within 2048 bytes, in order, losing nothing", async () => {
@@ -100,7 +109,12 @@ describe("reply and send", () => {
       expect(Buffer.byteLength(p.content, "utf8")).toBeLessThanOrEqual(WECOM_MAX_BYTES);
       expect(p).toMatchObject({ api: "message/send", to: "lisi", msgtype: "markdown" });
     }
-    expect(parts.map((p) => p.content).join("").replace(/\s/g, "")).toBe(text.replace(/\s/g, ""));
+    expect(
+      parts
+        .map((p) => p.content)
+        .join("")
+        .replace(/\s/g, ""),
+    ).toBe(text.replace(/\s/g, ""));
   });
 
   it("sends to a member with message/send and to a group with appchat/send", async () => {

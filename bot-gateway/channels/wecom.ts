@@ -34,9 +34,14 @@ export function createWecomChannel(spec: TChannelSpec): Channel {
       if (closed) return;
       report({ state: "offline", detail: "detail.reconnecting" });
       const base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempt);
-      retry = setTimeout(() => {
-        checkCredentials(attempt + 1).catch((e: unknown) => report({ state: "offline", detail: e instanceof WecomApiError ? e.errmsg : "detail.credentials_refused" }));
-      }, base / 2 + Math.random() * (base / 2));
+      retry = setTimeout(
+        () => {
+          checkCredentials(attempt + 1).catch((e: unknown) =>
+            report({ state: "offline", detail: e instanceof WecomApiError ? e.errmsg : "detail.credentials_refused" }),
+          );
+        },
+        base / 2 + Math.random() * (base / 2),
+      );
       return;
     }
     if (closed) return;

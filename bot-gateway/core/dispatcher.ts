@@ -16,7 +16,15 @@ import { logger } from "../../server/lib/logger";
 import { runTurn } from "../../server/turns/index";
 import { ZSendMessageInput } from "../../server/dialogues/chat.schema";
 import { createBotSink } from "./bot-sink";
-import { claimDelivery, claimInbound, dialogueExists, finishDelivery, setConversationDialogue, touchConversation, type TGatewayBot } from "../../server/bots/gateway.service";
+import {
+  claimDelivery,
+  claimInbound,
+  dialogueExists,
+  finishDelivery,
+  setConversationDialogue,
+  touchConversation,
+  type TGatewayBot,
+} from "../../server/bots/gateway.service";
 import type { Channel, StreamingReply, TGreetingTrigger, TInboundMessage } from "./channel";
 
 /** The anonymous consumer a platform user is to the bot's app (stable per bot and user). */
@@ -32,7 +40,13 @@ export async function dispatchInbound(bot: TGatewayBot, channel: Channel, msg: T
   if (!(await claimInbound(bot.id, msg.externalId))) return "duplicate";
   const group = msg.conversation.kind === "group";
   const sessionKey = sessionKeyOf(msg);
-  const stored = await touchConversation({ botId: bot.id, sessionKey, kind: msg.conversation.kind, externalId: msg.conversation.id, name: msg.conversation.name ?? (group ? "" : msg.sender.name) });
+  const stored = await touchConversation({
+    botId: bot.id,
+    sessionKey,
+    kind: msg.conversation.kind,
+    externalId: msg.conversation.id,
+    name: msg.conversation.name ?? (group ? "" : msg.sender.name),
+  });
   if (group && bot.groupReply === "mention" && !msg.mentionedBot) return "ignored";
   const text = msg.text.trim();
   if (!text) return "ignored";
@@ -65,7 +79,8 @@ export async function dispatchInbound(bot: TGatewayBot, channel: Channel, msg: T
     sink.failPolitely();
   }
   const reply = await sink.answer();
-  if (reply.dialogueId && reply.dialogueId !== dialogueId) await setConversationDialogue(bot.id, sessionKey, reply.dialogueId).catch((err) => logger.warn({ err }, "bot: dialogue not kept"));
+  if (reply.dialogueId && reply.dialogueId !== dialogueId)
+    await setConversationDialogue(bot.id, sessionKey, reply.dialogueId).catch((err) => logger.warn({ err }, "bot: dialogue not kept"));
   await answer(channel, msg, streaming, reply.text, bot.id);
   return reply.answered ? "answered" : "failed";
 }
@@ -74,8 +89,22 @@ export async function dispatchInbound(bot: TGatewayBot, channel: Channel, msg: T
 export async function dispatchGreeting(bot: TGatewayBot, channel: Channel, trigger: TGreetingTrigger, instanceId: string): Promise<boolean> {
   if (!bot.greeting.trim()) return false;
   const sessionKey = trigger.target.kind === "group" ? `group:${trigger.target.id}:${trigger.who.id}` : `contact:${trigger.target.id}`;
-  await touchConversation({ botId: bot.id, sessionKey, kind: trigger.target.kind, externalId: trigger.target.id, name: trigger.target.name ?? (trigger.target.kind === "contact" ? trigger.who.name : "") });
-  const id = await claimDelivery({ botId: bot.id, kind: "greeting", occurrenceKey: `g:${bot.id}:${trigger.externalId}`, target: trigger.target as unknown as Record<string, unknown>, content: bot.greeting, dueAt: new Date(), sentBy: instanceId });
+  await touchConversation({
+    botId: bot.id,
+    sessionKey,
+    kind: trigger.target.kind,
+    externalId: trigger.target.id,
+    name: trigger.target.name ?? (trigger.target.kind === "contact" ? trigger.who.name : ""),
+  });
+  const id = await claimDelivery({
+    botId: bot.id,
+    kind: "greeting",
+    occurrenceKey: `g:${bot.id}:${trigger.externalId}`,
+    target: trigger.target as unknown as Record<string, unknown>,
+    content: bot.greeting,
+    dueAt: new Date(),
+    sentBy: instanceId,
+  });
   if (!id) return false;
   try {
     await channel.send(trigger.target, { text: bot.greeting });

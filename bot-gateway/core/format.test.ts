@@ -26,7 +26,9 @@ describe("splitForChannel", () => {
 
 describe("markdownToPlain", () => {
   it("drops markdown syntax and keeps link targets", () => {
-    expect(markdownToPlain("# Title\n\n**Bold** and *it* with `code` and [Docs](https://e.com/d)\n\n- one\n- two")).toBe("Title\n\nBold and it with code and Docs (https://e.com/d)\n\n• one\n• two");
+    expect(markdownToPlain("# Title\n\n**Bold** and *it* with `code` and [Docs](https://e.com/d)\n\n- one\n- two")).toBe(
+      "Title\n\nBold and it with code and Docs (https://e.com/d)\n\n• one\n• two",
+    );
     expect(markdownToPlain("```js\nconst a = 1;\n```")).toBe("const a = 1;");
   });
 });

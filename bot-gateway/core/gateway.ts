@@ -13,7 +13,17 @@ import { createWorker } from "../../server/jobs/queue";
 import { logger } from "../../server/lib/logger";
 import { botsQueueName, readQueuedMessage } from "../../server/bots/inbound-queue";
 import { CredentialsUnreadableError } from "../../server/bots/bot-credentials";
-import { claimFreeBots, expireLapsedBots, insertEvent, loadGatewayBot, releaseLeases, renewLeases, wasSeen, writeHealth, type TGatewayBot } from "../../server/bots/gateway.service";
+import {
+  claimFreeBots,
+  expireLapsedBots,
+  insertEvent,
+  loadGatewayBot,
+  releaseLeases,
+  renewLeases,
+  wasSeen,
+  writeHealth,
+  type TGatewayBot,
+} from "../../server/bots/gateway.service";
 import { RELOGIN_DETAIL, type TBotChannel } from "../../server/bots/bots.schema";
 import { wireTurnDependencies } from "../../server/wiring/turn-dependencies";
 import { CHANNEL_FACTORIES } from "../channels/index";
@@ -93,7 +103,12 @@ export async function startGateway(opts: TGatewayOptions = {}): Promise<TGateway
   const onHealth = async (botId: string, reported: TChannelHealth) => {
     // A webhook bot the platform has already called stays online when an instance takes it afresh.
     const health = reported.detail === "detail.waiting_callback" && (await wasSeen(botId)) ? { state: "online" as const } : reported;
-    const before = await writeHealth(botId, instanceId, { state: health.state, detail: health.detail ?? null, loginQr: health.loginQr, loginName: health.loginName });
+    const before = await writeHealth(botId, instanceId, {
+      state: health.state,
+      detail: health.detail ?? null,
+      loginQr: health.loginQr,
+      loginName: health.loginName,
+    });
     if (before === null || before === health.state) return;
     // The owner is told what needs them: a lapsed login, or a bot gone offline. Connecting, waiting
     // for a scan and coming online are seen on the bot's page, not sent as notices.

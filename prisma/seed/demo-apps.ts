@@ -33,16 +33,22 @@ export async function seedDemoApps(db: PrismaClient, accountId: string) {
     tags: ["Zelin", "新手", "FAQ", "客服"],
     free_per_day: 20,
   };
-  const h5 = await createApp(actor, ZAppInput.parse({
-    ...common,
-    type: "h5",
-    name: "Zelin 新手助手",
-    name_en: "Zelin Starter Assistant",
-    welcome_messages: ["你好，我是 Zelin 新手助手，关于平台的问题都可以问我。"],
-    recommended_questions: ["如何创建智能体？", "训练集有哪几种？", "What does the offline model do?"],
-    menu_items: [{ title: "使用帮助", reply_type: "text", content: "在下方输入问题，或点选推荐问题。" }],
-  }));
-  const api = await createApp(actor, ZAppInput.parse({ ...common, type: "api", platform: "api", name: "Zelin 助手 API", name_en: "Zelin Assistant API", in_app_centre: false }));
+  const h5 = await createApp(
+    actor,
+    ZAppInput.parse({
+      ...common,
+      type: "h5",
+      name: "Zelin 新手助手",
+      name_en: "Zelin Starter Assistant",
+      welcome_messages: ["你好，我是 Zelin 新手助手，关于平台的问题都可以问我。"],
+      recommended_questions: ["如何创建智能体？", "训练集有哪几种？", "What does the offline model do?"],
+      menu_items: [{ title: "使用帮助", reply_type: "text", content: "在下方输入问题，或点选推荐问题。" }],
+    }),
+  );
+  const api = await createApp(
+    actor,
+    ZAppInput.parse({ ...common, type: "api", platform: "api", name: "Zelin 助手 API", name_en: "Zelin Assistant API", in_app_centre: false }),
+  );
   await db.$transaction(async (tx) => {
     const now = new Date();
     for (const id of [h5.id, api.id]) await appsRepo.updateAppById(id, { state: moveApp("under_review", "approve").state, reviewedAt: now, listedAt: now }, tx);

@@ -12,7 +12,10 @@ type TLayer = { shape: TShape; color: TRgb; alpha?: number };
 
 // --- Shapes --------------------------------------------------------------------------------------
 
-const circle = (cx: number, cy: number, r: number): TShape => (x, y) => Math.hypot(x - cx, y - cy) - r;
+const circle =
+  (cx: number, cy: number, r: number): TShape =>
+  (x, y) =>
+    Math.hypot(x - cx, y - cy) - r;
 
 function box(cx: number, cy: number, hw: number, hh: number, r = 0): TShape {
   return (x, y) => {
@@ -54,8 +57,14 @@ function polygon(points: ReadonlyArray<readonly [number, number]>): TShape {
   };
 }
 
-const union = (...shapes: TShape[]): TShape => (x, y) => Math.min(...shapes.map((s) => s(x, y)));
-const intersect = (...shapes: TShape[]): TShape => (x, y) => Math.max(...shapes.map((s) => s(x, y)));
+const union =
+  (...shapes: TShape[]): TShape =>
+  (x, y) =>
+    Math.min(...shapes.map((s) => s(x, y)));
+const intersect =
+  (...shapes: TShape[]): TShape =>
+  (x, y) =>
+    Math.max(...shapes.map((s) => s(x, y)));
 
 // --- Painting ------------------------------------------------------------------------------------
 
@@ -112,14 +121,41 @@ function emblem(kind: TEmblem, ink: TRgb): TLayer[] {
       ];
     case "chat":
       return [
-        { shape: union(box(100, 92, 58, 42, 22), polygon([[70, 120], [96, 120], [62, 156]])), color: WHITE },
+        {
+          shape: union(
+            box(100, 92, 58, 42, 22),
+            polygon([
+              [70, 120],
+              [96, 120],
+              [62, 156],
+            ]),
+          ),
+          color: WHITE,
+        },
         ...[76, 100, 124].map((x) => ({ shape: circle(x, 92, 8), color: ink })),
       ];
     case "pen":
       return [
-        { shape: polygon([[60, 150], [68, 118], [128, 58], [152, 82], [92, 142]]), color: WHITE },
+        {
+          shape: polygon([
+            [60, 150],
+            [68, 118],
+            [128, 58],
+            [152, 82],
+            [92, 142],
+          ]),
+          color: WHITE,
+        },
         { shape: capsule(118, 70, 140, 92, 3), color: ink },
-        { shape: polygon([[60, 150], [68, 118], [92, 142]]), color: ink, alpha: 0.35 },
+        {
+          shape: polygon([
+            [60, 150],
+            [68, 118],
+            [92, 142],
+          ]),
+          color: ink,
+          alpha: 0.35,
+        },
         { shape: circle(148, 146, 7), color: WHITE },
         { shape: circle(132, 158, 4), color: WHITE },
       ];
@@ -134,7 +170,14 @@ function emblem(kind: TEmblem, ink: TRgb): TLayer[] {
     case "play":
       return [
         { shape: box(100, 100, 60, 44, 12), color: WHITE },
-        { shape: polygon([[88, 78], [88, 122], [124, 100]]), color: ink },
+        {
+          shape: polygon([
+            [88, 78],
+            [88, 122],
+            [124, 100],
+          ]),
+          color: ink,
+        },
         ...[-34, 34].map((dy) => ({ shape: box(100, 100 + dy, 60, 3), color: ink, alpha: 0.25 })),
       ];
     case "leaf":
@@ -151,8 +194,32 @@ function emblem(kind: TEmblem, ink: TRgb): TLayer[] {
       ];
     case "spark":
       return [
-        { shape: polygon([[100, 44], [114, 86], [156, 100], [114, 114], [100, 156], [86, 114], [44, 100], [86, 86]]), color: WHITE },
-        { shape: polygon([[146, 48], [151, 61], [164, 66], [151, 71], [146, 84], [141, 71], [128, 66], [141, 61]]), color: WHITE },
+        {
+          shape: polygon([
+            [100, 44],
+            [114, 86],
+            [156, 100],
+            [114, 114],
+            [100, 156],
+            [86, 114],
+            [44, 100],
+            [86, 86],
+          ]),
+          color: WHITE,
+        },
+        {
+          shape: polygon([
+            [146, 48],
+            [151, 61],
+            [164, 66],
+            [151, 71],
+            [146, 84],
+            [141, 71],
+            [128, 66],
+            [141, 61],
+          ]),
+          color: WHITE,
+        },
       ];
   }
 }
@@ -191,8 +258,30 @@ export function drawBanner(motif: TBannerMotif, from: TRgb, to: TRgb): Buffer {
       { shape: capsule(936, 160, 1060, 160, 6), color: to, alpha: 0.25 },
     ],
     bubbles: [
-      { shape: union(box(930, 110, 110, 46, 30), polygon([[860, 140], [900, 140], [846, 182]])), color: WHITE, alpha: 0.92 },
-      { shape: union(box(1050, 200, 100, 40, 28), polygon([[1110, 228], [1140, 228], [1160, 262]])), color: WHITE, alpha: 0.55 },
+      {
+        shape: union(
+          box(930, 110, 110, 46, 30),
+          polygon([
+            [860, 140],
+            [900, 140],
+            [846, 182],
+          ]),
+        ),
+        color: WHITE,
+        alpha: 0.92,
+      },
+      {
+        shape: union(
+          box(1050, 200, 100, 40, 28),
+          polygon([
+            [1110, 228],
+            [1140, 228],
+            [1160, 262],
+          ]),
+        ),
+        color: WHITE,
+        alpha: 0.55,
+      },
       ...[890, 930, 970].map((x) => ({ shape: circle(x, 110, 9), color: from, alpha: 0.8 })),
       soft(circle(780, 70, 14), 0.5),
       soft(circle(1160, 90, 22), 0.35),
@@ -205,7 +294,16 @@ export function drawBanner(motif: TBannerMotif, from: TRgb, to: TRgb): Buffer {
       ].flatMap(([cx, cy, r]) => [
         { shape: circle(cx, cy, r), color: WHITE, alpha: 0.9 } as TLayer,
         { shape: (x: number, y: number) => Math.abs(circle(cx, cy, r * 0.72)(x, y)) - 4, color: to, alpha: 0.35 } as TLayer,
-        { shape: polygon([[cx, cy - r * 0.38], [cx + r * 0.3, cy], [cx, cy + r * 0.38], [cx - r * 0.3, cy]]), color: from, alpha: 0.7 } as TLayer,
+        {
+          shape: polygon([
+            [cx, cy - r * 0.38],
+            [cx + r * 0.3, cy],
+            [cx, cy + r * 0.38],
+            [cx - r * 0.3, cy],
+          ]),
+          color: from,
+          alpha: 0.7,
+        } as TLayer,
       ]),
       soft(capsule(760, 250, 860, 150, 3), 0.35),
       soft(capsule(800, 250, 900, 150, 3), 0.2),

@@ -19,8 +19,14 @@ export const DEMO_QA: Array<[string, string]> = [
   ["Z 币和人民币怎么换算？", "1 Z 币等于 1 元人民币。充值、购买应用和提现都以 Z 币计。"],
   ["离线模型能做什么？", "离线模型不调用大语言模型：它从智能体的问答训练集中找出最相近的问题并给出答案，找不到时回复智能体的超出范围回复。"],
   ["What is Zelin?", "Zelin is a platform for building AI agents, publishing them as H5 pages, APIs and chat bots, and selling them in a market for Z coins."],
-  ["How do I create an agent?", "Open My agents in the console, click Create agent, fill in the name, introduction and prompt, choose a model and save; then try it in the debug chat."],
-  ["What does the offline model do?", "The offline model uses no language model: it finds the closest question in the agent's Q&A training sets and answers with its answer, or with the agent's out-of-scope reply."],
+  [
+    "How do I create an agent?",
+    "Open My agents in the console, click Create agent, fill in the name, introduction and prompt, choose a model and save; then try it in the debug chat.",
+  ],
+  [
+    "What does the offline model do?",
+    "The offline model uses no language model: it finds the closest question in the agent's Q&A training sets and answers with its answer, or with the agent's out-of-scope reply.",
+  ],
 ];
 
 export async function seedOfflineChannel(db: PrismaClient) {
@@ -28,7 +34,18 @@ export async function seedOfflineChannel(db: PrismaClient) {
     await db.model.create({ data: { key: OFFLINE_MODEL_KEY, displayName: "离线检索", kind: "text", upstreamModel: OFFLINE_MODEL_KEY, contextWindow: 32_000 } });
   }
   if (!(await db.channel.findFirst({ where: { type: "offline" }, select: { id: true } }))) {
-    await db.channel.create({ data: { name: "Offline (retrieval, no LLM)", type: "offline", baseUrl: "offline:", keyEncrypted: sealSecret("offline"), keyHint: "—", models: [OFFLINE_MODEL_KEY], weight: 1, priority: -1000 } });
+    await db.channel.create({
+      data: {
+        name: "Offline (retrieval, no LLM)",
+        type: "offline",
+        baseUrl: "offline:",
+        keyEncrypted: sealSecret("offline"),
+        keyHint: "—",
+        models: [OFFLINE_MODEL_KEY],
+        weight: 1,
+        priority: -1000,
+      },
+    });
   }
 }
 
@@ -45,14 +62,17 @@ export async function seedDemoKnowledge(db: PrismaClient, accountId: string) {
   });
   await indexTrainingSet(set.id, await bumpRevision(set.id));
   const actor = { id: accountId, roles: [], enterpriseId: null } as never;
-  const agent = await createAgent(actor, ZAgentInput.parse({
-    name: "Zelin 助手",
-    introduction: "回答 Zelin 平台常见问题的演示智能体，使用离线检索（无需大模型）。",
-    model_key: OFFLINE_MODEL_KEY,
-    welcome_message: "你好，我是 Zelin 助手。可以问我：如何创建智能体？训练集有哪几种？",
-    out_of_scope_reply: "这个问题超出了我的训练集范围。我可以回答关于 Zelin 平台的常见问题。",
-    training_set_ids: [set.id],
-  }));
+  const agent = await createAgent(
+    actor,
+    ZAgentInput.parse({
+      name: "Zelin 助手",
+      introduction: "回答 Zelin 平台常见问题的演示智能体，使用离线检索（无需大模型）。",
+      model_key: OFFLINE_MODEL_KEY,
+      welcome_message: "你好，我是 Zelin 助手。可以问我：如何创建智能体？训练集有哪几种？",
+      out_of_scope_reply: "这个问题超出了我的训练集范围。我可以回答关于 Zelin 平台的常见问题。",
+      training_set_ids: [set.id],
+    }),
+  );
   await publishAgent(actor, { id: agent.id });
   await db.systemSetting.create({ data: { key: MARKER, value: { trainingSetId: set.id, agentId: agent.id } } });
 }

@@ -92,38 +92,44 @@ async function seedItem(db: PrismaClient, item: TDemoItem, owner: TActor, lng: T
     select: { id: true },
   });
   await indexTrainingSet(set.id, await bumpRevision(set.id));
-  const agent = await createAgent(owner, ZAgentInput.parse({
-    name: item.agent.name[lng],
-    avatar_url: iconUrl,
-    introduction: item.agent.introduction[lng],
-    model_key: OFFLINE_MODEL_KEY,
-    welcome_message: item.agent.welcome[lng],
-    out_of_scope_reply: item.agent.outOfScope[lng],
-    training_set_ids: [set.id],
-  }));
+  const agent = await createAgent(
+    owner,
+    ZAgentInput.parse({
+      name: item.agent.name[lng],
+      avatar_url: iconUrl,
+      introduction: item.agent.introduction[lng],
+      model_key: OFFLINE_MODEL_KEY,
+      welcome_message: item.agent.welcome[lng],
+      out_of_scope_reply: item.agent.outOfScope[lng],
+      training_set_ids: [set.id],
+    }),
+  );
   await publishAgent(owner, { id: agent.id });
   const submitted = await submitAgent(owner, { id: agent.id, source: "published" });
   await approveAgentVersion(SEED_REVIEWER, { versionId: submitted.under_review!.id });
 
   const category = await db.appCategory.findUnique({ where: { slug: item.category }, select: { id: true } });
   if (!category) throw new Error(`the demo category ${item.category} is missing`);
-  const app = await createApp(owner, ZAppInput.parse({
-    type: "h5",
-    name: item.app.name[lng],
-    name_en: item.app.name.en,
-    icon_url: iconUrl,
-    introduction: item.app.introduction[lng],
-    introduction_en: item.app.introduction.en,
-    category_id: category.id,
-    tags: item.app.tags,
-    agent_ids: [agent.id],
-    welcome_messages: [item.agent.welcome[lng]],
-    recommended_questions: [...new Set(item.app.questions.map((q) => q[lng]))],
-    plans: item.app.plans,
-    trial_days: item.app.trialDays,
-    free_per_day: item.app.freePerDay,
-    share_ratio: item.app.shareRatio,
-  }));
+  const app = await createApp(
+    owner,
+    ZAppInput.parse({
+      type: "h5",
+      name: item.app.name[lng],
+      name_en: item.app.name.en,
+      icon_url: iconUrl,
+      introduction: item.app.introduction[lng],
+      introduction_en: item.app.introduction.en,
+      category_id: category.id,
+      tags: item.app.tags,
+      agent_ids: [agent.id],
+      welcome_messages: [item.agent.welcome[lng]],
+      recommended_questions: [...new Set(item.app.questions.map((q) => q[lng]))],
+      plans: item.app.plans,
+      trial_days: item.app.trialDays,
+      free_per_day: item.app.freePerDay,
+      share_ratio: item.app.shareRatio,
+    }),
+  );
   await approveApp(SEED_REVIEWER, { id: app.id });
   return { agentId: agent.id, appId: app.id };
 }
@@ -140,7 +146,10 @@ async function seedActivity(db: PrismaClient, progress: TProgress, buyers: TActo
     }
     const reactions = [...item.likes.map((b) => [b, "like"] as const), ...item.collects.map((b) => [b, "collect"] as const)];
     for (const [buyer, kind] of reactions) {
-      for (const [targetType, targetId] of [["app", ids.appId], ["agent", ids.agentId]] as const) {
+      for (const [targetType, targetId] of [
+        ["app", ids.appId],
+        ["agent", ids.agentId],
+      ] as const) {
         await addReaction(buyers[buyer], { targetType, targetId, kind }).catch((err: { code?: string }) => {
           // Done before a crash cut the step short: the reaction stands.
           if (err?.code !== "already_liked" && err?.code !== "already_collected") throw err;
@@ -167,7 +176,9 @@ export async function seedDemoMarket(db: PrismaClient, lng: TLanguage) {
   const progress = await readProgress(db);
   if (progress.carousel && progress.activity && progress.starter && DEMO_ITEMS.every((i) => progress.items[i.key])) return;
 
-  const developers = Object.fromEntries(await Promise.all(Object.entries(DEMO_DEVELOPERS).map(async ([k, who]) => [k, await ensureAccount(db, who, lng, true)] as const)));
+  const developers = Object.fromEntries(
+    await Promise.all(Object.entries(DEMO_DEVELOPERS).map(async ([k, who]) => [k, await ensureAccount(db, who, lng, true)] as const)),
+  );
   for (const item of DEMO_ITEMS) {
     if (progress.items[item.key]) continue;
     progress.items[item.key] = await seedItem(db, item, developers[item.developer], lng);

@@ -12,10 +12,15 @@ const ENTERPRISE_MANAGERS = ["enterprise_super_admin", "enterprise_admin"];
  * Returns the record when the account owns it, or manages its enterprise and `enterpriseWide`
  * is set; otherwise not_found, so ids of other tenants reveal nothing.
  */
-export function assertOwned<T extends TOwned>(record: T | null | undefined, account: Pick<TSessionAccount, "id" | "enterpriseId" | "roles">, opts: { enterpriseWide?: boolean } = {}): T {
+export function assertOwned<T extends TOwned>(
+  record: T | null | undefined,
+  account: Pick<TSessionAccount, "id" | "enterpriseId" | "roles">,
+  opts: { enterpriseWide?: boolean } = {},
+): T {
   if (!record) throw new AppError("not_found");
   if (record.accountId === account.id) return record;
-  const manages = opts.enterpriseWide && account.enterpriseId && record.enterpriseId === account.enterpriseId && account.roles.some((r) => ENTERPRISE_MANAGERS.includes(r));
+  const manages =
+    opts.enterpriseWide && account.enterpriseId && record.enterpriseId === account.enterpriseId && account.roles.some((r) => ENTERPRISE_MANAGERS.includes(r));
   if (manages) return record;
   throw new AppError("not_found");
 }

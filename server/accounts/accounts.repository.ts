@@ -70,7 +70,11 @@ export async function insertLoginAttempt(data: { account: string; ip: string; su
 /** Failures since the last success, newest first, within the window. */
 export async function findRecentFailures(by: { account?: string; ip?: string }, since: Date, tx: TDbOrTx = getDb()) {
   const key = by.account !== undefined ? { account: by.account } : { ip: by.ip! };
-  const lastSuccess = await tx.loginAttempt.findFirst({ where: { ...key, success: true, createdAt: { gte: since } }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
+  const lastSuccess = await tx.loginAttempt.findFirst({
+    where: { ...key, success: true, createdAt: { gte: since } },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true },
+  });
   return tx.loginAttempt.findMany({
     where: { ...key, success: false, createdAt: { gte: lastSuccess && by.account !== undefined ? lastSuccess.createdAt : since } },
     orderBy: { createdAt: "desc" },
@@ -82,19 +86,26 @@ export async function findRecentFailures(by: { account?: string; ip?: string }, 
 
 /** Uses one invitation atomically: two registrations cannot both take the last use. */
 export async function consumeInvitation(code: string, now: Date, tx: TDbOrTx = getDb()) {
-  const rows = await tx.$executeRaw`UPDATE invitation_code SET uses = uses + 1 WHERE code = ${code} AND uses < max_uses AND (expires_at IS NULL OR expires_at > ${now})`;
+  const rows =
+    await tx.$executeRaw`UPDATE invitation_code SET uses = uses + 1 WHERE code = ${code} AND uses < max_uses AND (expires_at IS NULL OR expires_at > ${now})`;
   if (rows !== 1) return null;
   return tx.invitationCode.findUnique({ where: { code }, select: { code: true, createdById: true, enterpriseId: true } });
 }
 
-export async function insertInvitation(data: { code: string; createdById?: string; enterpriseId?: string; maxUses?: number; expiresAt?: Date }, tx: TDbOrTx = getDb()) {
+export async function insertInvitation(
+  data: { code: string; createdById?: string; enterpriseId?: string; maxUses?: number; expiresAt?: Date },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.invitationCode.create({ data });
 }
 
 // Enterprises -------------------------------------------------------------------------------
 
 export async function findEnterpriseByDomain(domain: string, tx: TDbOrTx = getDb()) {
-  return tx.enterprise.findUnique({ where: { domain }, select: { id: true, name: true, domain: true, logoUrl: true, loginBackgroundUrl: true, registrationMode: true, strictPassword: true } });
+  return tx.enterprise.findUnique({
+    where: { domain },
+    select: { id: true, name: true, domain: true, logoUrl: true, loginBackgroundUrl: true, registrationMode: true, strictPassword: true },
+  });
 }
 
 // App keys ----------------------------------------------------------------------------------

@@ -24,7 +24,10 @@ export const ZPhone = z
   .transform((p) => p.replace(/^\+?86[-\s]?/, "").replace(/[\s-]/g, ""))
   .refine((p) => /^1[3-9]\d{9}$/.test(p), "validation.phone");
 
-export const ZSmsCode = z.string().trim().regex(/^\d{6}$/, "validation.sms_code");
+export const ZSmsCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "validation.sms_code");
 
 const ZAgreed = z.union([z.literal(true), z.literal("true"), z.literal("1"), z.literal("on")], { message: "validation.agreement" });
 

@@ -27,7 +27,17 @@ export async function hasCertificationIn(accountId: string, statuses: TCertifica
 }
 
 export async function insertCertification(
-  data: { accountId: string; realName: string; idNumberEncrypted: string; idNumberHint: string; avatarPhotoUrl: string; idFrontUrl: string; idBackUrl: string; certificateUrl: string | null; introduction: string },
+  data: {
+    accountId: string;
+    realName: string;
+    idNumberEncrypted: string;
+    idNumberHint: string;
+    avatarPhotoUrl: string;
+    idFrontUrl: string;
+    idBackUrl: string;
+    certificateUrl: string | null;
+    introduction: string;
+  },
   tx: TDbOrTx = getDb(),
 ) {
   return tx.certification.create({ data, select: CERTIFICATION });

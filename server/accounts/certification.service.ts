@@ -68,9 +68,13 @@ function checkFile<T>(field: string, check: () => T): T {
 
 export async function submitCertification(account: TActor, upload: TCertificationUpload): Promise<TOwnCertification> {
   const input = ZSubmitCertificationInput.parse(upload.fields);
-  const accepted: TAcceptedFile[] = CERTIFICATION_IMAGE_FIELDS.map((field) => checkFile(field, () => acceptImage(upload.files[field]?.bytes, CERTIFICATION_IMAGE_LIMITS)));
+  const accepted: TAcceptedFile[] = CERTIFICATION_IMAGE_FIELDS.map((field) =>
+    checkFile(field, () => acceptImage(upload.files[field]?.bytes, CERTIFICATION_IMAGE_LIMITS)),
+  );
   const certificateBytes = upload.files[CERTIFICATE_FIELD]?.bytes;
-  const certificate = certificateBytes ? checkFile(CERTIFICATE_FIELD, () => acceptDocument(certificateBytes, { maxBytes: CERTIFICATE_FILE_MAX_BYTES, kinds: ["pdf", "jpeg", "png"] })) : null;
+  const certificate = certificateBytes
+    ? checkFile(CERTIFICATE_FIELD, () => acceptDocument(certificateBytes, { maxBytes: CERTIFICATE_FILE_MAX_BYTES, kinds: ["pdf", "jpeg", "png"] }))
+    : null;
   // Checked before writing any file, and again under the lock, where it counts.
   await assertMayApply(account.id);
 

@@ -62,7 +62,14 @@ const UNLIMITED = { agents: null, trainingSets: null, apps: null, bots: null } a
 const ORG = { subAccounts: true, customLogo: true, customBackground: true, exclusiveSubdomain: true, allocateFunctions: true, subAccountMonitoring: true };
 
 export const EDITIONS: Record<TEditionKey, TEdition> = {
-  basic: { key: "basic", rank: 0, feeMicro: 0, prepaidMicro: 10 * MICRO, limits: { agents: 1, trainingSets: 1, apps: 1, bots: 0, chatsPerDay: 20 }, features: { ...NONE } },
+  basic: {
+    key: "basic",
+    rank: 0,
+    feeMicro: 0,
+    prepaidMicro: 10 * MICRO,
+    limits: { agents: 1, trainingSets: 1, apps: 1, bots: 0, chatsPerDay: 20 },
+    features: { ...NONE },
+  },
   professional: {
     key: "professional",
     rank: 1,

@@ -30,7 +30,11 @@ export async function getEntitlements(accountId: string, now = new Date()) {
 
 export async function assertFeature(accountId: string, feature: keyof TEditionFeatures, now = new Date()) {
   const edition = await editionOf(accountId, now);
-  if (!edition.features[feature]) throw new AppError("edition_upgrade_required", { params: { edition: editionName(editionAllowing((e) => e.features[feature]) ?? "enterprise") }, data: { feature } });
+  if (!edition.features[feature])
+    throw new AppError("edition_upgrade_required", {
+      params: { edition: editionName(editionAllowing((e) => e.features[feature]) ?? "enterprise") },
+      data: { feature },
+    });
 }
 
 /**

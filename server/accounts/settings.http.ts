@@ -9,7 +9,10 @@ import { getAppKey, resetAppKey, setAvatar, updateProfile } from "./settings.ser
 
 export function createSettingsRouter() {
   const router = express.Router();
-  router.put("/v1/account/profile", handle(async (req) => updateProfile((await requireAuth(req)).account.id, ZUpdateProfileInput.parse(req.body))));
+  router.put(
+    "/v1/account/profile",
+    handle(async (req) => updateProfile((await requireAuth(req)).account.id, ZUpdateProfileInput.parse(req.body))),
+  );
   router.post(
     "/v1/account/avatar",
     handle(async (req) => {
@@ -18,8 +21,17 @@ export function createSettingsRouter() {
       return setAvatar(account.id, files.file?.bytes);
     }),
   );
-  router.get("/v1/account/app_key", handle(async (req) => getAppKey((await requireAuth(req)).account.id)));
-  router.post("/v1/account/app_key/reset", handle(async (req) => resetAppKey((await requireAuth(req)).account.id)));
-  router.get("/v1/account/entitlements", handle(async (req) => getEntitlements((await requireAuth(req)).account.id)));
+  router.get(
+    "/v1/account/app_key",
+    handle(async (req) => getAppKey((await requireAuth(req)).account.id)),
+  );
+  router.post(
+    "/v1/account/app_key/reset",
+    handle(async (req) => resetAppKey((await requireAuth(req)).account.id)),
+  );
+  router.get(
+    "/v1/account/entitlements",
+    handle(async (req) => getEntitlements((await requireAuth(req)).account.id)),
+  );
   return router;
 }

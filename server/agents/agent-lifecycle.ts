@@ -39,7 +39,12 @@ export function canMoveAgent(from: TAgentState, to: TAgentState) {
 
 /** Applies a move or refuses it; removals need a reason. */
 export function moveAgent(from: TAgentState, to: TAgentState, opts: { reason?: string } = {}): { state: TAgentState; reason: string | null } {
-  if (!canMoveAgent(from, to)) throw new AppError("invalid_state_transition", { data: { from, to }, params: { from: `$t:common:agent_state.${from}`, to: `$t:common:agent_state.${to}` } });
-  if (to === "removed" && !opts.reason?.trim()) throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.required" }] } });
+  if (!canMoveAgent(from, to))
+    throw new AppError("invalid_state_transition", {
+      data: { from, to },
+      params: { from: `$t:common:agent_state.${from}`, to: `$t:common:agent_state.${to}` },
+    });
+  if (to === "removed" && !opts.reason?.trim())
+    throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.required" }] } });
   return { state: to, reason: to === "removed" ? opts.reason!.trim() : null };
 }

@@ -47,11 +47,18 @@ export async function countAgentsOf(accountId: string, tx: TDbOrTx = getDb()) {
   return tx.agent.count({ where: { ownerAccountId: accountId, deletedAt: null } });
 }
 
-export async function insertAgent(data: { ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null; sortOrder: number }, tx: TDbOrTx = getDb()) {
+export async function insertAgent(
+  data: { ownerAccountId: string; enterpriseId: string | null; name: string; avatarUrl: string | null; sortOrder: number },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.agent.create({ data, select: AGENT });
 }
 
-export async function updateAgentById(id: string, data: Partial<Pick<TAgentRow, "name" | "avatarUrl" | "sortOrder" | "invalidReason">> & { deletedAt?: Date }, tx: TDbOrTx = getDb()) {
+export async function updateAgentById(
+  id: string,
+  data: Partial<Pick<TAgentRow, "name" | "avatarUrl" | "sortOrder" | "invalidReason">> & { deletedAt?: Date },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.agent.update({ where: { id }, data, select: AGENT });
 }
 
@@ -74,7 +81,17 @@ export async function insertVersion(data: { agentId: string; version: string; co
 
 export async function updateVersionById(
   id: string,
-  data: Partial<{ version: string; config: Prisma.InputJsonValue; updateNote: string; state: TAgentState; removedReason: string | null; submittedAt: Date | null; reviewedAt: Date; reviewedById: string | null; publishedAt: Date }>,
+  data: Partial<{
+    version: string;
+    config: Prisma.InputJsonValue;
+    updateNote: string;
+    state: TAgentState;
+    removedReason: string | null;
+    submittedAt: Date | null;
+    reviewedAt: Date;
+    reviewedById: string | null;
+    publishedAt: Date;
+  }>,
   tx: TDbOrTx = getDb(),
 ) {
   return tx.agentVersion.update({ where: { id }, data, select: VERSION });

@@ -30,7 +30,15 @@ describe("agent input (fields, lengths and parameter ranges)", () => {
 
   it("model parameters stay in their ranges", () => {
     expect(ZAgentParameters.parse({})).toMatchObject({ max_tokens: 1024, temperature: 0.7, n: 1 });
-    for (const bad of [{ temperature: 2.1 }, { top_p: 1.5 }, { top_k: 7 }, { presence_penalty: -3 }, { n: 6 }, { max_tokens: 5000 }, { logit_bias: { "50256": -101 } }]) {
+    for (const bad of [
+      { temperature: 2.1 },
+      { top_p: 1.5 },
+      { top_k: 7 },
+      { presence_penalty: -3 },
+      { n: 6 },
+      { max_tokens: 5000 },
+      { logit_bias: { "50256": -101 } },
+    ]) {
       expect(ZAgentParameters.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -38,6 +46,14 @@ describe("agent input (fields, lengths and parameter ranges)", () => {
   it("selection variables need options, and their default must be one", () => {
     expect(ZAgentInput.safeParse({ ...base, variables: [{ name: "tone", type: "select", options: [] }] }).success).toBe(false);
     expect(ZAgentInput.safeParse({ ...base, variables: [{ name: "tone", type: "select", options: ["a"], default: "b" }] }).success).toBe(false);
-    expect(ZAgentInput.safeParse({ ...base, variables: [{ name: "x", type: "fill" }, { name: "x", type: "fill" }] }).success).toBe(false);
+    expect(
+      ZAgentInput.safeParse({
+        ...base,
+        variables: [
+          { name: "x", type: "fill" },
+          { name: "x", type: "fill" },
+        ],
+      }).success,
+    ).toBe(false);
   });
 });

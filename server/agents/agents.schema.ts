@@ -21,7 +21,12 @@ const ZPriceMicro = z
 
 export const ZVariable = z
   .object({
-    name: z.string().trim().min(1, "validation.variable_name").max(20, "validation.variable_name").regex(/^[\p{L}\p{N}_]+$/u, "validation.variable_name"),
+    name: z
+      .string()
+      .trim()
+      .min(1, "validation.variable_name")
+      .max(20, "validation.variable_name")
+      .regex(/^[\p{L}\p{N}_]+$/u, "validation.variable_name"),
     prompt: z.string().trim().max(100, "validation.too_long").default(""),
     required: z.boolean().default(false),
     type: z.enum(["fill", "select"]),
@@ -45,16 +50,25 @@ export const ZAgentParameters = z.object({
   n: z.number().int().min(1, "validation.n").max(5, "validation.n").default(1),
   stream: z.boolean().default(true),
   stop: z.array(z.string().min(1).max(32)).max(4).default([]),
-  logit_bias: z.record(z.string().regex(/^\d+$/, "validation.logit_bias"), z.number().min(-100, "validation.logit_bias").max(100, "validation.logit_bias")).default({}),
+  logit_bias: z
+    .record(z.string().regex(/^\d+$/, "validation.logit_bias"), z.number().min(-100, "validation.logit_bias").max(100, "validation.logit_bias"))
+    .default({}),
 });
 
 export const ZAgentInput = z
   .object({
-    name: z.string().trim().min(1, "validation.required").refine((n) => isWithinReadingWidth(n, 8), "validation.agent_name_length"),
+    name: z
+      .string()
+      .trim()
+      .min(1, "validation.required")
+      .refine((n) => isWithinReadingWidth(n, 8), "validation.agent_name_length"),
     avatar_url: z.string().max(500).optional(),
     introduction: z.string().trim().min(1, "validation.required").max(300, "validation.too_long"),
     details: z.string().max(5000, "validation.too_long").default(""),
-    version: z.string().regex(/^\d+\.\d+(\.\d+)?$/, "validation.version").default("1.0.0"),
+    version: z
+      .string()
+      .regex(/^\d+\.\d+(\.\d+)?$/, "validation.version")
+      .default("1.0.0"),
     model_key: z.string().min(1, "validation.required"),
     model_version: z.string().max(50).default(""),
     original: z.boolean().default(true),
@@ -100,9 +114,14 @@ export const ZAgentId = z.object({ id: z.string().min(1).max(40) });
 export const ZSubmitAgentInput = ZAgentId.extend({ source: z.enum(["draft", "published"], "validation.submit_source").optional() });
 export const ZSaveAgentDraftInput = z.object({ id: z.string().min(1).max(40), agent: ZAgentInput });
 export const ZReorderAgentsInput = z.object({ ids: z.array(z.string().min(1).max(40)).min(1).max(500) });
-export const ZReviewDecisionInput = z.object({ versionId: z.string().min(1).max(40), reason: z.string().trim().max(200, "validation.reject_reason").optional() });
+export const ZReviewDecisionInput = z.object({
+  versionId: z.string().min(1).max(40),
+  reason: z.string().trim().max(200, "validation.reject_reason").optional(),
+});
 /** Refusing or taking down a version says why: the owner reads it. */
-export const ZReviewRefusalInput = ZReviewDecisionInput.extend({ reason: z.string().trim().min(1, "validation.reject_reason").max(200, "validation.reject_reason") });
+export const ZReviewRefusalInput = ZReviewDecisionInput.extend({
+  reason: z.string().trim().min(1, "validation.reject_reason").max(200, "validation.reject_reason"),
+});
 
 export type TAgentIdInput = z.infer<typeof ZAgentId>;
 export type TSubmitAgentInput = z.infer<typeof ZSubmitAgentInput>;
@@ -164,5 +183,11 @@ export const ZUpdateLog = z.object({ name: z.string(), entries: z.array(ZUpdateL
 export type TUpdateLog = z.infer<typeof ZUpdateLog>;
 
 /** A version waiting for the reviewers, with its agent, its owner and the configuration to judge. */
-export const ZAgentReviewItem = ZAgentVersionView.extend({ agent_id: z.string(), name: z.string(), avatar_url: z.string().nullable(), owner: z.string(), config: ZAgentInput });
+export const ZAgentReviewItem = ZAgentVersionView.extend({
+  agent_id: z.string(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+  owner: z.string(),
+  config: ZAgentInput,
+});
 export type TAgentReviewItem = z.infer<typeof ZAgentReviewItem>;

@@ -87,8 +87,10 @@ function assertVersionHigher(version: string, versions: TVersion[]) {
 /** The model must exist, and must call tools if the agent uses plugins or networking. */
 async function assertModelFits(input: TAgentInput, tx: TDbOrTx) {
   const model = await findModelByKey(input.model_key, tx);
-  if (!model || !model.enabled) throw new AppError("model_unavailable", { params: { model: input.model_key }, data: { fields: [{ path: "model_key", message: "model_unavailable" }] } });
-  if ((input.plugins.length || input.networking) && !model.supportsTools) throw new AppError("model_no_plugins", { data: { fields: [{ path: "plugins", message: "model_no_plugins" }] } });
+  if (!model || !model.enabled)
+    throw new AppError("model_unavailable", { params: { model: input.model_key }, data: { fields: [{ path: "model_key", message: "model_unavailable" }] } });
+  if ((input.plugins.length || input.networking) && !model.supportsTools)
+    throw new AppError("model_no_plugins", { data: { fields: [{ path: "plugins", message: "model_no_plugins" }] } });
 }
 
 /** Training sets must be the agent owner's own, not deleted: anything else is refused on the field. */
@@ -105,7 +107,12 @@ async function loadOwned(actor: TActor, agentId: string, tx?: TDbOrTx) {
 export async function listAgents(actor: TActor): Promise<TAgentSummary[]> {
   const agents = await repo.listAgentsOf(actor.id);
   const versions = await repo.listVersionsOfAgents(agents.map((a) => a.id));
-  return agents.map((a) => toSummary(a, versions.filter((v) => v.agentId === a.id)));
+  return agents.map((a) =>
+    toSummary(
+      a,
+      versions.filter((v) => v.agentId === a.id),
+    ),
+  );
 }
 
 export async function getAgent(actor: TActor, { id }: TAgentIdInput): Promise<TAgentDetail> {
@@ -128,7 +135,16 @@ export async function createAgent(actor: TActor, input: TAgentInput): Promise<TA
     await assertWithinLimit(actor.id, "agents", await repo.countAgentsOf(actor.id, tx), new Date(), tx);
     await assertModelFits(input, tx);
     await assertOwnTrainingSets(actor.id, input, tx);
-    const agent = await repo.insertAgent({ ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, avatarUrl: input.avatar_url ?? null, sortOrder: (await repo.maxSortOrderOf(actor.id, tx)) + 1 }, tx);
+    const agent = await repo.insertAgent(
+      {
+        ownerAccountId: actor.id,
+        enterpriseId: actor.enterpriseId,
+        name: input.name,
+        avatarUrl: input.avatar_url ?? null,
+        sortOrder: (await repo.maxSortOrderOf(actor.id, tx)) + 1,
+      },
+      tx,
+    );
     await repo.insertVersion({ agentId: agent.id, version: input.version, config: input, updateNote: input.update_note }, tx);
     return agent.id;
   });
@@ -162,8 +178,13 @@ async function moveVersion(tx: TDbOrTx, version: TVersion, to: TAgentState, extr
   const goesLive = (to === "published" || to === "on_shelf") && !version.publishedAt;
   if (goesLive) {
     const versions = await repo.listVersionsOf(version.agentId, tx);
-    assertVersionHigher(version.version, versions.filter((v) => v.id !== version.id));
-    for (const v of versions) if (v.id !== version.id && LIVE_STATES.includes(v.state)) await repo.updateVersionById(v.id, { state: moveAgent(v.state as TAgentState, "upgraded").state }, tx);
+    assertVersionHigher(
+      version.version,
+      versions.filter((v) => v.id !== version.id),
+    );
+    for (const v of versions)
+      if (v.id !== version.id && LIVE_STATES.includes(v.state))
+        await repo.updateVersionById(v.id, { state: moveAgent(v.state as TAgentState, "upgraded").state }, tx);
     await repo.updateAgentById(version.agentId, { invalidReason: null }, tx);
   }
   return repo.updateVersionById(
@@ -192,14 +213,18 @@ async function moveOwnAgent(actor: TActor, id: string, intended: TAgentState, pi
     const versions = await repo.listVersionsOf(id, tx);
     const c = classify(versions);
     const picked = pick(c);
-    if (!picked) throw new AppError("invalid_state_transition", { params: { from: `$t:common:agent_state.${versions[0]?.state ?? "draft"}`, to: `$t:common:agent_state.${intended}` } });
+    if (!picked)
+      throw new AppError("invalid_state_transition", {
+        params: { from: `$t:common:agent_state.${versions[0]?.state ?? "draft"}`, to: `$t:common:agent_state.${intended}` },
+      });
     const { version, to } = picked;
     // One submission at a time, whichever version it is.
     if (REVIEW_STATES.includes(to) && c.underReview) throw new AppError("repeat_action");
     // A withdrawn submission may not overwrite a newer draft.
     if (to === "draft" && c.draft) throw new AppError("repeat_action");
     // A listed agent changes only through review: publishing around it would bypass the reviewers.
-    if (to === "published" && c.live?.state === "on_shelf") throw new AppError("invalid_state_transition", { params: { from: "$t:common:agent_state.on_shelf", to: "$t:common:agent_state.published" } });
+    if (to === "published" && c.live?.state === "on_shelf")
+      throw new AppError("invalid_state_transition", { params: { from: "$t:common:agent_state.on_shelf", to: "$t:common:agent_state.published" } });
     if (to !== "draft" && version.state === "draft") await assertModelFits(ZAgentInput.parse(version.config), tx);
     await moveVersion(tx, version, to);
   });
@@ -207,7 +232,8 @@ async function moveOwnAgent(actor: TActor, id: string, intended: TAgentState, pi
 }
 
 /** The owner publishes the draft for their own use (apps, debug), outside the market. */
-export const publishAgent = async (actor: TActor, { id }: TAgentIdInput) => moveOwnAgent(actor, id, "published", (c) => c.draft && { version: c.draft, to: "published" });
+export const publishAgent = async (actor: TActor, { id }: TAgentIdInput) =>
+  moveOwnAgent(actor, id, "published", (c) => c.draft && { version: c.draft, to: "published" });
 
 /**
  * The owner submits a version for review before it goes on the market's shelf: the draft, or the
@@ -225,7 +251,12 @@ export async function submitAgent(actor: TActor, { id, source }: TSubmitAgentInp
 
 /** The owner takes back a submission that is still waiting for review: a draft again, or simply published again. */
 export const withdrawAgent = async (actor: TActor, { id }: TAgentIdInput) =>
-  moveOwnAgent(actor, id, "draft", (c) => c.underReview && { version: c.underReview, to: c.underReview.state === "published_in_review" ? "published" : "draft" });
+  moveOwnAgent(
+    actor,
+    id,
+    "draft",
+    (c) => c.underReview && { version: c.underReview, to: c.underReview.state === "published_in_review" ? "published" : "draft" },
+  );
 
 export async function reorderAgents(actor: TActor, { ids }: TReorderAgentsInput) {
   await withTransaction(async (tx) => {
@@ -297,7 +328,11 @@ async function decide(actor: TActor, { versionId, reason }: TReviewDecisionInput
     const version = (await repo.findVersionById(versionId, tx))!;
     const from = version.state as TAgentState;
     const to = DECISIONS[decision][from];
-    if (!to) throw new AppError(from === DECISION_TARGET[decision] ? "repeat_action" : "invalid_state_transition", { data: { from, to: DECISION_TARGET[decision] }, params: { from: `$t:common:agent_state.${from}`, to: `$t:common:agent_state.${DECISION_TARGET[decision]}` } });
+    if (!to)
+      throw new AppError(from === DECISION_TARGET[decision] ? "repeat_action" : "invalid_state_transition", {
+        data: { from, to: DECISION_TARGET[decision] },
+        params: { from: `$t:common:agent_state.${from}`, to: `$t:common:agent_state.${DECISION_TARGET[decision]}` },
+      });
     if (decision === "reject" && to === "published") {
       if (!reason?.trim()) throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.required" }] } });
       return toVersionView(await moveVersion(tx, version, to, { refusal: reason.trim() }));

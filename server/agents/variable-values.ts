@@ -21,14 +21,19 @@ export function findVariableProblems(variables: readonly TVariableSpec[], values
     const value = pickVariableValue(v, values);
     const name = v.name;
     if (v.required && !value) problems.push({ path: name, message: "validation.variable_missing", params: { name } });
-    else if (v.type === "select" && value && !v.options.includes(value)) problems.push({ path: name, message: "validation.variable_not_option", params: { name } });
-    else if (v.range && value && (value.length < v.range.min || value.length > v.range.max)) problems.push({ path: name, message: "validation.variable_length", params: { name, min: v.range.min, max: v.range.max } });
+    else if (v.type === "select" && value && !v.options.includes(value))
+      problems.push({ path: name, message: "validation.variable_not_option", params: { name } });
+    else if (v.range && value && (value.length < v.range.min || value.length > v.range.max))
+      problems.push({ path: name, message: "validation.variable_length", params: { name, min: v.range.min, max: v.range.max } });
   }
   return problems;
 }
 
 /** Every variable's value, defaults filled in, when nothing breaks a rule; else the problems. */
-export function resolveVariableValues(variables: readonly TVariableSpec[], values: Record<string, string | undefined>): { ok: true; values: Record<string, string> } | { ok: false; problems: TVariableProblem[] } {
+export function resolveVariableValues(
+  variables: readonly TVariableSpec[],
+  values: Record<string, string | undefined>,
+): { ok: true; values: Record<string, string> } | { ok: false; problems: TVariableProblem[] } {
   const problems = findVariableProblems(variables, values);
   if (problems.length) return { ok: false, problems };
   return { ok: true, values: Object.fromEntries(variables.map((v) => [v.name, pickVariableValue(v, values)])) };

@@ -24,4 +24,5 @@ export async function readLiveVariables(agentIds: string[]): Promise<Map<string,
 /** What the app form shows of one variable. */
 export type TAgentVariableNote = { name: string; required: boolean; hasDefault: boolean };
 
-export const toVariableNotes = (variables: TVariable[]): TAgentVariableNote[] => variables.map((v) => ({ name: v.name, required: v.required, hasDefault: Boolean(v.default) }));
+export const toVariableNotes = (variables: TVariable[]): TAgentVariableNote[] =>
+  variables.map((v) => ({ name: v.name, required: v.required, hasDefault: Boolean(v.default) }));

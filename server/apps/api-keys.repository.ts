@@ -7,7 +7,10 @@ export async function findActiveKeyOfApp(appId: string, tx: TDbOrTx = getDb()) {
   return tx.appApiKey.findFirst({ where: { appId, revokedAt: null }, orderBy: { createdAt: "desc" }, select: KEY_VIEW });
 }
 
-export async function insertKey(data: { appId: string; keyHash: string; keyHint: string; secretEncrypted: string; ratePerMinute?: number }, tx: TDbOrTx = getDb()) {
+export async function insertKey(
+  data: { appId: string; keyHash: string; keyHint: string; secretEncrypted: string; ratePerMinute?: number },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.appApiKey.create({ data, select: KEY_VIEW });
 }
 
@@ -20,7 +23,13 @@ export async function revokeKeysOfApp(appId: string, at: Date, tx: TDbOrTx = get
 export async function findLiveKeyByHash(keyHash: string, tx: TDbOrTx = getDb()) {
   return tx.appApiKey.findFirst({
     where: { keyHash, revokedAt: null, app: { deletedAt: null } },
-    select: { id: true, appId: true, ratePerMinute: true, lastUsedAt: true, app: { select: { ownerAccountId: true, type: true, state: true, name: true, createdAt: true } } },
+    select: {
+      id: true,
+      appId: true,
+      ratePerMinute: true,
+      lastUsedAt: true,
+      app: { select: { ownerAccountId: true, type: true, state: true, name: true, createdAt: true } },
+    },
   });
 }
 

@@ -12,7 +12,13 @@ type TOwnerActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 type TKeyRow = NonNullable<Awaited<ReturnType<typeof repo.findActiveKeyOfApp>>>;
 
 function toView(k: TKeyRow): TApiKeyView {
-  return { id: k.id, key_hint: k.keyHint, rate_per_minute: k.ratePerMinute, created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null };
+  return {
+    id: k.id,
+    key_hint: k.keyHint,
+    rate_per_minute: k.ratePerMinute,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  };
 }
 
 /** The app, when it is the actor's API app; another's (or no such app) answers not_found. */
@@ -61,7 +67,15 @@ export async function revokeApiKey(actor: TOwnerActor, { app_id }: TApiKeyAppInp
   return { revoked: (await repo.revokeKeysOfApp(app_id, new Date())) > 0 };
 }
 
-export type TKeyHolder = { apiKeyId: string; appId: string; ratePerMinute: number; ownerAccountId: string; appState: string; appName: string; appCreatedAt: Date };
+export type TKeyHolder = {
+  apiKeyId: string;
+  appId: string;
+  ratePerMinute: number;
+  ownerAccountId: string;
+  appState: string;
+  appName: string;
+  appCreatedAt: Date;
+};
 
 /** The live key a bearer token names, or null (wrong, revoked, or its app deleted). */
 export async function resolveApiKey(bearer: string | undefined, now = new Date()): Promise<TKeyHolder | null> {

@@ -37,6 +37,7 @@ export function assertMayOpen(app: repo.TAppForTurn, consumer: TConsumer, source
 /** The consumer's own app dialogue (an account's, or an anonymous visitor's), else not_found. */
 export function assertConsumerOwns<T extends { accountId: string | null; visitorId: string | null }>(row: T | null | undefined, consumer: TConsumer): T {
   if (!row) throw new AppError("not_found");
-  if (consumer.account ? row.accountId === consumer.account.id : row.accountId === null && row.visitorId !== null && row.visitorId === consumer.visitorId) return row;
+  if (consumer.account ? row.accountId === consumer.account.id : row.accountId === null && row.visitorId !== null && row.visitorId === consumer.visitorId)
+    return row;
   throw new AppError("not_found");
 }

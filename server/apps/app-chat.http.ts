@@ -19,7 +19,6 @@ import { authenticateApiCall } from "./openai-compat/api-caller";
 import { ensureVisitorId } from "./visitor";
 import { CHAT_STREAM_PATHS } from "../turns/chat-stream-paths";
 
-
 /** The signed-in account, else the visitor (the cookie is set on this response when new). */
 export async function readConsumer(req: Request, res: Response): Promise<TConsumer> {
   const auth = await getAuth(req);
@@ -67,10 +66,25 @@ export function appStreamHandler() {
 export function createAppChatRouter() {
   const router = express.Router();
   router.post(CHAT_STREAM_PATHS.live, appStreamHandler());
-  router.get("/v2/app/dialogues", handle(async (req, res) => listAppDialogues(await readConsumer(req, res), ZAppDialoguesQuery.parse(req.query))));
-  router.get("/v2/app/dialogues/:id", handle(async (req, res) => getAppDialogue(await readConsumer(req, res), req.params.id)));
-  router.post("/v2/app/feedback", handle(async (req, res) => setAppFeedback(await readConsumer(req, res), ZFeedbackInput.parse(req.body ?? {}))));
-  router.post("/v2/app/stop", handle(async (req, res) => stopAppMessage(await readConsumer(req, res), ZMessageIdInput.parse(req.body ?? {}))));
-  router.get("/v2/app/entitlement", handle(async (req, res) => getAppEntitlement(await readConsumer(req, res), ZAppQuery.parse(req.query))));
+  router.get(
+    "/v2/app/dialogues",
+    handle(async (req, res) => listAppDialogues(await readConsumer(req, res), ZAppDialoguesQuery.parse(req.query))),
+  );
+  router.get(
+    "/v2/app/dialogues/:id",
+    handle(async (req, res) => getAppDialogue(await readConsumer(req, res), req.params.id)),
+  );
+  router.post(
+    "/v2/app/feedback",
+    handle(async (req, res) => setAppFeedback(await readConsumer(req, res), ZFeedbackInput.parse(req.body ?? {}))),
+  );
+  router.post(
+    "/v2/app/stop",
+    handle(async (req, res) => stopAppMessage(await readConsumer(req, res), ZMessageIdInput.parse(req.body ?? {}))),
+  );
+  router.get(
+    "/v2/app/entitlement",
+    handle(async (req, res) => getAppEntitlement(await readConsumer(req, res), ZAppQuery.parse(req.query))),
+  );
   return router;
 }

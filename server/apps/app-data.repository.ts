@@ -72,7 +72,13 @@ export async function countTotals(appId: string, range: { from: string; to: stri
            (SELECT COUNT(*) FROM msg) AS messages,
            (SELECT COUNT(*) FROM msg WHERE feedback = 'liked') AS liked,
            (SELECT COUNT(*) FROM msg WHERE feedback = 'disliked') AS disliked`;
-  return { users: Number(row.users), dialogues: Number(row.dialogues), messages: Number(row.messages), liked: Number(row.liked), disliked: Number(row.disliked) };
+  return {
+    users: Number(row.users),
+    dialogues: Number(row.dialogues),
+    messages: Number(row.messages),
+    liked: Number(row.liked),
+    disliked: Number(row.disliked),
+  };
 }
 
 /** The dialogue list's filters as a Prisma condition. Dialogues the user deleted are not shown. */
@@ -116,7 +122,13 @@ export async function listDialoguesPage(appId: string, filters: TDialogueFilters
 }
 
 /** Dialogues in export order (oldest first), a page at a time after the last id seen. */
-export async function listDialoguesAfter(appId: string, filters: TDialogueFilters, after: { at: Date; id: string } | null, take: number, tx: TDbOrTx = getDb()) {
+export async function listDialoguesAfter(
+  appId: string,
+  filters: TDialogueFilters,
+  after: { at: Date; id: string } | null,
+  take: number,
+  tx: TDbOrTx = getDb(),
+) {
   const where = dialogueWhere(appId, filters);
   const page: Prisma.DialogueWhereInput = after ? { OR: [{ createdAt: { gt: after.at } }, { createdAt: after.at, id: { gt: after.id } }] } : {};
   return tx.dialogue.findMany({ where: { AND: [where, page] }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take, select: DIALOGUE });
@@ -129,7 +141,11 @@ export async function countDialogues(appId: string, filters: TDialogueFilters, t
 /** Liked and disliked replies of each dialogue. */
 export async function countFeedbackOf(dialogueIds: string[], tx: TDbOrTx = getDb()) {
   if (!dialogueIds.length) return new Map<string, { liked: number; disliked: number }>();
-  const rows = await tx.chatMessage.groupBy({ by: ["dialogueId", "feedback"], where: { dialogueId: { in: dialogueIds }, feedback: { in: ["liked", "disliked"] } }, _count: { _all: true } });
+  const rows = await tx.chatMessage.groupBy({
+    by: ["dialogueId", "feedback"],
+    where: { dialogueId: { in: dialogueIds }, feedback: { in: ["liked", "disliked"] } },
+    _count: { _all: true },
+  });
   const map = new Map<string, { liked: number; disliked: number }>();
   for (const r of rows) {
     const entry = map.get(r.dialogueId) ?? { liked: 0, disliked: 0 };

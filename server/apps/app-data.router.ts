@@ -19,12 +19,30 @@ import {
 } from "./app-data.schema";
 
 export const appDataRouter = router({
-  overview: authedProcedure.input(ZAppOverviewInput).output(ZAppOverview).query(({ ctx, input }) => getAppOverview(ctx.account, input)),
-  dialogues: authedProcedure.input(ZListAppDialoguesInput).output(ZAppDialoguePage).query(({ ctx, input }) => listAppDialogues(ctx.account, input)),
-  dialogue: authedProcedure.input(ZAppDialogueRef).output(ZAppDialogueDetail).query(({ ctx, input }) => getAppDialogue(ctx.account, input)),
+  overview: authedProcedure
+    .input(ZAppOverviewInput)
+    .output(ZAppOverview)
+    .query(({ ctx, input }) => getAppOverview(ctx.account, input)),
+  dialogues: authedProcedure
+    .input(ZListAppDialoguesInput)
+    .output(ZAppDialoguePage)
+    .query(({ ctx, input }) => listAppDialogues(ctx.account, input)),
+  dialogue: authedProcedure
+    .input(ZAppDialogueRef)
+    .output(ZAppDialogueDetail)
+    .query(({ ctx, input }) => getAppDialogue(ctx.account, input)),
   exports: router({
-    start: authedProcedure.input(ZStartAppExportInput).output(ZAppExportView).mutation(({ ctx, input }) => startAppExport(ctx.account, input, ctx.lng)),
-    get: authedProcedure.input(ZAppExportRef).output(ZAppExportView).query(({ ctx, input }) => getAppExport(ctx.account, input)),
-    list: authedProcedure.input(ZAppRef).output(z.array(ZAppExportView)).query(({ ctx, input }) => listAppExports(ctx.account, input)),
+    start: authedProcedure
+      .input(ZStartAppExportInput)
+      .output(ZAppExportView)
+      .mutation(({ ctx, input }) => startAppExport(ctx.account, input, ctx.lng)),
+    get: authedProcedure
+      .input(ZAppExportRef)
+      .output(ZAppExportView)
+      .query(({ ctx, input }) => getAppExport(ctx.account, input)),
+    list: authedProcedure
+      .input(ZAppRef)
+      .output(z.array(ZAppExportView))
+      .query(({ ctx, input }) => listAppExports(ctx.account, input)),
   }),
 });

@@ -15,7 +15,10 @@ export const DIALOGUE_PAGE_SIZES = [10, 20, 50] as const;
 export const KEYWORD_MAX = 50;
 
 const ZId = z.string().min(1).max(40);
-const ZDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").refine((d) => {
+const ZDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date")
+  .refine((d) => {
     // A real calendar day: "2026-02-30" parses (as March 2) but does not come back the same.
     const at = Date.parse(`${d}T00:00:00Z`);
     return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === d;

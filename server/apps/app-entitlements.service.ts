@@ -99,7 +99,8 @@ async function decide(app: TEntitledApp, consumer: TConsumer, now: Date, tx?: TT
 /** Days plans in force first (they run out by themselves), then count plans oldest first. */
 async function decideByPlans(purchases: repo.TPlanPurchase[], now: Date, tx?: TTx) {
   const day = chinaDay(now);
-  const inForce = (p: repo.TPlanPurchase) => (p.kind === "days" ? !!p.startsAt && !!p.endsAt && p.startsAt <= now && now < p.endsAt : (p.usesTotal ?? 0) > p.usesUsed);
+  const inForce = (p: repo.TPlanPurchase) =>
+    p.kind === "days" ? !!p.startsAt && !!p.endsAt && p.startsAt <= now && now < p.endsAt : (p.usesTotal ?? 0) > p.usesUsed;
   const candidates = [...purchases.filter((p) => p.kind === "days" && inForce(p)), ...purchases.filter((p) => p.kind === "count" && inForce(p))];
   const usedToday = await repo.countPlanUsesOnDay(
     candidates.map((p) => p.id),
@@ -107,7 +108,9 @@ async function decideByPlans(purchases: repo.TPlanPurchase[], now: Date, tx?: TT
     tx,
   );
   const lastDaysEnd = purchases.reduce<Date | null>((m, p) => (p.kind === "days" && p.endsAt && (!m || p.endsAt > m) ? p.endsAt : m), null);
-  const usesLeft = purchases.some((p) => p.kind === "count") ? purchases.reduce((n, p) => n + (p.kind === "count" ? Math.max(0, (p.usesTotal ?? 0) - p.usesUsed) : 0), 0) : null;
+  const usesLeft = purchases.some((p) => p.kind === "count")
+    ? purchases.reduce((n, p) => n + (p.kind === "count" ? Math.max(0, (p.usesTotal ?? 0) - p.usesUsed) : 0), 0)
+    : null;
   const state = (p: repo.TPlanPurchase): TPurchaseState => ({
     id: p.id,
     kind: p.kind === "days" ? "days" : "count",
@@ -143,7 +146,12 @@ export type TUseClaim = { id: string; basis: TUseBasis; purchaseId?: string | nu
  * Decides again under the lock and records the use (tokens follow with `finishUse`). The row
  * counts at once, so a concurrent request sees it; `releaseUse` takes it back when no reply came.
  */
-export async function claimUse(app: TEntitledApp, consumer: TConsumer, use: { source: TUseSource; apiKeyId?: string | null; dialogueId?: string | null }, now = new Date()): Promise<TUseClaim> {
+export async function claimUse(
+  app: TEntitledApp,
+  consumer: TConsumer,
+  use: { source: TUseSource; apiKeyId?: string | null; dialogueId?: string | null },
+  now = new Date(),
+): Promise<TUseClaim> {
   const who = consumerKey(consumer);
   const day = chinaDay(now);
   return repo.runInTransaction(async (tx) => {
@@ -189,6 +197,14 @@ export async function describeEntitlement(app: TEntitledApp, consumer: TConsumer
   const d = await decide(app, consumer, now);
   const plans = app.plans.map((p) => ({ id: p.id, kind: p.kind, quantity: p.quantity, price_micro: Number(p.priceMicro), daily_limit: p.dailyLimit }));
   const purchase = d.purchase ?? null;
-  if ("refusal" in d) return { basis: null, remainingToday: app.freePerDay > 0 ? 0 : null, trialEndsAt: d.trialEndsAt?.toISOString() ?? null, plans, refusal: d.refusal, purchase };
+  if ("refusal" in d)
+    return {
+      basis: null,
+      remainingToday: app.freePerDay > 0 ? 0 : null,
+      trialEndsAt: d.trialEndsAt?.toISOString() ?? null,
+      plans,
+      refusal: d.refusal,
+      purchase,
+    };
   return { basis: d.basis, remainingToday: d.remainingToday, trialEndsAt: d.trialEndsAt?.toISOString() ?? null, plans, refusal: null, purchase };
 }

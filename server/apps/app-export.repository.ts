@@ -2,7 +2,18 @@
 import { getDb, type TDbOrTx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 
-const EXPORT = { id: true, appId: true, accountId: true, filters: true, state: true, rowCount: true, fileKey: true, error: true, createdAt: true, finishedAt: true } as const satisfies Prisma.AppExportSelect;
+const EXPORT = {
+  id: true,
+  appId: true,
+  accountId: true,
+  filters: true,
+  state: true,
+  rowCount: true,
+  fileKey: true,
+  error: true,
+  createdAt: true,
+  finishedAt: true,
+} as const satisfies Prisma.AppExportSelect;
 export type TAppExportRow = Prisma.AppExportGetPayload<{ select: typeof EXPORT }>;
 
 export async function insertExport(data: { appId: string; accountId: string; filters: Prisma.InputJsonValue }, tx: TDbOrTx = getDb()) {
@@ -19,7 +30,10 @@ export async function listExportsOf(appId: string, accountId: string, take: numb
 
 /** pending -> running, once: a second worker picking the same job (a retry) finds it taken. */
 export async function claimExport(id: string, tx: TDbOrTx = getDb()) {
-  const { count } = await tx.appExport.updateMany({ where: { id, state: { in: ["pending", "failed"] } }, data: { state: "running", error: null, rowCount: 0 } });
+  const { count } = await tx.appExport.updateMany({
+    where: { id, state: { in: ["pending", "failed"] } },
+    data: { state: "running", error: null, rowCount: 0 },
+  });
   return count === 1;
 }
 
@@ -27,6 +41,10 @@ export async function updateExportRows(id: string, rowCount: number, tx: TDbOrTx
   await tx.appExport.update({ where: { id }, data: { rowCount } });
 }
 
-export async function finishExport(id: string, data: { state: "done" | "failed"; rowCount?: number; fileKey?: string | null; error?: string | null }, tx: TDbOrTx = getDb()) {
+export async function finishExport(
+  id: string,
+  data: { state: "done" | "failed"; rowCount?: number; fileKey?: string | null; error?: string | null },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.appExport.update({ where: { id }, data: { ...data, finishedAt: new Date() }, select: EXPORT });
 }

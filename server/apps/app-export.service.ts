@@ -32,7 +32,9 @@ async function getOwnedExport(actor: TDataActor, exportId: string) {
 async function readProgress(row: repo.TAppExportRow) {
   if (row.state === "done") return 100;
   if (row.state !== "running") return 0;
-  const job = await getQueue(EXPORT_QUEUE).getJob(jobIdOf(row.id)).catch(() => null);
+  const job = await getQueue(EXPORT_QUEUE)
+    .getJob(jobIdOf(row.id))
+    .catch(() => null);
   return typeof job?.progress === "number" ? Math.max(0, Math.min(99, Math.round(job.progress))) : 0;
 }
 

@@ -20,7 +20,16 @@ export const EXPORT_COLUMNS = ["dialogue_id", "title", "source", "user", "time",
 export async function writeExportWorkbook(rows: TExportRow[], t: TFunction): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(t("export.sheet"));
-  const widths: Record<(typeof EXPORT_COLUMNS)[number], number> = { dialogue_id: 28, title: 30, source: 8, user: 18, time: 20, role: 10, content: 80, feedback: 10 };
+  const widths: Record<(typeof EXPORT_COLUMNS)[number], number> = {
+    dialogue_id: 28,
+    title: 30,
+    source: 8,
+    user: 18,
+    time: 20,
+    role: 10,
+    content: 80,
+    feedback: 10,
+  };
   sheet.columns = EXPORT_COLUMNS.map((key) => ({ header: t(`export.columns.${key}`), key, width: widths[key] }));
   sheet.getRow(1).font = { bold: true };
   for (const r of rows) {

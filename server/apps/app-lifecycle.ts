@@ -20,7 +20,16 @@ export type TAppMove = keyof typeof APP_MOVES;
 
 /** The table of allowed state changes, read off the moves. */
 export const APP_TRANSITIONS: Record<TAppState, readonly TAppState[]> = Object.fromEntries(
-  APP_STATES.map((s) => [s, [...new Set(Object.values(APP_MOVES).filter((m) => (m.from as readonly string[]).includes(s)).map((m) => m.to))]]),
+  APP_STATES.map((s) => [
+    s,
+    [
+      ...new Set(
+        Object.values(APP_MOVES)
+          .filter((m) => (m.from as readonly string[]).includes(s))
+          .map((m) => m.to),
+      ),
+    ],
+  ]),
 ) as unknown as Record<TAppState, readonly TAppState[]>;
 
 export function canMoveApp(from: TAppState, move: TAppMove) {
@@ -34,6 +43,7 @@ export function moveApp(from: TAppState, move: TAppMove, opts: { reason?: string
     if (from === to) throw new AppError("repeat_action");
     throw new AppError("app_state_refused", { data: { from, to }, params: { from: `$t:apps:state.${from}`, to: `$t:apps:state.${to}` } });
   }
-  if (to === "removed" && !opts.reason?.trim()) throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.reject_reason" }] } });
+  if (to === "removed" && !opts.reason?.trim())
+    throw new AppError("validation_failed", { data: { fields: [{ path: "reason", message: "validation.reject_reason" }] } });
   return { state: to, reason: to === "removed" ? opts.reason!.trim() : null };
 }

@@ -2,5 +2,8 @@
 import { getDb, type TDbOrTx } from "../db/client";
 
 export async function findAppForShare(id: string, tx: TDbOrTx = getDb()) {
-  return tx.app.findFirst({ where: { id, deletedAt: null }, select: { id: true, ownerAccountId: true, state: true, removedAt: true, name: true, iconUrl: true, introduction: true } });
+  return tx.app.findFirst({
+    where: { id, deletedAt: null },
+    select: { id: true, ownerAccountId: true, state: true, removedAt: true, name: true, iconUrl: true, introduction: true },
+  });
 }

@@ -31,7 +31,11 @@ export type TAppTurnOptions = {
 };
 
 /** Everything refusable is settled here; the returned turn has a claimed use attached. */
-export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCaller, opts: TAppTurnOptions = {}): Promise<{ turn: TTurn; claim: TUseClaim; app: repo.TAppForTurn }> {
+export async function prepareAppTurn(
+  input: TSendMessageInput,
+  caller: TAppCaller,
+  opts: TAppTurnOptions = {},
+): Promise<{ turn: TTurn; claim: TUseClaim; app: repo.TAppForTurn }> {
   const now = opts.now ?? new Date();
   const { consumer } = caller;
   const app = await loadOpenableApp(input.app_id, consumer, caller.source);
@@ -59,9 +63,17 @@ export async function prepareAppTurn(input: TSendMessageInput, caller: TAppCalle
   if (!owner) throw new AppError("not_found");
   const ownerActor: TActor = owner;
   const chatAgent = toChatAgent(ownerActor, agent, version, "live");
-  const bill = billAppTurn({ ownerAccountId: app.ownerAccountId, ownerWallet, app: { id: app.id, name: app.name }, agent: { agentId: chatAgent.agentId, name: chatAgent.name } });
+  const bill = billAppTurn({
+    ownerAccountId: app.ownerAccountId,
+    ownerWallet,
+    app: { id: app.id, name: app.name },
+    agent: { agentId: chatAgent.agentId, name: chatAgent.name },
+  });
 
-  const [routing, document] = await Promise.all([getCachedRouting(chatAgent.config.model_key, ownerActor.id), pickAppDocument(consumer, chatAgent.config.document_reading, input.ufids[0])]);
+  const [routing, document] = await Promise.all([
+    getCachedRouting(chatAgent.config.model_key, ownerActor.id),
+    pickAppDocument(consumer, chatAgent.config.document_reading, input.ufids[0]),
+  ]);
   const m = routing.model;
   const ctx: TTurnContext = {
     agent: chatAgent,
@@ -112,7 +124,8 @@ function storedImageKeys(app: { id: string; inputModes?: string[] }, rows: dialo
 /** Documents are an account's uploads: an anonymous visitor sends none. */
 async function pickAppDocument(consumer: TConsumer, reading: boolean, sentId: string | undefined) {
   if (!sentId) return null;
-  if (!reading || !consumer.account) throw new AppError("validation_failed", { data: { fields: [{ path: "ufids", message: "validation.document_reading_off" }] } });
+  if (!reading || !consumer.account)
+    throw new AppError("validation_failed", { data: { fields: [{ path: "ufids", message: "validation.document_reading_off" }] } });
   return { doc: await loadReadableDocument(consumer.account, sentId) };
 }
 

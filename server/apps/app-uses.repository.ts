@@ -32,7 +32,10 @@ export async function findAppForTurn(id: string, tx: TDbOrTx = getDb()): Promise
 
 /** The agent with the version an app runs: the newest live one (as the chat's "live" mode picks). */
 export async function findAgentWithLiveVersion(agentId: string, tx: TDbOrTx = getDb()) {
-  const agent = await tx.agent.findFirst({ where: { id: agentId, deletedAt: null }, select: { id: true, ownerAccountId: true, enterpriseId: true, name: true, avatarUrl: true } });
+  const agent = await tx.agent.findFirst({
+    where: { id: agentId, deletedAt: null },
+    select: { id: true, ownerAccountId: true, enterpriseId: true, name: true, avatarUrl: true },
+  });
   if (!agent) return { agent: null, version: null };
   const version = await tx.agentVersion.findFirst({
     where: { agentId, state: { in: [...LIVE_AGENT_STATES] } },
@@ -107,7 +110,9 @@ export async function lockConsumerDay(appId: string, consumer: string, day: numb
 }
 
 export async function countUsesOnDay(appId: string, who: TConsumerKey, day: number, basis: string[], tx: TDbOrTx = getDb()) {
-  return tx.appUse.count({ where: { appId, day, basis: { in: basis }, ...("accountId" in who ? { accountId: who.accountId } : { visitorId: who.visitorId, accountId: null }) } });
+  return tx.appUse.count({
+    where: { appId, day, basis: { in: basis }, ...("accountId" in who ? { accountId: who.accountId } : { visitorId: who.visitorId, accountId: null }) },
+  });
 }
 
 export async function findFirstUseAt(appId: string, who: TConsumerKey, tx: TDbOrTx = getDb()) {
@@ -158,7 +163,8 @@ export async function countPlanUsesOnDay(purchaseIds: string[], day: number, tx:
 
 /** Takes one use of a count plan unless it is used up or refunded; false when it could not. */
 export async function takeCountUse(purchaseId: string, tx: TDbOrTx = getDb()): Promise<boolean> {
-  const n = await tx.$executeRaw`UPDATE purchase SET uses_used = uses_used + 1 WHERE id = ${purchaseId} AND uses_total IS NOT NULL AND uses_used < uses_total AND refunded_at IS NULL`;
+  const n =
+    await tx.$executeRaw`UPDATE purchase SET uses_used = uses_used + 1 WHERE id = ${purchaseId} AND uses_total IS NOT NULL AND uses_used < uses_total AND refunded_at IS NULL`;
   return n === 1;
 }
 

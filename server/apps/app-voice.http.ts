@@ -9,7 +9,16 @@ import { getRequestLanguage } from "../http/request-context";
 import { logger } from "../lib/logger";
 import { readMultipart } from "../uploads/multipart";
 import { readConsumer } from "./app-chat.http";
-import { CHAT_IMAGE_LIMITS, checkImageUpload, checkTranscribe, MAX_AUDIO_BYTES, speakForApp, storeAppImage, transcribeForApp, ZSpeechInput } from "./app-voice.service";
+import {
+  CHAT_IMAGE_LIMITS,
+  checkImageUpload,
+  checkTranscribe,
+  MAX_AUDIO_BYTES,
+  speakForApp,
+  storeAppImage,
+  transcribeForApp,
+  ZSpeechInput,
+} from "./app-voice.service";
 
 /** app_id from the query (read before the upload) or, failing that, the form. */
 const queryAppId = (req: Request) => (typeof req.query.app_id === "string" ? req.query.app_id : undefined);

@@ -64,7 +64,10 @@ export async function transcribeForApp(app: TModeApp, bytes: Buffer | undefined)
   return { text: await transcribeAudio({ bytes, mime: audio.mime, filename: `voice.${audio.ext}` }, app.ownerAccountId) };
 }
 
-export const ZSpeechInput = z.object({ app_id: z.string().min(1).max(40), text: z.string().trim().min(1, "validation.required").max(MAX_SPEECH_CHARS, "validation.too_long") });
+export const ZSpeechInput = z.object({
+  app_id: z.string().min(1).max(40),
+  text: z.string().trim().min(1, "validation.required").max(MAX_SPEECH_CHARS, "validation.too_long"),
+});
 export type TSpeechInput = z.infer<typeof ZSpeechInput>;
 
 /** The reply spoken in the app's speaker (or a default voice), as an MP3 stream. */
@@ -96,7 +99,8 @@ export function assertTurnImages(app: { id: string; inputModes?: string[] }, ima
   if (images.length > PER_FORM.images) throw new AppError("too_many_files", { params: { max: PER_FORM.images }, data: { max: PER_FORM.images } });
   return images.map((url) => {
     const m = IMAGE_URL.exec(url);
-    if (!m || m[2] !== app.id || m[1].includes("..")) throw new AppError("validation_failed", { data: { fields: [{ path: "images", message: "validation.image_unknown" }] } });
+    if (!m || m[2] !== app.id || m[1].includes(".."))
+      throw new AppError("validation_failed", { data: { fields: [{ path: "images", message: "validation.image_unknown" }] } });
     return m[1];
   });
 }

@@ -51,7 +51,10 @@ export const APP = {
 export type TAppRow = Prisma.AppGetPayload<{ select: typeof APP }>;
 
 /** Columns an app's form writes (everything but state, review and counters). */
-export type TAppData = Omit<Prisma.AppUncheckedCreateInput, "id" | "agents" | "plans" | "apiKeys" | "state" | "removedReason" | "removedAt" | "reviewedAt" | "reviewedById" | "listedAt" | "deletedAt" | "submittedAt">;
+export type TAppData = Omit<
+  Prisma.AppUncheckedCreateInput,
+  "id" | "agents" | "plans" | "apiKeys" | "state" | "removedReason" | "removedAt" | "reviewedAt" | "reviewedById" | "listedAt" | "deletedAt" | "submittedAt"
+>;
 export type TPlanData = { kind: "days" | "count"; quantity: number; priceMicro: bigint; dailyLimit: number | null };
 
 /** Serialises creations of one account's apps (the edition's app count). */
@@ -76,7 +79,12 @@ export async function findAppById(id: string, tx: TDbOrTx = getDb(), opts: { del
 
 export async function listAppsOf(accountId: string, filter: { type?: TAppType; state?: TAppState; deleted: boolean }, tx: TDbOrTx = getDb()) {
   return tx.app.findMany({
-    where: { ownerAccountId: accountId, deletedAt: filter.deleted ? { not: null } : null, ...(filter.type ? { type: filter.type } : {}), ...(filter.state ? { state: filter.state } : {}) },
+    where: {
+      ownerAccountId: accountId,
+      deletedAt: filter.deleted ? { not: null } : null,
+      ...(filter.type ? { type: filter.type } : {}),
+      ...(filter.state ? { state: filter.state } : {}),
+    },
     orderBy: filter.deleted ? { deletedAt: "desc" } : { createdAt: "desc" },
     select: APP,
     take: 500,
@@ -84,7 +92,12 @@ export async function listAppsOf(accountId: string, filter: { type?: TAppType; s
 }
 
 export async function listAppsInState(state: TAppState, tx: TDbOrTx = getDb()) {
-  return tx.app.findMany({ where: { state, deletedAt: null }, orderBy: { submittedAt: "asc" }, select: { ...APP, owner: { select: { account: true, nickname: true } } }, take: 500 });
+  return tx.app.findMany({
+    where: { state, deletedAt: null },
+    orderBy: { submittedAt: "asc" },
+    select: { ...APP, owner: { select: { account: true, nickname: true } } },
+    take: 500,
+  });
 }
 
 export async function insertApp(data: TAppData, agentIds: string[], plans: TPlanData[], tx: TDbOrTx) {
@@ -93,7 +106,20 @@ export async function insertApp(data: TAppData, agentIds: string[], plans: TPlan
   return row.id;
 }
 
-export async function updateAppById(id: string, data: Partial<TAppData> & { submittedAt?: Date; state?: TAppState; removedReason?: string | null; removedAt?: Date | null; reviewedAt?: Date | null; reviewedById?: string | null; listedAt?: Date | null; deletedAt?: Date | null }, tx: TDbOrTx) {
+export async function updateAppById(
+  id: string,
+  data: Partial<TAppData> & {
+    submittedAt?: Date;
+    state?: TAppState;
+    removedReason?: string | null;
+    removedAt?: Date | null;
+    reviewedAt?: Date | null;
+    reviewedById?: string | null;
+    listedAt?: Date | null;
+    deletedAt?: Date | null;
+  },
+  tx: TDbOrTx,
+) {
   await tx.app.update({ where: { id }, data, select: { id: true } });
 }
 
@@ -105,7 +131,10 @@ export async function replaceAgentsAndPlans(appId: string, agentIds: string[], p
 }
 
 /** The app's search words, weighted for ranking: name A, tags B, introduction and English fields C. */
-export async function writeSearchLexemes(app: { id: string; name: string; tags: string[]; introduction: string; nameEn: string; introductionEn: string }, tx: TDbOrTx) {
+export async function writeSearchLexemes(
+  app: { id: string; name: string; tags: string[]; introduction: string; nameEn: string; introductionEn: string },
+  tx: TDbOrTx,
+) {
   const literal = toTsvectorLiteral([
     { text: app.name, weight: "A" },
     { text: app.tags.join(" "), weight: "B" },
@@ -125,7 +154,12 @@ export async function deleteAppById(id: string, tx: TDbOrTx) {
 export async function findOwnLiveAgents(accountId: string, agentIds: string[], tx: TDbOrTx = getDb()) {
   if (!agentIds.length) return [];
   return tx.agent.findMany({
-    where: { id: { in: agentIds }, ownerAccountId: accountId, deletedAt: null, versions: { some: { state: { in: ["published", "published_in_review", "on_shelf"] } } } },
+    where: {
+      id: { in: agentIds },
+      ownerAccountId: accountId,
+      deletedAt: null,
+      versions: { some: { state: { in: ["published", "published_in_review", "on_shelf"] } } },
+    },
     select: { id: true, name: true },
   });
 }

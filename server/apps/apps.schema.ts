@@ -32,7 +32,10 @@ export const SHARE_RATIO = { min: 10, max: 70 } as const;
 export function countWords(text: string): number {
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
   const cjkCount = (text.match(cjk) ?? []).length;
-  const latin = text.replace(cjk, " ").split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  const latin = text
+    .replace(cjk, " ")
+    .split(/\s+/)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
   return cjkCount + latin;
 }
 
@@ -54,8 +57,16 @@ export const ZMenuItem = z
 export const ZAppPlan = z
   .object({
     kind: z.enum(["days", "count"], "apps:validation.plan_kind"),
-    quantity: z.number("apps:validation.plan_quantity").int("apps:validation.plan_quantity").min(1, "apps:validation.plan_quantity").max(100_000, "apps:validation.plan_quantity"),
-    price_micro: z.number("apps:validation.plan_price").int("validation.price_integer").min(MIN_PLAN_PRICE_MICRO, "apps:validation.plan_price").max(1_000_000 * MICRO, "apps:validation.plan_price"),
+    quantity: z
+      .number("apps:validation.plan_quantity")
+      .int("apps:validation.plan_quantity")
+      .min(1, "apps:validation.plan_quantity")
+      .max(100_000, "apps:validation.plan_quantity"),
+    price_micro: z
+      .number("apps:validation.plan_price")
+      .int("validation.price_integer")
+      .min(MIN_PLAN_PRICE_MICRO, "apps:validation.plan_price")
+      .max(1_000_000 * MICRO, "apps:validation.plan_price"),
     /** Uses per day under the plan; null is unlimited, which a per-count plan may not be. */
     daily_limit: z.number().int("apps:validation.plan_daily_limit").min(1, "apps:validation.plan_daily_limit").nullable().default(null),
   })
@@ -64,13 +75,32 @@ export const ZAppPlan = z
 export const ZInputContent = z
   .object({ enabled: z.boolean().default(false), variables: z.array(ZVariable).max(20, "apps:validation.variables_max").default([]) })
   .refine((c) => !c.enabled || c.variables.length > 0, { message: "apps:validation.input_content_variables", path: ["variables"] })
-  .refine((c) => !c.enabled || c.variables.length === 0 || c.variables.some((v) => v.required), { message: "apps:validation.input_content_required", path: ["variables"] })
+  .refine((c) => !c.enabled || c.variables.length === 0 || c.variables.some((v) => v.required), {
+    message: "apps:validation.input_content_required",
+    path: ["variables"],
+  })
   .refine((c) => new Set(c.variables.map((v) => v.name)).size === c.variables.length, { message: "validation.variable_duplicate", path: ["variables"] });
 
 // Type-specific settings: typed enough to refuse nonsense, loose enough for settings a type adds later.
-export const ZBotSettings = z.object({ channel: z.enum(BOT_CHANNELS, "apps:validation.bot_channel"), greeting: z.string().max(1000, "validation.too_long").default("") });
+export const ZBotSettings = z.object({
+  channel: z.enum(BOT_CHANNELS, "apps:validation.bot_channel"),
+  greeting: z.string().max(1000, "validation.too_long").default(""),
+});
 export const ZWorkshopSettings = z.object({
-  roles: z.array(z.object({ name: z.string().trim().min(1, "validation.required").max(32, "validation.too_long"), role_type: z.enum(["agent", "user"]), agent_id: z.string().max(40).optional(), hosting: z.boolean().default(false), description: z.string().max(500, "validation.too_long").default("") }).loose()).max(20).default([]),
+  roles: z
+    .array(
+      z
+        .object({
+          name: z.string().trim().min(1, "validation.required").max(32, "validation.too_long"),
+          role_type: z.enum(["agent", "user"]),
+          agent_id: z.string().max(40).optional(),
+          hosting: z.boolean().default(false),
+          description: z.string().max(500, "validation.too_long").default(""),
+        })
+        .loose(),
+    )
+    .max(20)
+    .default([]),
   nodes: z.array(z.record(z.string(), z.unknown())).max(50).default([]),
 });
 export const ZDigitalHumanSettings = z.object({
@@ -78,13 +108,24 @@ export const ZDigitalHumanSettings = z.object({
   voice_id: z.string().trim().max(100).default(""),
   orientation: z.enum(["horizontal", "vertical"], "apps:validation.orientation").default("vertical"),
 });
-const SETTINGS_SCHEMAS = { h5: z.object({}).default({}), api: z.object({}).default({}), bot: ZBotSettings, workshop: ZWorkshopSettings, digital_human: ZDigitalHumanSettings } as const;
+const SETTINGS_SCHEMAS = {
+  h5: z.object({}).default({}),
+  api: z.object({}).default({}),
+  bot: ZBotSettings,
+  workshop: ZWorkshopSettings,
+  digital_human: ZDigitalHumanSettings,
+} as const;
 
 export const ZAppFields = z.object({
   type: z.enum(APP_TYPES, "apps:validation.type"),
   name: z.string("apps:validation.name").trim().min(1, "apps:validation.name").max(APP_NAME_MAX, "apps:validation.name"),
   name_en: z.string().trim().max(60, "validation.too_long").default(""),
-  icon_url: z.string("apps:validation.icon").trim().min(1, "apps:validation.icon").max(500, "validation.too_long").refine((s) => !s || isImageUrl(s), "apps:validation.image_url"),
+  icon_url: z
+    .string("apps:validation.icon")
+    .trim()
+    .min(1, "apps:validation.icon")
+    .max(500, "validation.too_long")
+    .refine((s) => !s || isImageUrl(s), "apps:validation.image_url"),
   introduction: z
     .string("apps:validation.introduction")
     .trim()
@@ -98,11 +139,17 @@ export const ZAppFields = z.object({
     .refine((s) => countWords(s) <= APP_INTRO_MAX_WORDS, "apps:validation.introduction_words")
     .default(""),
   category_id: z.number("apps:validation.category").int("apps:validation.category").positive("apps:validation.category"),
-  tags: z.array(z.string().trim().min(1, "apps:validation.tag").max(20, "apps:validation.tag"), "apps:validation.tags").min(1, "apps:validation.tags").max(10, "apps:validation.tags_max"),
+  tags: z
+    .array(z.string().trim().min(1, "apps:validation.tag").max(20, "apps:validation.tag"), "apps:validation.tags")
+    .min(1, "apps:validation.tags")
+    .max(10, "apps:validation.tags_max"),
   platform: z.enum(APP_PLATFORMS, "apps:validation.platform").default("web"),
   agent_ids: z.array(z.string().min(1).max(40), "apps:validation.agents").min(1, "apps:validation.agents").max(20, "apps:validation.agents"),
   style: z.enum(["conversation", "qa"], "apps:validation.style").default("conversation"),
-  recommended_questions: z.array(z.string().trim().min(1, "validation.required").max(100, "validation.too_long")).max(10, "apps:validation.questions_max").default([]),
+  recommended_questions: z
+    .array(z.string().trim().min(1, "validation.required").max(100, "validation.too_long"))
+    .max(10, "apps:validation.questions_max")
+    .default([]),
   menu_items: z.array(ZMenuItem).max(10, "apps:validation.menu_max").default([]),
   input_modes: z.array(z.enum(INPUT_MODES, "apps:validation.input_modes")).min(1, "apps:validation.input_modes").default(["text"]),
   output_modes: z.array(z.enum(OUTPUT_MODES, "apps:validation.output_modes")).default(["text"]),
@@ -114,7 +161,12 @@ export const ZAppFields = z.object({
   plans: z.array(ZAppPlan).max(MAX_PLANS, "apps:validation.plans_max").default([]),
   trial_days: z.number().int("apps:validation.trial_days").min(0, "apps:validation.trial_days").max(3650, "apps:validation.trial_days").default(0),
   free_per_day: z.number().int("apps:validation.free_per_day").min(0, "apps:validation.free_per_day").max(100_000, "apps:validation.free_per_day").default(0),
-  share_ratio: z.number().int("apps:validation.share_ratio").min(SHARE_RATIO.min, "apps:validation.share_ratio").max(SHARE_RATIO.max, "apps:validation.share_ratio").default(SHARE_RATIO.min),
+  share_ratio: z
+    .number()
+    .int("apps:validation.share_ratio")
+    .min(SHARE_RATIO.min, "apps:validation.share_ratio")
+    .max(SHARE_RATIO.max, "apps:validation.share_ratio")
+    .default(SHARE_RATIO.min),
   is_public: z.boolean().default(true),
   in_app_centre: z.boolean().default(true),
   input_content: ZInputContent.default({ enabled: false, variables: [] }),
@@ -124,13 +176,15 @@ export const ZAppFields = z.object({
 /** The whole app input, with the rules that look at several fields at once. */
 export const ZAppInput = ZAppFields.superRefine((a, ctx) => {
   const dup = (list: string[]) => new Set(list).size !== list.length;
-  if (SINGLE_AGENT_TYPES.includes(a.type) && a.agent_ids.length !== 1) ctx.addIssue({ code: "custom", path: ["agent_ids"], message: "apps:validation.agents_one" });
+  if (SINGLE_AGENT_TYPES.includes(a.type) && a.agent_ids.length !== 1)
+    ctx.addIssue({ code: "custom", path: ["agent_ids"], message: "apps:validation.agents_one" });
   if (dup(a.agent_ids)) ctx.addIssue({ code: "custom", path: ["agent_ids"], message: "apps:validation.agents" });
   if (dup(a.input_modes)) ctx.addIssue({ code: "custom", path: ["input_modes"], message: "apps:validation.input_modes" });
   if (dup(a.output_modes)) ctx.addIssue({ code: "custom", path: ["output_modes"], message: "apps:validation.output_modes" });
   if (dup(a.tags.map((t) => t.toLowerCase()))) ctx.addIssue({ code: "custom", path: ["tags"], message: "apps:validation.tags_duplicate" });
   const settings = SETTINGS_SCHEMAS[a.type].safeParse(a.settings);
-  if (!settings.success) for (const issue of settings.error.issues) ctx.addIssue({ code: "custom", path: ["settings", ...issue.path.map(String)], message: issue.message });
+  if (!settings.success)
+    for (const issue of settings.error.issues) ctx.addIssue({ code: "custom", path: ["settings", ...issue.path.map(String)], message: issue.message });
 });
 
 export type TAppInput = z.infer<typeof ZAppInput>;
@@ -145,8 +199,13 @@ export function parseAppSettings(type: TAppType, settings: unknown): Record<stri
 
 export const ZAppId = z.object({ id: z.string().min(1).max(40) });
 export const ZUpdateAppInput = z.object({ id: z.string().min(1).max(40), app: ZAppInput });
-export const ZListAppsInput = z.object({ type: z.enum(APP_TYPES).optional(), state: z.enum(APP_STATES).optional(), deleted: z.boolean().default(false) }).default({ deleted: false });
-export const ZRemoveAppInput = z.object({ id: z.string().min(1).max(40), reason: z.string().trim().min(1, "validation.reject_reason").max(200, "validation.reject_reason") });
+export const ZListAppsInput = z
+  .object({ type: z.enum(APP_TYPES).optional(), state: z.enum(APP_STATES).optional(), deleted: z.boolean().default(false) })
+  .default({ deleted: false });
+export const ZRemoveAppInput = z.object({
+  id: z.string().min(1).max(40),
+  reason: z.string().trim().min(1, "validation.reject_reason").max(200, "validation.reject_reason"),
+});
 
 export type TAppIdInput = z.infer<typeof ZAppId>;
 export type TUpdateAppInput = z.infer<typeof ZUpdateAppInput>;

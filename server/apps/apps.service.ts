@@ -125,7 +125,8 @@ function toData(owner: { id: string; enterpriseId: string | null }, input: TAppI
   };
 }
 
-const toPlans = (input: TAppInput): repo.TPlanData[] => input.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, priceMicro: BigInt(p.price_micro), dailyLimit: p.daily_limit }));
+const toPlans = (input: TAppInput): repo.TPlanData[] =>
+  input.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, priceMicro: BigInt(p.price_micro), dailyLimit: p.daily_limit }));
 
 /**
  * What the schema cannot see: the category exists, and every agent the app names (its agents, and
@@ -179,7 +180,10 @@ export async function createApp(actor: TActor, input: TAppInput): Promise<TAppVi
     await assertReferences(actor.id, input, tx);
     const data = toData(actor, input);
     const appId = await repo.insertApp(data, input.agent_ids, toPlans(input), tx);
-    await repo.writeSearchLexemes({ id: appId, name: input.name, tags: input.tags, introduction: input.introduction, nameEn: input.name_en, introductionEn: input.introduction_en }, tx);
+    await repo.writeSearchLexemes(
+      { id: appId, name: input.name, tags: input.tags, introduction: input.introduction, nameEn: input.name_en, introductionEn: input.introduction_en },
+      tx,
+    );
     return appId;
   });
   return getView(id);
@@ -198,7 +202,10 @@ export async function updateApp(actor: TActor, { id, app: input }: TUpdateAppInp
     const back = row.state === "on_shelf" ? moveApp("on_shelf", "edit_listed") : null;
     await repo.updateAppById(id, { ...data, ...(back ? { state: back.state, submittedAt: new Date(), listedAt: null } : {}) }, tx);
     await repo.replaceAgentsAndPlans(id, input.agent_ids, toPlans(input), tx);
-    await repo.writeSearchLexemes({ id, name: input.name, tags: input.tags, introduction: input.introduction, nameEn: input.name_en, introductionEn: input.introduction_en }, tx);
+    await repo.writeSearchLexemes(
+      { id, name: input.name, tags: input.tags, introduction: input.introduction, nameEn: input.name_en, introductionEn: input.introduction_en },
+      tx,
+    );
   });
   return getView(id);
 }
@@ -221,7 +228,15 @@ async function moveOwn(actor: TActor, { id }: TAppIdInput, move: TAppMove) {
     // Going back to review checks the app still may run what it names (an agent deleted since).
     if (move === "submit" || move === "put_back") await assertReferences(row.ownerAccountId, toAppInput(row), tx);
     const moved = moveApp(row.state as TAppState, move);
-    await repo.updateAppById(id, { state: moved.state, ...(moved.state === "under_review" ? { submittedAt: new Date(), removedReason: null } : {}), ...(moved.state === "off_shelf" ? { listedAt: null } : {}) }, tx);
+    await repo.updateAppById(
+      id,
+      {
+        state: moved.state,
+        ...(moved.state === "under_review" ? { submittedAt: new Date(), removedReason: null } : {}),
+        ...(moved.state === "off_shelf" ? { listedAt: null } : {}),
+      },
+      tx,
+    );
   });
   return getView(id);
 }
@@ -285,7 +300,18 @@ async function decide(actor: TActor, id: string, move: "approve" | "remove", rea
     const moved = moveApp(row.state as TAppState, move, { reason });
     const now = new Date();
     // A removal is remembered until an approval: a resubmitted app stays closed to its link till then.
-    await repo.updateAppById(id, { state: moved.state, removedReason: moved.reason, removedAt: moved.state === "removed" ? now : null, reviewedAt: now, reviewedById: actor.id, listedAt: moved.state === "on_shelf" ? now : null }, tx);
+    await repo.updateAppById(
+      id,
+      {
+        state: moved.state,
+        removedReason: moved.reason,
+        removedAt: moved.state === "removed" ? now : null,
+        reviewedAt: now,
+        reviewedById: actor.id,
+        listedAt: moved.state === "on_shelf" ? now : null,
+      },
+      tx,
+    );
   });
   return getView(id);
 }

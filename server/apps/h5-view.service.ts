@@ -43,7 +43,9 @@ export type TH5Refusal = "missing" | "removed" | "off_shelf" | "under_review" | 
 export type TH5Lookup = { ok: true; app: TH5App } | { ok: false; reason: TH5Refusal; removedReason?: string | null };
 
 const readStrings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map((v) => (typeof v === "string" ? v : typeof v === "object" && v && "text" in v ? String((v as { text: unknown }).text) : "")).filter(Boolean) : [];
+  Array.isArray(value)
+    ? value.map((v) => (typeof v === "string" ? v : typeof v === "object" && v && "text" in v ? String((v as { text: unknown }).text) : "")).filter(Boolean)
+    : [];
 
 function readMenu(value: unknown): TH5MenuItem[] {
   if (!Array.isArray(value)) return [];

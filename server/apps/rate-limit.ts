@@ -23,7 +23,11 @@ export function redisRateStore(url: string): TRateStore {
   return {
     async hit(key, windowStart, windowMs) {
       const k = `zl:rl:${key}:${windowStart}`;
-      const results = await redis.multi().incr(k).pexpire(k, windowMs * 2).exec();
+      const results = await redis
+        .multi()
+        .incr(k)
+        .pexpire(k, windowMs * 2)
+        .exec();
       const [err, hits] = results?.[0] ?? [new Error("no reply"), 0];
       if (err) throw err;
       return Number(hits);
@@ -57,5 +61,10 @@ export async function hitRateLimit(store: TRateStore, key: string, limit: number
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const hits = await store.hit(key, windowStart, windowMs);
   const allowed = hits <= limit;
-  return { allowed, limit, remaining: Math.max(0, limit - hits), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - hits),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
+  };
 }

@@ -48,7 +48,10 @@ export function createAuthRouter() {
   );
 
   // Paid registration: an order first, then the page that made it signs in with its claim once paid.
-  router.get("/v1/auth/register/terms", handle(async (req) => getRegistrationTerms({ enterpriseDomain: domainOf(req.query) })));
+  router.get(
+    "/v1/auth/register/terms",
+    handle(async (req) => getRegistrationTerms({ enterpriseDomain: domainOf(req.query) })),
+  );
   router.post(
     "/v1/auth/register/order",
     handle(async (req) => {
@@ -57,7 +60,10 @@ export function createAuthRouter() {
       return createRegistrationOrder(input, provider, requestMeta(req), { enterprise, touser: req.query.touser });
     }),
   );
-  router.get("/v1/auth/register/order", handle(async (req) => getRegistrationOrder(String(req.query.id ?? ""), String(req.query.claim ?? ""))));
+  router.get(
+    "/v1/auth/register/order",
+    handle(async (req) => getRegistrationOrder(String(req.query.id ?? ""), String(req.query.claim ?? ""))),
+  );
   router.post(
     "/v1/auth/register/complete",
     handle(async (req, res) => {
@@ -122,8 +128,14 @@ export function createAuthRouter() {
     }),
   );
 
-  router.get("/v1/account/me", handle(async (req) => (await requireAuth(req)).account));
-  router.post("/v1/account/phone", handle(async (req) => bindPhone((await requireAuth(req)).account.id, ZBindPhoneInput.parse(req.body), requestMeta(req))));
+  router.get(
+    "/v1/account/me",
+    handle(async (req) => (await requireAuth(req)).account),
+  );
+  router.post(
+    "/v1/account/phone",
+    handle(async (req) => bindPhone((await requireAuth(req)).account.id, ZBindPhoneInput.parse(req.body), requestMeta(req))),
+  );
 
   router.get(
     "/v1/qy/info_by_domain",

@@ -4,7 +4,15 @@ import { isUniqueViolation, withTransaction } from "../db/transaction";
 import { getEnv } from "../env";
 import { AppError } from "../errors/app-error";
 import * as repo from "../accounts/accounts.repository";
-import { passwordSchema, ZPhone, type TChangePasswordInput, type TLoginPasswordInput, type TLoginSmsInput, type TRegisterInput, type TResetPasswordInput } from "../accounts/accounts.schema";
+import {
+  passwordSchema,
+  ZPhone,
+  type TChangePasswordInput,
+  type TLoginPasswordInput,
+  type TLoginSmsInput,
+  type TRegisterInput,
+  type TResetPasswordInput,
+} from "../accounts/accounts.schema";
 import { hashPassword, verifyPassword } from "./password";
 import { assertLoginAllowed, recordLoginAttempt } from "./login-throttle";
 import { toSessionAccount } from "../accounts/session-account";
@@ -15,7 +23,6 @@ import { resolveReferrer } from "../money/editions/referral";
 import { isNameReserved } from "../money/editions/registration-reservation";
 
 export type TRequestMeta = { ip: string; userAgent?: string; language?: string };
-
 
 export function isStrictPasswordOn(enterprise?: { strictPassword: boolean } | null) {
   return getEnv().STRICT_PASSWORD || Boolean(enterprise?.strictPassword);

@@ -24,14 +24,18 @@ import { startSession } from "./session.service";
 /** How long after the payment the page may still sign in with its claim; later it signs in by password. */
 export const CLAIM_TTL_MS = 60 * 60 * 1000;
 
-
 export async function getRegistrationTerms(opts: { enterpriseDomain?: string } = {}) {
   const enterprise = opts.enterpriseDomain ? await accounts.findEnterpriseByDomain(opts.enterpriseDomain) : null;
   const mode = enterprise?.registrationMode ?? getEnv().REGISTRATION_MODE;
   return { mode, fee: getRegistrationFeeMicro(), providers: mode === "paid" ? listProviders() : [] };
 }
 
-export async function createRegistrationOrder(input: TRegisterInput, provider: string, meta: TRequestMeta, opts: { enterprise: TRegistrationEnterprise; touser?: unknown }) {
+export async function createRegistrationOrder(
+  input: TRegisterInput,
+  provider: string,
+  meta: TRequestMeta,
+  opts: { enterprise: TRegistrationEnterprise; touser?: unknown },
+) {
   const { enterprise } = opts;
   const mode = enterprise?.registrationMode ?? getEnv().REGISTRATION_MODE;
   if (mode === "closed") throw new AppError("registration_closed");
@@ -48,7 +52,14 @@ export async function createRegistrationOrder(input: TRegisterInput, provider: s
     claimHash: sha256(claim),
   };
   const sharer = await resolveReferrer(opts.touser, null);
-  const order = await createPaymentOrder({ accountId: null, purpose: "registration", amountMicro: getRegistrationFeeMicro(), provider, details, sharerAccountId: sharer ?? null });
+  const order = await createPaymentOrder({
+    accountId: null,
+    purpose: "registration",
+    amountMicro: getRegistrationFeeMicro(),
+    provider,
+    details,
+    sharerAccountId: sharer ?? null,
+  });
   return { order, claim, account: input.account };
 }
 
@@ -56,7 +67,8 @@ async function findClaimedOrder(orderId: string, claim: string) {
   const order = typeof orderId === "string" && orderId.length < 64 ? await findPaymentOrder(orderId) : null;
   const details = (order?.details ?? {}) as Partial<TRegistrationDetails>;
   // Without the claim an order is nobody's business: the same answer as a missing one.
-  if (!order || order.purpose !== "registration" || typeof claim !== "string" || !details.claimHash || details.claimHash !== sha256(claim)) throw new AppError("not_found");
+  if (!order || order.purpose !== "registration" || typeof claim !== "string" || !details.claimHash || details.claimHash !== sha256(claim))
+    throw new AppError("not_found");
   return order;
 }
 

@@ -10,7 +10,13 @@ const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
 export async function startSession(accountId: string, meta: { ip?: string; userAgent?: string } = {}, now = new Date()) {
   const token = randomToken(32);
-  await repo.insertSession({ id: sha256(token), accountId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) });
+  await repo.insertSession({
+    id: sha256(token),
+    accountId,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    ip: meta.ip,
+    userAgent: meta.userAgent?.slice(0, 300),
+  });
   return { token, maxAgeSeconds: SESSION_TTL_MS / 1000 };
 }
 
@@ -33,4 +39,3 @@ export async function touchSessionIfDue(session: { id: string; lastSeenAt: Date 
 export async function endSession(sessionId: string, now = new Date()) {
   await repo.revokeSessions({ id: sessionId }, now);
 }
-

@@ -23,7 +23,16 @@ export async function deleteBot(actor: TActor, botId: string, now = new Date()):
     const entries = (await repo.listPackagePostings([row.id], tx)).flatMap((p) => p.entries);
     const refunded = paidByOwner(entries, row.ownerAccountId);
     if (refunded <= 0) return { refunded_micro: 0 };
-    await post({ key: packageRefundKey(row.id), kind: "refund", accountId: row.ownerAccountId, memo: { botId: row.id, name: row.name, reason: "bot_never_online" }, legs: reverseLegs(entries) }, tx);
+    await post(
+      {
+        key: packageRefundKey(row.id),
+        kind: "refund",
+        accountId: row.ownerAccountId,
+        memo: { botId: row.id, name: row.name, reason: "bot_never_online" },
+        legs: reverseLegs(entries),
+      },
+      tx,
+    );
     return { refunded_micro: refunded };
   });
 }

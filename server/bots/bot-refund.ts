@@ -15,7 +15,10 @@ export function paidByOwner(entries: TEntry[], ownerId: string): number {
 }
 
 /** For each bot a deletion now would refund: until when, and how much its owner paid. */
-export async function findDeleteRefunds(bots: { id: string; ownerAccountId: string; createdAt: Date; lastSeenAt: Date | null }[], now = new Date()): Promise<Map<string, TDeleteRefund>> {
+export async function findDeleteRefunds(
+  bots: { id: string; ownerAccountId: string; createdAt: Date; lastSeenAt: Date | null }[],
+  now = new Date(),
+): Promise<Map<string, TDeleteRefund>> {
   const open = bots.map((b) => ({ bot: b, until: refundableUntil(b, now) })).filter((x) => x.until);
   const out = new Map<string, TDeleteRefund>();
   if (!open.length) return out;

@@ -39,7 +39,17 @@ export async function saveSchedule(actor: TActor, input: TScheduleInput): Promis
     }
     return repo.upsertSchedule(
       input.schedule_id,
-      { botId: bot.id, content: input.content, targets: input.targets, sendAt, loop: input.loop, everyHours: rule.everyHours, utcOffsetMinutes: input.utc_offset_minutes, nextRunAt: next, enabled: input.enabled },
+      {
+        botId: bot.id,
+        content: input.content,
+        targets: input.targets,
+        sendAt,
+        loop: input.loop,
+        everyHours: rule.everyHours,
+        utcOffsetMinutes: input.utc_offset_minutes,
+        nextRunAt: next,
+        enabled: input.enabled,
+      },
       tx,
     );
   });
@@ -75,5 +85,10 @@ export async function listDeliveries(actor: TActor, botId: string, opts: { befor
 
 export async function listTargets(actor: TActor, botId: string): Promise<TTargetView[]> {
   const bot = await loadOwnedBot(actor, botId);
-  return (await repo.listTargets(bot.id)).map((t) => ({ kind: t.kind as "contact" | "group", id: t.externalId, name: t.name, last_message_at: t.lastMessageAt.toISOString() }));
+  return (await repo.listTargets(bot.id)).map((t) => ({
+    kind: t.kind as "contact" | "group",
+    id: t.externalId,
+    name: t.name,
+    last_message_at: t.lastMessageAt.toISOString(),
+  }));
 }

@@ -63,7 +63,10 @@ export async function softDeleteBot(id: string, appId: string, now: Date, tx: TD
 /** The bot's row locked for its deletion: two deletions of one bot run one after the other. */
 export async function lockBotForDelete(id: string, tx: TDbOrTx) {
   await tx.$executeRaw`SELECT id FROM bot WHERE id = ${id} FOR UPDATE`;
-  return tx.bot.findUnique({ where: { id }, select: { id: true, appId: true, ownerAccountId: true, name: true, createdAt: true, lastSeenAt: true, deletedAt: true } });
+  return tx.bot.findUnique({
+    where: { id },
+    select: { id: true, appId: true, ownerAccountId: true, name: true, createdAt: true, lastSeenAt: true, deletedAt: true },
+  });
 }
 
 /** Locks the bot's row: one bot's schedules are counted and saved one change at a time. */
@@ -93,7 +96,10 @@ export async function listPackagePostings(botIds: string[], tx: TDbOrTx = getDb(
 }
 
 export async function findPostingEntries(key: string, tx: TDbOrTx = getDb()) {
-  return (await tx.ledgerTransaction.findUnique({ where: { idempotencyKey: key }, select: { entries: { select: { ledgerAccountId: true, amountMicro: true } } } }))?.entries ?? null;
+  return (
+    (await tx.ledgerTransaction.findUnique({ where: { idempotencyKey: key }, select: { entries: { select: { ledgerAccountId: true, amountMicro: true } } } }))
+      ?.entries ?? null
+  );
 }
 
 export async function findAgentNames(ids: string[]) {
@@ -113,7 +119,12 @@ export async function insertEvent(botId: string, kind: string, detail: Record<st
 }
 
 export async function listEvents(botId: string, take = 50) {
-  return getDb().botEvent.findMany({ where: { botId }, orderBy: { createdAt: "desc" }, take, select: { id: true, kind: true, detail: true, readAt: true, createdAt: true } });
+  return getDb().botEvent.findMany({
+    where: { botId },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { id: true, kind: true, detail: true, readAt: true, createdAt: true },
+  });
 }
 
 export async function markEventsRead(botId: string, now: Date) {
@@ -122,7 +133,20 @@ export async function markEventsRead(botId: string, now: Date) {
 
 // Schedules -------------------------------------------------------------------------------------
 
-const SCHEDULE_ROW = { id: true, botId: true, content: true, targets: true, sendAt: true, loop: true, everyHours: true, utcOffsetMinutes: true, nextRunAt: true, lastRunAt: true, enabled: true, createdAt: true } as const satisfies Prisma.BotScheduleSelect;
+const SCHEDULE_ROW = {
+  id: true,
+  botId: true,
+  content: true,
+  targets: true,
+  sendAt: true,
+  loop: true,
+  everyHours: true,
+  utcOffsetMinutes: true,
+  nextRunAt: true,
+  lastRunAt: true,
+  enabled: true,
+  createdAt: true,
+} as const satisfies Prisma.BotScheduleSelect;
 export type TScheduleRow = Prisma.BotScheduleGetPayload<{ select: typeof SCHEDULE_ROW }>;
 
 export async function countSchedules(botId: string, tx: TDbOrTx = getDb()) {
@@ -144,7 +168,11 @@ export async function deleteSchedule(botId: string, id: string) {
 
 /** "What will be sent next": enabled schedules with a next run first, soonest first. */
 export async function listSchedules(botId: string): Promise<TScheduleRow[]> {
-  return getDb().botSchedule.findMany({ where: { botId }, orderBy: [{ nextRunAt: { sort: "asc", nulls: "last" } }, { createdAt: "desc" }], select: SCHEDULE_ROW });
+  return getDb().botSchedule.findMany({
+    where: { botId },
+    orderBy: [{ nextRunAt: { sort: "asc", nulls: "last" } }, { createdAt: "desc" }],
+    select: SCHEDULE_ROW,
+  });
 }
 
 export async function listDeliveries(botId: string, take: number, before?: Date) {

@@ -28,10 +28,19 @@ export const ZWechatCredentials = z.object({}).strip();
 /** WeCom self-built app: the callback's token and EncodingAESKey, and the app's secret for replies. */
 export const ZWecomCredentials = z.object({
   corp_id: text(64, "bots:validation.corp_id"),
-  agent_id: z.string().trim().regex(/^\d{1,12}$/, "bots:validation.agent_id"),
+  agent_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}$/, "bots:validation.agent_id"),
   secret: text(128, "bots:validation.secret"),
-  token: z.string().trim().regex(/^[A-Za-z0-9]{1,32}$/, "bots:validation.token"),
-  encoding_aes_key: z.string().trim().regex(/^[A-Za-z0-9]{43}$/, "bots:validation.encoding_aes_key"),
+  token: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,32}$/, "bots:validation.token"),
+  encoding_aes_key: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{43}$/, "bots:validation.encoding_aes_key"),
 });
 /** DingTalk robot in stream mode: the app's Client ID and Secret; an AI card template streams replies. */
 export const ZDingtalkCredentials = z.object({
@@ -43,7 +52,10 @@ export const ZDingtalkCredentials = z.object({
 export const ZFeishuCredentials = z
   .object({
     /** Feishu app ids are "cli_" and 16 hex digits; the SDK's long connection silently ignores any other. */
-    app_id: z.string("bots:validation.app_id").trim().regex(/^cli_[0-9a-f]{16}$/, "bots:validation.app_id"),
+    app_id: z
+      .string("bots:validation.app_id")
+      .trim()
+      .regex(/^cli_[0-9a-f]{16}$/, "bots:validation.app_id"),
     app_secret: text(128, "bots:validation.secret"),
     mode: z.enum(["websocket", "webhook"], "bots:validation.feishu_mode").default("websocket"),
     encrypt_key: z.string().trim().max(128, "validation.too_long").default(""),
@@ -57,7 +69,12 @@ export const CREDENTIAL_SCHEMAS = { wechat: ZWechatCredentials, wecom: ZWecomCre
 export type TBotCredentials<C extends TBotChannel = TBotChannel> = z.infer<(typeof CREDENTIAL_SCHEMAS)[C]>;
 
 /** Credential fields that are secret: shown masked, and left unchanged when an edit sends them empty. */
-export const SECRET_FIELDS: Record<TBotChannel, string[]> = { wechat: [], wecom: ["secret", "encoding_aes_key"], dingtalk: ["client_secret"], feishu: ["app_secret", "encrypt_key", "verification_token"] };
+export const SECRET_FIELDS: Record<TBotChannel, string[]> = {
+  wechat: [],
+  wecom: ["secret", "encoding_aes_key"],
+  dingtalk: ["client_secret"],
+  feishu: ["app_secret", "encrypt_key", "verification_token"],
+};
 
 export const ZBotCreate = z.object({
   name: text(BOT_NAME_MAX, "bots:validation.name"),
@@ -79,7 +96,11 @@ export const ZBotUpdate = z.object({
 });
 export type TBotUpdate = z.infer<typeof ZBotUpdate>;
 
-export const ZTarget = z.object({ kind: z.enum(["contact", "group"], "bots:validation.target"), id: z.string().trim().min(1, "bots:validation.target").max(200), name: z.string().trim().max(100).default("") });
+export const ZTarget = z.object({
+  kind: z.enum(["contact", "group"], "bots:validation.target"),
+  id: z.string().trim().min(1, "bots:validation.target").max(200),
+  name: z.string().trim().max(100).default(""),
+});
 
 export const ZScheduleInput = z
   .object({
@@ -90,7 +111,13 @@ export const ZScheduleInput = z
     /** ISO time of the first send. */
     send_at: z.iso.datetime({ offset: true, message: "bots:validation.send_at" }),
     loop: z.enum(SCHEDULE_LOOPS, "bots:validation.loop").default("once"),
-    every_hours: z.number().int("bots:validation.every_hours").min(1, "bots:validation.every_hours").max(720, "bots:validation.every_hours").nullable().default(null),
+    every_hours: z
+      .number()
+      .int("bots:validation.every_hours")
+      .min(1, "bots:validation.every_hours")
+      .max(720, "bots:validation.every_hours")
+      .nullable()
+      .default(null),
     /** The owner's clock, minutes east of UTC (the browser's), that daily and weekly times are read in. */
     utc_offset_minutes: z.number().int().min(-720).max(840).default(480),
     enabled: z.boolean().default(true),
@@ -186,5 +213,11 @@ export const ZTargetView = ZTargetRef.extend({ last_message_at: z.string() });
 export type TTargetView = z.infer<typeof ZTargetView>;
 
 /** A notice to the owner (a failure, a renewal), with what it says in `detail`. */
-export const ZBotEventView = z.object({ id: z.string(), kind: z.string(), detail: z.record(z.string(), z.unknown()), read: z.boolean(), created_at: z.string() });
+export const ZBotEventView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  read: z.boolean(),
+  created_at: z.string(),
+});
 export type TBotEventView = z.infer<typeof ZBotEventView>;

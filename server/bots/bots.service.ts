@@ -85,7 +85,17 @@ export async function createBot(actor: TActor, input: TBotCreate): Promise<{ bot
     const agent = await repo.findLiveAgentOf(actor.id, input.agent_id, tx);
     if (!agent) throw fieldError(["agent_id"], "bots:validation.agent_not_live");
     // The first year of the package; refused balance_insufficient, and then nothing is created.
-    await spend({ key: `bot_package:${botId}:0`, kind: "bot_package", payer: actor.id, amount: BOT_PACKAGE_YEAR_MICRO, credits: [{ account: platform("platform_revenue"), amount: BOT_PACKAGE_YEAR_MICRO }], memo: { botId, name: input.name, days: BOT_PACKAGE_DAYS } }, tx);
+    await spend(
+      {
+        key: `bot_package:${botId}:0`,
+        kind: "bot_package",
+        payer: actor.id,
+        amount: BOT_PACKAGE_YEAR_MICRO,
+        credits: [{ account: platform("platform_revenue"), amount: BOT_PACKAGE_YEAR_MICRO }],
+        memo: { botId, name: input.name, days: BOT_PACKAGE_DAYS },
+      },
+      tx,
+    );
     // The BOT app carries the agent and the use rules (free count, trial, plans) as for H5 apps;
     // it is private and out of the app centre: it is reached through the bot, not the market.
     const appId = await appsRepo.insertApp(
@@ -152,7 +162,11 @@ export async function updateBot(actor: TActor, input: TBotUpdate): Promise<TBotV
     await repo.updateBot(bot.id, data, tx);
     if (input.name !== undefined || input.greeting !== undefined) {
       const settings = await repo.findAppSettings(bot.appId, tx);
-      await appsRepo.updateAppById(bot.appId, { ...(input.name !== undefined ? { name: input.name } : {}), settings: { ...((settings as object) ?? {}), greeting: input.greeting ?? bot.greeting } }, tx);
+      await appsRepo.updateAppById(
+        bot.appId,
+        { ...(input.name !== undefined ? { name: input.name } : {}), settings: { ...((settings as object) ?? {}), greeting: input.greeting ?? bot.greeting } },
+        tx,
+      );
     }
     if (reconnect) await breakLease(bot.id, tx);
   });
@@ -173,7 +187,17 @@ export async function renewBotPackage(actor: TActor, botId: string, seenPaidUnti
     const seen = seenPaidUntil ? new Date(seenPaidUntil) : row.paidUntil;
     if (Number.isNaN(seen.getTime())) throw new AppError("validation_failed");
     if (seen.getTime() !== row.paidUntil.getTime()) return { paid_until: row.paidUntil.toISOString(), charged: false };
-    const posted = await spend({ key: `bot_package:${bot.id}:${row.paidUntil.getTime()}`, kind: "bot_package", payer: actor.id, amount: BOT_PACKAGE_YEAR_MICRO, credits: [{ account: platform("platform_revenue"), amount: BOT_PACKAGE_YEAR_MICRO }], memo: { botId: bot.id, name: bot.name, days: BOT_PACKAGE_DAYS } }, tx);
+    const posted = await spend(
+      {
+        key: `bot_package:${bot.id}:${row.paidUntil.getTime()}`,
+        kind: "bot_package",
+        payer: actor.id,
+        amount: BOT_PACKAGE_YEAR_MICRO,
+        credits: [{ account: platform("platform_revenue"), amount: BOT_PACKAGE_YEAR_MICRO }],
+        memo: { botId: bot.id, name: bot.name, days: BOT_PACKAGE_DAYS },
+      },
+      tx,
+    );
     if (posted.replayed) return { paid_until: row.paidUntil.toISOString(), charged: false };
     const next = extendPaidUntil(row.paidUntil, now);
     const revive = row.state === "expired" && row.enabled;
@@ -206,7 +230,13 @@ export async function getBot(actor: TActor, botId: string): Promise<TBotView> {
 
 export async function listEvents(actor: TActor, botId: string): Promise<TBotEventView[]> {
   const bot = await loadOwnedBot(actor, botId);
-  return (await repo.listEvents(bot.id)).map((e) => ({ id: e.id, kind: e.kind, detail: e.detail as Record<string, unknown>, read: e.readAt !== null, created_at: e.createdAt.toISOString() }));
+  return (await repo.listEvents(bot.id)).map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    detail: e.detail as Record<string, unknown>,
+    read: e.readAt !== null,
+    created_at: e.createdAt.toISOString(),
+  }));
 }
 
 export async function markEventsRead(actor: TActor, botId: string) {

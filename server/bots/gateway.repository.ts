@@ -127,7 +127,10 @@ export async function writeHealth(botId: string, owner: string, h: THealthWrite)
 /** A webhook bot's first verified callback: it is online from then on. Returns true when the state changed. */
 export async function markBotSeen(botId: string): Promise<boolean> {
   const now = new Date();
-  const changed = await getDb().bot.updateMany({ where: { id: botId, deletedAt: null, state: { in: ["deploying", "to_be_associated", "offline"] } }, data: { state: "online", stateDetail: null, stateChangedAt: now, lastSeenAt: now } });
+  const changed = await getDb().bot.updateMany({
+    where: { id: botId, deletedAt: null, state: { in: ["deploying", "to_be_associated", "offline"] } },
+    data: { state: "online", stateDetail: null, stateChangedAt: now, lastSeenAt: now },
+  });
   if (!changed.count) await getDb().bot.updateMany({ where: { id: botId }, data: { lastSeenAt: now } });
   return changed.count > 0;
 }
@@ -156,7 +159,13 @@ export async function claimInbound(botId: string, externalId: string): Promise<b
 }
 
 /** The conversation's dialogue (null before its first answer), touching it as the latest. */
-export async function touchConversation(c: { botId: string; sessionKey: string; kind: "contact" | "group"; externalId: string; name: string }): Promise<string | null> {
+export async function touchConversation(c: {
+  botId: string;
+  sessionKey: string;
+  kind: "contact" | "group";
+  externalId: string;
+  name: string;
+}): Promise<string | null> {
   const row = await getDb().botConversation.upsert({
     where: { botId_sessionKey: { botId: c.botId, sessionKey: c.sessionKey } },
     create: { botId: c.botId, sessionKey: c.sessionKey, kind: c.kind, externalId: c.externalId, name: c.name },
@@ -178,7 +187,19 @@ export async function dialogueExists(id: string) {
 // Greetings and scheduled sends ----------------------------------------------------------------
 
 /** Claims one send before it goes out: null when that occurrence was already claimed (by anyone). */
-export async function claimDelivery(d: { botId: string; scheduleId?: string | null; kind: "scheduled" | "greeting"; occurrenceKey: string; target: Record<string, unknown>; content: string; dueAt: Date; sentBy: string }, tx: TDbOrTx = getDb()): Promise<string | null> {
+export async function claimDelivery(
+  d: {
+    botId: string;
+    scheduleId?: string | null;
+    kind: "scheduled" | "greeting";
+    occurrenceKey: string;
+    target: Record<string, unknown>;
+    content: string;
+    dueAt: Date;
+    sentBy: string;
+  },
+  tx: TDbOrTx = getDb(),
+): Promise<string | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO bot_delivery (id, bot_id, schedule_id, kind, occurrence_key, target, content, due_at, sent_by)
     VALUES (${cuid()}, ${d.botId}, ${d.scheduleId ?? null}, ${d.kind}, ${d.occurrenceKey}, ${JSON.stringify(d.target)}::jsonb, ${d.content}, ${d.dueAt}, ${d.sentBy})
@@ -188,10 +209,24 @@ export async function claimDelivery(d: { botId: string; scheduleId?: string | nu
 }
 
 export async function finishDelivery(id: string, ok: boolean, error?: string) {
-  await getDb().botDelivery.update({ where: { id }, data: ok ? { state: "sent", sentAt: new Date() } : { state: "failed", error: (error ?? "").slice(0, 500) }, select: { id: true } });
+  await getDb().botDelivery.update({
+    where: { id },
+    data: ok ? { state: "sent", sentAt: new Date() } : { state: "failed", error: (error ?? "").slice(0, 500) },
+    select: { id: true },
+  });
 }
 
-export type TDueSchedule = { id: string; botId: string; content: string; targets: unknown; sendAt: Date; loop: string; everyHours: number | null; utcOffsetMinutes: number; nextRunAt: Date };
+export type TDueSchedule = {
+  id: string;
+  botId: string;
+  content: string;
+  targets: unknown;
+  sendAt: Date;
+  loop: string;
+  everyHours: number | null;
+  utcOffsetMinutes: number;
+  nextRunAt: Date;
+};
 
 export async function findDueSchedules(botIds: string[], now: Date): Promise<TDueSchedule[]> {
   if (!botIds.length) return [];
@@ -215,7 +250,19 @@ export async function claimOccurrence(s: TDueSchedule, next: Date | null, owner:
     if (!moved.count) return [];
     const out: { id: string; target: Record<string, unknown> }[] = [];
     for (const target of (Array.isArray(s.targets) ? s.targets : []) as Record<string, unknown>[]) {
-      const id = await claimDelivery({ botId: s.botId, scheduleId: s.id, kind: "scheduled", occurrenceKey: `s:${s.id}:${s.nextRunAt.toISOString()}:${target.kind}:${target.id}`, target, content: s.content, dueAt: s.nextRunAt, sentBy: owner }, tx);
+      const id = await claimDelivery(
+        {
+          botId: s.botId,
+          scheduleId: s.id,
+          kind: "scheduled",
+          occurrenceKey: `s:${s.id}:${s.nextRunAt.toISOString()}:${target.kind}:${target.id}`,
+          target,
+          content: s.content,
+          dueAt: s.nextRunAt,
+          sentBy: owner,
+        },
+        tx,
+      );
       if (id) out.push({ id, target });
     }
     return out;

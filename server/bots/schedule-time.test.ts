@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { firstRunAtOrAfter, nextRunAfter, wallClock, type TScheduleRule } from "./schedule-time";
 
 const at = (s: string) => new Date(s);
-const rule = (r: Partial<TScheduleRule>): TScheduleRule => ({ sendAt: at("2026-11-21T01:00:00Z"), loop: "daily", everyHours: null, utcOffsetMinutes: 480, ...r });
+const rule = (r: Partial<TScheduleRule>): TScheduleRule => ({
+  sendAt: at("2026-11-21T01:00:00Z"),
+  loop: "daily",
+  everyHours: null,
+  utcOffsetMinutes: 480,
+  ...r,
+});
 
 describe("schedule times", () => {
   it("a one-off runs at its time, then never", () => {

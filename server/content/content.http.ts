@@ -18,12 +18,30 @@ async function requireAdmin(req: express.Request) {
 
 export function createContentRouter() {
   const router = express.Router();
-  router.get(BASE, handle(async (req) => (await requireAdmin(req), { words: await getSensitiveWords() })));
-  router.put(BASE, handle(async (req) => (await requireAdmin(req), setSensitiveWords(ZSetSensitiveWordsInput.parse(req.body)))));
-  router.get(`${BASE}/list`, handle(async (req) => (await requireAdmin(req), listSensitiveWords(ZListSensitiveWordsInput.parse(req.query)))));
-  router.post(`${BASE}/add`, handle(async (req) => (await requireAdmin(req), addSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))));
-  router.post(`${BASE}/remove`, handle(async (req) => (await requireAdmin(req), removeSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))));
-  router.post(`${BASE}/restore`, handle(async (req) => (await requireAdmin(req), restoreSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))));
+  router.get(
+    BASE,
+    handle(async (req) => (await requireAdmin(req), { words: await getSensitiveWords() })),
+  );
+  router.put(
+    BASE,
+    handle(async (req) => (await requireAdmin(req), setSensitiveWords(ZSetSensitiveWordsInput.parse(req.body)))),
+  );
+  router.get(
+    `${BASE}/list`,
+    handle(async (req) => (await requireAdmin(req), listSensitiveWords(ZListSensitiveWordsInput.parse(req.query)))),
+  );
+  router.post(
+    `${BASE}/add`,
+    handle(async (req) => (await requireAdmin(req), addSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))),
+  );
+  router.post(
+    `${BASE}/remove`,
+    handle(async (req) => (await requireAdmin(req), removeSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))),
+  );
+  router.post(
+    `${BASE}/restore`,
+    handle(async (req) => (await requireAdmin(req), restoreSensitiveWords(ZSensitiveWordsInput.parse(req.body).words))),
+  );
   router.post(
     `${BASE}/import`,
     handle(async (req) => {

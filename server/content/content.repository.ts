@@ -21,13 +21,18 @@ export async function lockWordSettings(tx: TTx) {
 }
 
 export async function saveWordSettings(settings: TWordSettings, tx: TDbOrTx = getDb()) {
-  for (const [key, value] of [[ADDED_SETTING, settings.added], [DISABLED_SETTING, settings.disabled]] as const) {
+  for (const [key, value] of [
+    [ADDED_SETTING, settings.added],
+    [DISABLED_SETTING, settings.disabled],
+  ] as const) {
     await tx.systemSetting.upsert({ where: { key }, create: { key, value }, update: { value } });
   }
 }
 
 /** Runs `change` on the current lists under the lock and saves what it returns. */
-export async function updateWordSettings<T>(change: (current: TWordSettings) => { next: TWordSettings; result: T }): Promise<{ settings: TWordSettings; result: T }> {
+export async function updateWordSettings<T>(
+  change: (current: TWordSettings) => { next: TWordSettings; result: T },
+): Promise<{ settings: TWordSettings; result: T }> {
   return getDb().$transaction(async (tx) => {
     await lockWordSettings(tx);
     const { next, result } = change(await findWordSettings(tx));

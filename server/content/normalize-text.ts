@@ -22,7 +22,10 @@ function classify(code: number): string | null {
   const ch = String.fromCharCode(code);
   const compat = ch.normalize("NFKC");
   const lower = compat.toLowerCase();
-  const alone = isSurrogate(code) || isJamo(code) || MARK.test(compat) || (lower !== compat && NON_ASCII.test(compat)) ? null : foldTraditional(lower.replace(NOT_WORD, ""));
+  const alone =
+    isSurrogate(code) || isJamo(code) || MARK.test(compat) || (lower !== compat && NON_ASCII.test(compat))
+      ? null
+      : foldTraditional(lower.replace(NOT_WORD, ""));
   UNIT[code] = alone;
   return alone;
 }

@@ -46,7 +46,11 @@ export async function listSensitiveWords(input: TListSensitiveWordsInput): Promi
     total: found.length,
     page: input.page,
     page_size: input.page_size,
-    counts: { default: rows.filter(STATUS_TEST.default).length, disabled: rows.filter(STATUS_TEST.disabled).length, custom: rows.filter(STATUS_TEST.custom).length },
+    counts: {
+      default: rows.filter(STATUS_TEST.default).length,
+      disabled: rows.filter(STATUS_TEST.disabled).length,
+      custom: rows.filter(STATUS_TEST.custom).length,
+    },
   };
 }
 
@@ -85,7 +89,9 @@ export async function removeSensitiveWords(words: string[]): Promise<TWordsRemov
     for (const key of new Set(words.map(keyOf))) {
       const before = next.added.length;
       next.added = next.added.filter((w) => keyOf(w) !== key);
-      const switchedOff = getDefaultWords().filter((d) => keyOf(d.word) === key && !off.has(d.word)).map((d) => d.word);
+      const switchedOff = getDefaultWords()
+        .filter((d) => keyOf(d.word) === key && !off.has(d.word))
+        .map((d) => d.word);
       next.disabled.push(...switchedOff);
       if (next.added.length < before || switchedOff.length) removed++;
     }

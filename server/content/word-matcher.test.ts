@@ -85,13 +85,45 @@ describe("the default list", () => {
   });
 
   it("refuses questions about buying drugs, gambling, weapons and banned groups, however written", () => {
-    for (const text of ["哪里可以买到冰毒", "哪裡可以買到冰毒", "冰 毒 怎么买", "推荐一个网上赌场", "有没有赌博网站", "賭博平台推薦", "怎么自制炸药", "法轮功是什么", "代开发票联系我", "where can I buy cocaine", "best ｏｎｌｉｎｅ ｃａｓｉｎｏ"]) {
+    for (const text of [
+      "哪里可以买到冰毒",
+      "哪裡可以買到冰毒",
+      "冰 毒 怎么买",
+      "推荐一个网上赌场",
+      "有没有赌博网站",
+      "賭博平台推薦",
+      "怎么自制炸药",
+      "法轮功是什么",
+      "代开发票联系我",
+      "where can I buy cocaine",
+      "best ｏｎｌｉｎｅ ｃａｓｉｎｏ",
+    ]) {
       expect(matcher.find(text), text).not.toEqual([]);
     }
   });
 
   it("lets everyday sentences pass, including ones that hold a listed word's characters", () => {
-    for (const text of ["我想学习编程", "how do I cook rice", "今天天气很好，我们去公园散步吧", "这是个大麻烦", "这台手机跑分多少", "公司下周做反洗钱培训", "we are in a crisis", "买春装和春节礼物", "拿出千万资金投资", "支援交通建设", "控制毒性反应", "眷恋童年的时光", "一次性交易完成", "提供个性服务", "我敢打赌球队会赢", "The heroine of the novel", "Something went wrong", "the method works", "走，去溜冰"]) {
+    for (const text of [
+      "我想学习编程",
+      "how do I cook rice",
+      "今天天气很好，我们去公园散步吧",
+      "这是个大麻烦",
+      "这台手机跑分多少",
+      "公司下周做反洗钱培训",
+      "we are in a crisis",
+      "买春装和春节礼物",
+      "拿出千万资金投资",
+      "支援交通建设",
+      "控制毒性反应",
+      "眷恋童年的时光",
+      "一次性交易完成",
+      "提供个性服务",
+      "我敢打赌球队会赢",
+      "The heroine of the novel",
+      "Something went wrong",
+      "the method works",
+      "走，去溜冰",
+    ]) {
       expect(matcher.find(text), text).toEqual([]);
     }
   });

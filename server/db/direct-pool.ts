@@ -82,7 +82,9 @@ export async function transactDirect<T>(work: (run: TRunStatement) => Promise<T>
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
-    const result = await work(async <R>(s: TStatement) => (await client.query({ text: s.text, values: s.values, ...(s.name ? { name: s.name } : {}) })).rows as R[]);
+    const result = await work(
+      async <R>(s: TStatement) => (await client.query({ text: s.text, values: s.values, ...(s.name ? { name: s.name } : {}) })).rows as R[],
+    );
     await client.query("COMMIT");
     return result;
   } catch (err) {

@@ -82,4 +82,3 @@ function lockDataDir(dataDir: string) {
   fs.writeFileSync(lockFile, String(process.pid));
   return () => fs.rmSync(lockFile, { force: true });
 }
-

@@ -8,7 +8,9 @@ describe("isTransientConflict", () => {
     expect(isTransientConflict(Object.assign(new Error("could not serialize access due to concurrent update"), { code: "40001" }))).toBe(true);
     expect(isTransientConflict(Object.assign(new Error("Transaction failed due to a write conflict or a deadlock"), { code: "P2034" }))).toBe(true);
     expect(isTransientConflict(Object.assign(new Error("Raw query failed."), { code: "P2010", meta: { code: "40P01" } }))).toBe(true);
-    expect(isTransientConflict(new Error("Invalid `prisma.$queryRawUnsafe()` invocation:\n\nRaw query failed. Code: `40P01`. Message: `deadlock detected`"))).toBe(true);
+    expect(
+      isTransientConflict(new Error("Invalid `prisma.$queryRawUnsafe()` invocation:\n\nRaw query failed. Code: `40P01`. Message: `deadlock detected`")),
+    ).toBe(true);
     expect(isTransientConflict(new Error("wrapped", { cause: { code: "40001" } }))).toBe(true);
   });
 
@@ -32,13 +34,18 @@ describe("retryTransient", () => {
 
   it("gives up after TRANSACTION_ATTEMPTS and throws the last failure", async () => {
     let calls = 0;
-    await expect(retryTransient(async () => Promise.reject(Object.assign(deadlock(), { attempt: ++calls })))).rejects.toMatchObject({ code: "40P01", attempt: TRANSACTION_ATTEMPTS });
+    await expect(retryTransient(async () => Promise.reject(Object.assign(deadlock(), { attempt: ++calls })))).rejects.toMatchObject({
+      code: "40P01",
+      attempt: TRANSACTION_ATTEMPTS,
+    });
     expect(calls).toBe(TRANSACTION_ATTEMPTS);
   });
 
   it("does not retry a refusal", async () => {
     let calls = 0;
-    await expect(retryTransient(async () => Promise.reject(new AppError("balance_insufficient", { data: { calls: ++calls } })))).rejects.toMatchObject({ code: "balance_insufficient" });
+    await expect(retryTransient(async () => Promise.reject(new AppError("balance_insufficient", { data: { calls: ++calls } })))).rejects.toMatchObject({
+      code: "balance_insufficient",
+    });
     expect(calls).toBe(1);
   });
 });

@@ -3,27 +3,33 @@
 import { z } from "zod";
 
 /** `ufids` arrive as JSON text (`"[\"id\"]"`) from forms, or as an array from JSON clients. */
-const ZIdList = z.preprocess((v) => {
-  if (v === undefined || v === null || v === "") return [];
-  if (typeof v === "string") {
+const ZIdList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === "") return [];
+    if (typeof v === "string") {
+      try {
+        return JSON.parse(v);
+      } catch {
+        return [v];
+      }
+    }
+    return v;
+  },
+  z.array(z.string().min(1).max(40)).max(1, "validation.one_document"),
+);
+
+/** Variables' values: an object, or its JSON text (form-encoded bodies). */
+const ZValues = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v ?? {};
     try {
       return JSON.parse(v);
     } catch {
-      return [v];
+      return {};
     }
-  }
-  return v;
-}, z.array(z.string().min(1).max(40)).max(1, "validation.one_document"));
-
-/** Variables' values: an object, or its JSON text (form-encoded bodies). */
-const ZValues = z.preprocess((v) => {
-  if (typeof v !== "string") return v ?? {};
-  try {
-    return JSON.parse(v);
-  } catch {
-    return {};
-  }
-}, z.record(z.string().max(40), z.union([z.string().max(2000), z.number(), z.boolean()]).transform(String)));
+  },
+  z.record(z.string().max(40), z.union([z.string().max(2000), z.number(), z.boolean()]).transform(String)),
+);
 
 const ZOptionalId = z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().min(1).max(40).optional());
 

@@ -106,7 +106,10 @@ export async function setFeedback(id: string, feedback: "none" | "liked" | "disl
   await tx.chatMessage.update({ where: { id }, data: { feedback } });
 }
 
-export async function insertDocument(data: { accountId: string; name: string; mime: string; size: number; text: string; chars: number; expiresAt: Date }, tx: TDbOrTx = getDb()) {
+export async function insertDocument(
+  data: { accountId: string; name: string; mime: string; size: number; text: string; chars: number; expiresAt: Date },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.chatDocument.create({ data, select: { id: true, name: true, chars: true, expiresAt: true } });
 }
 
@@ -130,7 +133,19 @@ function utc(at: Date) {
 type TTurnRows =
   | {
       kind: "new";
-      dialogue: { id: string; accountId: string | null; appId?: string; visitorId?: string | null; source?: string; agentId: string; agentVersionId: string; title: string; variables: Prisma.InputJsonValue; documentId: string | null; lastMessageAt: Date };
+      dialogue: {
+        id: string;
+        accountId: string | null;
+        appId?: string;
+        visitorId?: string | null;
+        source?: string;
+        agentId: string;
+        agentVersionId: string;
+        title: string;
+        variables: Prisma.InputJsonValue;
+        documentId: string | null;
+        lastMessageAt: Date;
+      };
       rows: Prisma.ChatMessageCreateManyInput[];
     }
   | {
@@ -197,6 +212,9 @@ export async function writeTurnRows(turn: TTurnRows, db = getDb()) {
 export async function findStoppedAmong(ids: string[], tx?: TDbOrTx) {
   if (!ids.length) return [];
   // Each web process asks once a second about all its streams: on the direct pool (direct-pool.ts).
-  const rows = await queryDirect<{ id: string }>({ name: "zl_find_stopped", text: `SELECT id FROM chat_message WHERE id = ANY($1::text[]) AND status = 'stopped'`, values: [ids] }, tx);
+  const rows = await queryDirect<{ id: string }>(
+    { name: "zl_find_stopped", text: `SELECT id FROM chat_message WHERE id = ANY($1::text[]) AND status = 'stopped'`, values: [ids] },
+    tx,
+  );
   return rows.map((r) => r.id);
 }

@@ -14,7 +14,10 @@ afterEach(() => {
 
 describe("extractDocumentText", () => {
   it("reads a docx in its thread, and plain text at once", async () => {
-    expect(await extractDocumentText(makeDocx("Quarterly revenue grew by 12 percent."))).toEqual({ kind: "docx", text: "Quarterly revenue grew by 12 percent." });
+    expect(await extractDocumentText(makeDocx("Quarterly revenue grew by 12 percent."))).toEqual({
+      kind: "docx",
+      text: "Quarterly revenue grew by 12 percent.",
+    });
     expect(await extractDocumentText(Buffer.from("第一行\r\n\r\n\r\n\r\n第二行  \n"))).toEqual({ kind: "txt", text: "第一行\n\n第二行" });
   });
 

@@ -66,7 +66,11 @@ export async function extractDocumentText(bytes: Buffer): Promise<{ kind: TDocum
   const kind = detectDocumentKind(bytes);
   if (!kind) throw new AppError("document_type_not_readable");
   const raw = kind === "txt" ? (decodeText(bytes) ?? "") : await readInThread(kind, bytes);
-  const text = raw.replace(/\r\n?/g, "\n").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+  const text = raw
+    .replace(/\r\n?/g, "\n")
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   if (!text) throw new AppError("file_empty_or_prohibited");
   return { kind, text: text.slice(0, MAX_DOCUMENT_CHARS) };
 }

@@ -22,7 +22,15 @@ export async function uploadDocument(actor: TActor, body: TMultipartBody): Promi
   // A document is part of the input: the sensitive-word list applies to it as to a message.
   if ((await findSensitiveWords(text)).length) throw new AppError("file_empty_or_prohibited");
   const name = (file.filename || `document.${kind}`).replace(/[\\/]/g, "_").slice(0, 200);
-  const doc = await repo.insertDocument({ accountId: actor.id, name, mime: DOCUMENT_MIME[kind], size: file.bytes.length, text, chars: text.length, expiresAt: new Date(Date.now() + DOCUMENT_TTL_MS) });
+  const doc = await repo.insertDocument({
+    accountId: actor.id,
+    name,
+    mime: DOCUMENT_MIME[kind],
+    size: file.bytes.length,
+    text,
+    chars: text.length,
+    expiresAt: new Date(Date.now() + DOCUMENT_TTL_MS),
+  });
   return { id: doc.id, name: doc.name, chars: doc.chars, expires_at: doc.expiresAt.toISOString() };
 }
 

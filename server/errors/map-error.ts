@@ -49,7 +49,11 @@ export function mapError(err: unknown, lng?: string): TMappedError {
   return {
     httpStatus: ERROR_CODES[code].http,
     code,
-    envelope: { status: ERROR_CODES[code].status, description: field ? t(field, { ...params, defaultValue: t(code, params) }) : t(code, params), data: appError?.data ?? null },
+    envelope: {
+      status: ERROR_CODES[code].status,
+      description: field ? t(field, { ...params, defaultValue: t(code, params) }) : t(code, params),
+      data: appError?.data ?? null,
+    },
   };
 }
 

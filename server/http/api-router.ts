@@ -75,11 +75,22 @@ export function createApiRouter() {
     const description = licence.status === 10001 ? t("licence_expiring") : licence.status === 10002 ? t("licence_expired") : "success";
     const period = { start_time: licence.start_time, end_time: licence.end_time };
     // Clients read the validity range from `message`; `data` carries the same and more.
-    res.json({ status: licence.status, description, message: period, data: { ...period, state: licence.state, days_left: licence.days_left, contact_phone: licence.contact_phone } });
+    res.json({
+      status: licence.status,
+      description,
+      message: period,
+      data: { ...period, state: licence.state, days_left: licence.days_left, contact_phone: licence.contact_phone },
+    });
   });
 
-  router.get("/v1/system/config", handle(() => getSystemConfig()));
-  router.get("/v1/system/screen_lock", handle(() => getScreenLock()));
+  router.get(
+    "/v1/system/config",
+    handle(() => getSystemConfig()),
+  );
+  router.get(
+    "/v1/system/screen_lock",
+    handle(() => getScreenLock()),
+  );
 
   router.put(
     "/v1/admin/screen_lock",

@@ -33,7 +33,14 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   // The chat's event streams first, with exactly what they need of the middleware below and of
   // /api's (licence, CSRF cookie, body, CSRF check) and nothing else: no compression wrapped
   // around every write, no walk through the other routers. Keep this list in step with /api's.
-  const streamMiddleware = [licenceWriteGuard, issueCsrfCookie, jsonBody(), express.urlencoded({ extended: true, limit: JSON_BODY_LIMIT }), bodyErrors, verifyCsrf];
+  const streamMiddleware = [
+    licenceWriteGuard,
+    issueCsrfCookie,
+    jsonBody(),
+    express.urlencoded({ extended: true, limit: JSON_BODY_LIMIT }),
+    bodyErrors,
+    verifyCsrf,
+  ];
   app.post(`/api${CHAT_STREAM_PATHS.debug}`, ...streamMiddleware, chatStreamHandler("debug"));
   // An app's stream (a session, a visitor or an API key); with no app it is an agent's live chat.
   app.post(`/api${CHAT_STREAM_PATHS.live}`, ...streamMiddleware, appStreamHandler());
@@ -41,7 +48,10 @@ export async function createWebApp({ dev = false }: { dev?: boolean } = {}) {
   app.use("/v1", licenceWriteGuard, createOpenAiRouter());
   // antd's stylesheet leaves gzipped once, ahead of the compression below.
   let build: ServerBuild | (() => Promise<ServerBuild>) | undefined;
-  app.get("/_antd/:file", serveAntdStylesheet(() => (typeof build === "function" ? build() : build)));
+  app.get(
+    "/_antd/:file",
+    serveAntdStylesheet(() => (typeof build === "function" ? build() : build)),
+  );
   // Kept market pages leave already gzipped, before the compression below (page-cache.ts).
   if (!dev) app.use(servePageCache(issueCsrfCookie));
   // Streams must reach the browser event by event: never compress text/event-stream.

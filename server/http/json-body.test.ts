@@ -54,18 +54,30 @@ describe("JSON request bodies", () => {
   it("refuses a body that is not JSON with the localized envelope, and the route never runs", async () => {
     for (const bad of ['{"content": "unterminated', '"a string"', "42", "not json"]) {
       const res = await post(bad);
-      expect(res).toMatchObject({ http: 400, json: { status: 400002, description: "The request could not be read: its body is not valid JSON" }, reached: false });
+      expect(res).toMatchObject({
+        http: 400,
+        json: { status: 400002, description: "The request could not be read: its body is not valid JSON" },
+        reached: false,
+      });
     }
     const zh = await post("{oops", { "content-type": "application/json", cookie: "lang=zh_hans" });
     expect(zh.json).toMatchObject({ status: 400002, description: "无法读取请求：请求体不是有效的 JSON" });
-    expect(await post('{"a":1}', { "content-type": "application/json; charset=latin1" })).toMatchObject({ http: 400, json: { status: 400002 }, reached: false });
+    expect(await post('{"a":1}', { "content-type": "application/json; charset=latin1" })).toMatchObject({
+      http: 400,
+      json: { status: 400002 },
+      reached: false,
+    });
   });
 
   it("refuses a body over the limit, declared or not, and the form parser's too", async () => {
     const big = JSON.stringify({ content: "x".repeat(100) });
     expect(await post(big)).toMatchObject({ http: 413, json: { status: 413001, description: "The request is too large" }, reached: false });
     expect(await post(chunked(big))).toMatchObject({ http: 413, json: { status: 413001 }, reached: false });
-    expect(await post(`a=${"x".repeat(100)}`, { "content-type": "application/x-www-form-urlencoded" })).toMatchObject({ http: 413, json: { status: 413001 }, reached: false });
+    expect(await post(`a=${"x".repeat(100)}`, { "content-type": "application/x-www-form-urlencoded" })).toMatchObject({
+      http: 413,
+      json: { status: 413001 },
+      reached: false,
+    });
     // The server is still well after refusals.
     expect((await post('{"ok":true}')).json.body).toEqual({ ok: true });
   });

@@ -15,7 +15,8 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([\w-]+)"?/i;
 
 /** What reading a request's body came to; `gone`: the client went away mid-body. */
-export type TJsonBodyOutcome = { kind: "none" } | { kind: "body"; body: unknown } | { kind: "refused"; code: "malformed_body" | "body_too_large" } | { kind: "gone" };
+export type TJsonBodyOutcome =
+  { kind: "none" } | { kind: "body"; body: unknown } | { kind: "refused"; code: "malformed_body" | "body_too_large" } | { kind: "gone" };
 
 type TBodyRequest = Request & { _body?: boolean; jsonBodyRead?: TJsonBodyOutcome };
 

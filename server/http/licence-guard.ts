@@ -15,5 +15,9 @@ export function licenceWriteGuard(req: Request, res: Response, next: NextFunctio
   if (PAYMENT_NOTIFY.test(req.originalUrl.split("?")[0])) return next();
   const licence = getLicenceStatus();
   if (licence.status !== 10002) return next();
-  sendError(req, res, new AppError("licence_expired", { data: { start_time: licence.start_time, end_time: licence.end_time, contact_phone: licence.contact_phone } }));
+  sendError(
+    req,
+    res,
+    new AppError("licence_expired", { data: { start_time: licence.start_time, end_time: licence.end_time, contact_phone: licence.contact_phone } }),
+  );
 }

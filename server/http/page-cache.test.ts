@@ -15,10 +15,12 @@ let renders = 0;
 
 beforeAll(async () => {
   const app = express();
-  app.use(servePageCache((_req, res, next) => {
-    res.cookie("zl_csrf", "t");
-    next();
-  }));
+  app.use(
+    servePageCache((_req, res, next) => {
+      res.cookie("zl_csrf", "t");
+      next();
+    }),
+  );
   app.use(pageCache);
   app.get(["/app_store", "/mobi/app_store", "/search"], async (req, res) => {
     renders++;
@@ -100,11 +102,13 @@ describe("page cache", () => {
   it("serves a kept page gzipped as stored, with the early middleware's cookies", async () => {
     const raw = (encoding: string) =>
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get(`${base}/app_store?g=1`, { headers: { "accept-encoding": encoding } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c) => chunks.push(c));
-          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-        }).on("error", reject);
+        http
+          .get(`${base}/app_store?g=1`, { headers: { "accept-encoding": encoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c) => chunks.push(c));
+            res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
       });
     const first = await raw("identity");
     expect(first.headers["x-page-cache"]).toBe("miss");

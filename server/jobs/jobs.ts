@@ -30,5 +30,9 @@ export async function enqueueJob<J extends TJobId>(id: J, payload: TJobPayload<J
 
 export async function scheduleRepeatingJob<J extends TJobId>(schedulerId: string, id: J, payload: TJobPayload<J>, everyMs: number) {
   const def = JOBS[id];
-  return getQueue(def.queue).upsertJobScheduler(schedulerId, { every: everyMs }, { name: id, data: def.payload.parse(payload), opts: { removeOnComplete: 100, removeOnFail: 100 } });
+  return getQueue(def.queue).upsertJobScheduler(
+    schedulerId,
+    { every: everyMs },
+    { name: id, data: def.payload.parse(payload), opts: { removeOnComplete: 100, removeOnFail: 100 } },
+  );
 }

@@ -12,7 +12,13 @@ function backend() {
     const redisUrl = process.env.REDIS_URL;
     if (redisUrl) {
       const connection = new IORedis(redisUrl, { maxRetriesPerRequest: null });
-      return { kind: "redis" as const, Queue: Queue as unknown as QueueCtor, Worker: Worker as unknown as WorkerCtor, connection, prefix: process.env.QUEUE_PREFIX ?? "zelin" };
+      return {
+        kind: "redis" as const,
+        Queue: Queue as unknown as QueueCtor,
+        Worker: Worker as unknown as WorkerCtor,
+        connection,
+        prefix: process.env.QUEUE_PREFIX ?? "zelin",
+      };
     }
     const databaseUrl = process.env.DATABASE_URL;
     if (!databaseUrl) throw new Error("Neither REDIS_URL nor DATABASE_URL is set: the job queue has nowhere to live.");
@@ -20,7 +26,13 @@ function backend() {
     // PGlite ignores the search_path start-up option, so BullMQ's tables live in public
     // (docs/decisions/0002-bullmq-postgres-backend-in-public.md).
     const connection = { connectionString: databaseUrl, schema: "public", migrate: true, max: 3 };
-    return { kind: "postgres" as const, Queue: classes.Queue as unknown as QueueCtor, Worker: classes.Worker as unknown as WorkerCtor, connection, prefix: undefined };
+    return {
+      kind: "postgres" as const,
+      Queue: classes.Queue as unknown as QueueCtor,
+      Worker: classes.Worker as unknown as WorkerCtor,
+      connection,
+      prefix: undefined,
+    };
   });
 }
 

@@ -8,9 +8,16 @@ const OVERLAP_CHARS = 60;
 const SENTENCE_END = /[。！？!?；;]|\.(?=\s)|\n/g;
 
 export function chunkText(text: string, target = PASSAGE_TARGET_CHARS): string[] {
-  const clean = text.replace(/\r\n?/g, "\n").replace(/[ \t]+/g, " ").replace(/\n{3,}/g, "\n\n").trim();
+  const clean = text
+    .replace(/\r\n?/g, "\n")
+    .replace(/[ \t]+/g, " ")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   if (!clean) return [];
-  const paragraphs = clean.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = clean
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const pieces: string[] = [];
   let current = "";
   const flush = () => {

@@ -18,19 +18,35 @@ export async function findSetForIndexing(id: string, tx: TDbOrTx = getDb()): Pro
 
 /** Marks the set for training and returns the new revision: the job indexes that revision. */
 export async function bumpRevision(id: string, tx: TDbOrTx = getDb()) {
-  const row = await tx.trainingSet.update({ where: { id }, data: { revision: { increment: 1 }, state: "training", progress: 0, failureReason: null }, select: { revision: true } });
+  const row = await tx.trainingSet.update({
+    where: { id },
+    data: { revision: { increment: 1 }, state: "training", progress: 0, failureReason: null },
+    select: { revision: true },
+  });
   return row.revision;
 }
 
 export async function listQaItems(trainingSetId: string, tx: TDbOrTx = getDb()) {
-  return tx.qaItem.findMany({ where: { trainingSetId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }], select: { id: true, question: true, answer: true } });
+  return tx.qaItem.findMany({
+    where: { trainingSetId },
+    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+    select: { id: true, question: true, answer: true },
+  });
 }
 
 export async function listDocuments(trainingSetId: string, tx: TDbOrTx = getDb()) {
-  return tx.trainingDocument.findMany({ where: { trainingSetId }, orderBy: { createdAt: "asc" }, select: { id: true, name: true, fileKey: true, state: true, charCount: true } });
+  return tx.trainingDocument.findMany({
+    where: { trainingSetId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true, fileKey: true, state: true, charCount: true },
+  });
 }
 
-export async function updateDocument(id: string, data: { state: "pending" | "indexing" | "done" | "failed"; charCount?: number; error?: string | null }, tx: TDbOrTx = getDb()) {
+export async function updateDocument(
+  id: string,
+  data: { state: "pending" | "indexing" | "done" | "failed"; charCount?: number; error?: string | null },
+  tx: TDbOrTx = getDb(),
+) {
   await tx.trainingDocument.updateMany({ where: { id }, data });
 }
 
@@ -40,7 +56,12 @@ export async function setProgress(id: string, revision: number, progress: number
 }
 
 /** The end of a run: true when this revision was still current (a newer edit supersedes it). */
-export async function finishRevision(id: string, revision: number, data: { state: "done" | "failed"; charCount?: number; failureReason?: string | null }, tx: TDbOrTx = getDb()) {
+export async function finishRevision(
+  id: string,
+  revision: number,
+  data: { state: "done" | "failed"; charCount?: number; failureReason?: string | null },
+  tx: TDbOrTx = getDb(),
+) {
   const { count } = await tx.trainingSet.updateMany({
     where: { id, revision, state: "training", deletedAt: null },
     data: { ...data, progress: 100, ...(data.state === "done" ? { indexedAt: new Date() } : {}) },

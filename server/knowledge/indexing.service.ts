@@ -102,7 +102,13 @@ async function indexDocuments(set: repo.TSetForIndexing) {
       built.push({
         id: doc.id,
         chars: [...text].length,
-        rows: pieces.map((content, ordinal) => ({ documentId: doc.id, ordinal, title: doc.name, content, lexemes: toTsvectorLiteral([{ text: content, weight: "D" }]) })),
+        rows: pieces.map((content, ordinal) => ({
+          documentId: doc.id,
+          ordinal,
+          title: doc.name,
+          content,
+          lexemes: toTsvectorLiteral([{ text: content, weight: "D" }]),
+        })),
       });
     } catch (err) {
       built.push({ id: doc.id, error: err instanceof AppError ? err.code : "training_failed" });
@@ -112,7 +118,12 @@ async function indexDocuments(set: repo.TSetForIndexing) {
   await withTransaction(async (tx) => {
     if ((await repo.findSetForIndexing(set.id, tx))?.revision !== set.revision) return;
     const ok = built.filter((b): b is Extract<(typeof built)[number], { rows: unknown }> => "rows" in b);
-    await passages.deleteDocumentPassages(set.id, docs.map((d) => d.id), ok.map((b) => b.id), tx);
+    await passages.deleteDocumentPassages(
+      set.id,
+      docs.map((d) => d.id),
+      ok.map((b) => b.id),
+      tx,
+    );
     for (const b of ok) {
       await passages.insertPassages(set.id, b.rows, tx);
       await repo.updateDocument(b.id, { state: "done", charCount: b.chars, error: null }, tx);
@@ -132,7 +143,10 @@ async function embedPassages(set: repo.TSetForIndexing, revision: number) {
     const rows = await passages.listPassagesWithoutEmbedding(set.id, embedder.modelKey, 256);
     if (!rows.length) return;
     const vectors = await embedder.embed(rows.map((r) => `${r.title}\n${r.content}`));
-    await passages.setEmbeddings(rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })), embedder.modelKey);
+    await passages.setEmbeddings(
+      rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })),
+      embedder.modelKey,
+    );
     await repo.setProgress(set.id, revision, 90);
   }
 }

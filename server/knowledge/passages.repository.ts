@@ -89,7 +89,10 @@ export async function searchFullText(trainingSetIds: string[], words: string[], 
   });
   const expected = (t: (typeof terms)[number]) => (stats ? t.share * stats.passages : 0);
   const byRarity = [...terms].sort((a, b) => a.share - b.share);
-  const common = byRarity.filter((t) => expected(t) >= COMMON_PASSAGES).slice(0, 4).map((t) => toTsqueryLiteral([t.word]));
+  const common = byRarity
+    .filter((t) => expected(t) >= COMMON_PASSAGES)
+    .slice(0, 4)
+    .map((t) => toTsqueryLiteral([t.word]));
   // The rarest words, as many as are expected to match about RARE_BUDGET passages, then the other rare ones.
   const rarest: string[] = [];
   const rare: string[] = [];
@@ -107,7 +110,9 @@ export async function searchFullText(trainingSetIds: string[], words: string[], 
   ].filter((stage) => stage.query);
   const ranked = { words: terms.map((t) => toTsqueryLiteral([t.word])), idf: terms.map((t) => t.idf) };
   const setShare = stats ? trainingSetIds.reduce((sum, id) => sum + (stats.setShares.get(id) ?? 0), 0) : 0;
-  return queryDirect<TPassageHit>(fullTextStatement(trainingSetIds, stages, ranked, limit, { qaOnly: opts.qaOnly ?? false, bySetIndex: setShare < SET_INDEX_SHARE }));
+  return queryDirect<TPassageHit>(
+    fullTextStatement(trainingSetIds, stages, ranked, limit, { qaOnly: opts.qaOnly ?? false, bySetIndex: setShare < SET_INDEX_SHARE }),
+  );
 }
 
 type TFullTextStage = { query: string; cap: number };
@@ -170,8 +175,7 @@ export function forgetLexemeStats() {
  */
 export function getLexemeStats(): Promise<TLexemeStats | null> {
   if (!lexemeStats || Date.now() - lexemeStats.at > 60_000) {
-    const value = getDb()
-      .$queryRaw<{ elems: string[] | null; freqs: number[] | null; passages: number; sets: string[] | null; setFreqs: number[] | null }[]>`
+    const value = getDb().$queryRaw<{ elems: string[] | null; freqs: number[] | null; passages: number; sets: string[] | null; setFreqs: number[] | null }[]>`
         SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs, c.reltuples::float8 AS passages,
                t.most_common_vals::text::text[] AS sets, t.most_common_freqs::float8[] AS "setFreqs"
         FROM pg_class c
@@ -204,8 +208,7 @@ export async function searchesVectorsInSql(): Promise<boolean> {
 let vectorInstalled: Promise<boolean> | null = null;
 /** Whether pgvector is installed in this database (the embedded PGlite has it; a plain server may not). */
 export function hasVectorExtension(): Promise<boolean> {
-  vectorInstalled ??= getDb()
-    .$queryRaw<{ ok: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS ok`
+  vectorInstalled ??= getDb().$queryRaw<{ ok: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS ok`
     .then((r) => Boolean(r[0]?.ok))
     .catch(() => false);
   return vectorInstalled;
@@ -293,8 +296,7 @@ export async function searchVectorSql(trainingSetIds: string[], embedding: numbe
 let iterativeScan: Promise<boolean> | null = null;
 /** pgvector 0.8 and later can go on scanning an index until enough rows pass the filters. */
 function hasIterativeScan(): Promise<boolean> {
-  iterativeScan ??= getDb()
-    .$queryRaw<{ v: string | null }[]>`SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'`
+  iterativeScan ??= getDb().$queryRaw<{ v: string | null }[]>`SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'`
     .then((r) => {
       const [major, minor] = (r[0]?.v ?? "0.0").split(".").map(Number);
       return major > 0 || minor >= 8;

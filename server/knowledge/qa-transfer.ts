@@ -93,14 +93,16 @@ export async function readQaFile(bytes: Buffer): Promise<{ format: TQaFileFormat
       raw.shift();
     }
   }
-  const rows = raw
-    .map((r) => ({ row: r.row, question: r.cells[qCol] ?? "", answer: r.cells[aCol] ?? "" }))
-    .filter((r) => r.question.trim() || r.answer.trim());
+  const rows = raw.map((r) => ({ row: r.row, question: r.cells[qCol] ?? "", answer: r.cells[aCol] ?? "" })).filter((r) => r.question.trim() || r.answer.trim());
   return { format, rows };
 }
 
 /** A file with a header row in the reader's language and one row per item. */
-export async function writeQaFile(items: { question: string; answer: string }[], format: TQaFileFormat, headers: { question: string; answer: string }): Promise<Buffer> {
+export async function writeQaFile(
+  items: { question: string; answer: string }[],
+  format: TQaFileFormat,
+  headers: { question: string; answer: string },
+): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("QA");
   if (format === "xlsx") {

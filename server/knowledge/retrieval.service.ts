@@ -41,7 +41,13 @@ export async function retrieve(query: TRetrievalQuery & { mode?: "hybrid" | "ful
   const sets = found.filter((s) => s.type !== "database");
   if (!sets.length) return [];
   const usable = new Set(found.map((s) => s.id));
-  const fullText = requested.every((id) => usable.has(id)) ? firstFullText : await passages.searchFullText(sets.map((s) => s.id), words, CANDIDATES);
+  const fullText = requested.every((id) => usable.has(id))
+    ? firstFullText
+    : await passages.searchFullText(
+        sets.map((s) => s.id),
+        words,
+        CANDIDATES,
+      );
   const vector = embedded ? await searchVectors(sets, embedded) : [];
   const names = new Map(sets.map((s) => [s.id, s.name]));
   return fuse([fullText, vector], words, names).slice(0, query.limit);
@@ -60,7 +66,16 @@ export function fuse(lists: passages.TPassageHit[][], words: string[], names: Ma
   const wanted = new Set(words);
   const out = [...byId.values()].map(({ hit, rrf }): TRetrievedPassage => {
     const match = hit.qaItemId ? questionMatch(wanted, hit.title) : null;
-    return { id: hit.id, title: hit.title, text: hit.content, source: names.get(hit.trainingSetId) ?? "", kind: hit.qaItemId ? "qa" : "text", setId: hit.trainingSetId, score: rrf, match };
+    return {
+      id: hit.id,
+      title: hit.title,
+      text: hit.content,
+      source: names.get(hit.trainingSetId) ?? "",
+      kind: hit.qaItemId ? "qa" : "text",
+      setId: hit.trainingSetId,
+      score: rrf,
+      match,
+    };
   });
   const strong = (p: TRetrievedPassage) => (p.match ?? 0) >= QA_MATCH_THRESHOLD;
   return out.sort((a, b) => Number(strong(b)) - Number(strong(a)) || (strong(a) ? b.match! - a.match! : 0) || b.score - a.score);
@@ -91,7 +106,13 @@ async function embedQuery(text: string): Promise<{ vector: number[]; model: stri
 
 async function searchVectors(sets: TRetrievableSet[], { vector, model }: { vector: number[]; model: string }): Promise<passages.TPassageHit[]> {
   try {
-    if (await passages.searchesVectorsInSql()) return await passages.searchVectorSql(sets.map((s) => s.id), vector, model, CANDIDATES);
+    if (await passages.searchesVectorsInSql())
+      return await passages.searchVectorSql(
+        sets.map((s) => s.id),
+        vector,
+        model,
+        CANDIDATES,
+      );
     return await searchVectorsInApp(sets, vector, model);
   } catch (err) {
     logger.warn({ err }, "vector search failed; using full-text search only");
@@ -112,7 +133,12 @@ let cachedBytes = 0;
  * scanned whole. A set still training is read afresh, capped. `exact` scans everything (the
  * bench's measure of what the index misses).
  */
-export async function searchVectorsInApp(sets: Array<Pick<TRetrievableSet, "id" | "revision" | "state">>, vector: number[], model: string, opts: { exact?: boolean } = {}): Promise<passages.TPassageHit[]> {
+export async function searchVectorsInApp(
+  sets: Array<Pick<TRetrievableSet, "id" | "revision" | "state">>,
+  vector: number[],
+  model: string,
+  opts: { exact?: boolean } = {},
+): Promise<passages.TPassageHit[]> {
   const query = toUnit(vector);
   const best: Array<{ id: string; score: number }> = [];
   // The CANDIDATES best so far, best first.
@@ -129,7 +155,8 @@ export async function searchVectorsInApp(sets: Array<Pick<TRetrievableSet, "id" 
     if (index) for (const hit of searchVectorIndex(index, query, CANDIDATES, opts.exact ? Infinity : undefined)) consider(hit.id, hit.score);
   }
   if (training.length) {
-    for (const row of await passages.listEmbeddings(training, model, APP_VECTOR_CAP)) if (row.embedding.length === query.length) consider(row.id, cosine(vector, row.embedding));
+    for (const row of await passages.listEmbeddings(training, model, APP_VECTOR_CAP))
+      if (row.embedding.length === query.length) consider(row.id, cosine(vector, row.embedding));
   }
   if (!best.length) return [];
   const rows = new Map((await passages.listPassagesByIds(best.map((b) => b.id))).map((row) => [row.id, row]));
@@ -137,7 +164,14 @@ export async function searchVectorsInApp(sets: Array<Pick<TRetrievableSet, "id" 
 }
 
 function singleList(rows: TUnitRows): TVectorIndex {
-  return { ...rows, stride: rows.dims, kernel: null, centroids: new Float32Array(rows.dims), centroidKernel: null, offsets: Int32Array.from([0, rows.ids.length]) };
+  return {
+    ...rows,
+    stride: rows.dims,
+    kernel: null,
+    centroids: new Float32Array(rows.dims),
+    centroidKernel: null,
+    offsets: Int32Array.from([0, rows.ids.length]),
+  };
 }
 
 function vectorsOfSet(setId: string, key: string, model: string): Promise<TSetVectors> {

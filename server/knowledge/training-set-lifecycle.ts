@@ -31,6 +31,10 @@ export function canMoveTrainingSet(from: TTrainingSetState, move: TTrainingSetMo
 /** The state a move leads to, or the refusal that names the state and the move. */
 export function moveTrainingSet(from: TTrainingSetState, move: TTrainingSetMove): TTrainingSetState {
   const to = TRAINING_SET_TRANSITIONS[from][move];
-  if (!to) throw new AppError("training_set_state_refused", { params: { state: `$t:train:state.${from}`, action: `$t:train:move.${move}` }, data: { state: from, move } });
+  if (!to)
+    throw new AppError("training_set_state_refused", {
+      params: { state: `$t:train:state.${from}`, action: `$t:train:move.${move}` },
+      data: { state: from, move },
+    });
   return to;
 }

@@ -61,7 +61,8 @@ export async function importQaItems(actor: TActor, { id }: TTrainingSetIdInput, 
   await checkQaFile(bytes);
   const { rows } = await readQaFile(bytes);
   if (!rows.length) throw new AppError("file_empty_or_prohibited");
-  if (rows.length > QA_IMPORT_MAX_ROWS) throw new AppError("qa_import_too_many_rows", { params: { max: QA_IMPORT_MAX_ROWS }, data: { max: QA_IMPORT_MAX_ROWS, rows: rows.length } });
+  if (rows.length > QA_IMPORT_MAX_ROWS)
+    throw new AppError("qa_import_too_many_rows", { params: { max: QA_IMPORT_MAX_ROWS }, data: { max: QA_IMPORT_MAX_ROWS, rows: rows.length } });
 
   const report = await changeOwnedSet(actor, id, { move: "edit", type: "standard", refuseWhenPaused: true }, async (set, tx) => {
     const out: TQaImportRow[] = [];
@@ -84,7 +85,16 @@ export async function importQaItems(actor: TActor, { id }: TTrainingSetIdInput, 
       firstRowOf.set(key, r.row);
       candidates.push({ row: r, key, out: entry });
     }
-    const inSet = new Set((await repo.findQuestionsByKey(id, candidates.map((c) => c.key), null, tx)).map((m) => m.key));
+    const inSet = new Set(
+      (
+        await repo.findQuestionsByKey(
+          id,
+          candidates.map((c) => c.key),
+          null,
+          tx,
+        )
+      ).map((m) => m.key),
+    );
     const accepted = candidates.filter((c) => {
       if (!inSet.has(c.key)) return true;
       Object.assign(c.out, { status: "refused", reason: "duplicate_in_set" });
@@ -93,7 +103,11 @@ export async function importQaItems(actor: TActor, { id }: TTrainingSetIdInput, 
     const adding = accepted.reduce((n, c) => n + countChars(c.row.question.trim()) + countChars(c.row.answer.trim()), 0);
     await assertCharactersFit(set, await repo.countQaChars(id, tx), adding, tx);
     const start = (await repo.maxQaPosition(id, tx)) + 1;
-    await repo.insertQaItems(id, accepted.map((c, i) => ({ question: c.row.question.trim(), answer: c.row.answer.trim(), position: start + i })), tx);
+    await repo.insertQaItems(
+      id,
+      accepted.map((c, i) => ({ question: c.row.question.trim(), answer: c.row.answer.trim(), position: start + i })),
+      tx,
+    );
     const added = accepted.length;
     return { added, refused: out.length - added, rows: out };
   });
@@ -123,7 +137,11 @@ export function cleanFileName(raw: string, fallback: string) {
     const utf8 = Buffer.from(raw, "latin1").toString("utf8");
     if (!utf8.includes("\uFFFD")) name = utf8;
   }
-  name = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  name = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
   return (name || fallback).slice(0, 200);
 }
 
@@ -158,7 +176,11 @@ export async function uploadDocuments(actor: TActor, { id }: TTrainingSetIdInput
     for (const file of accepted) keys.push(await storeFile(`training/${actor.id}`, file));
     docs = await changeOwnedSet(actor, id, { move: "edit", type: "smart", refuseWhenPaused: true }, async (set, tx) => {
       await precheck(set, tx);
-      return repo.insertDocuments(id, accepted.map((f, i) => ({ name: f.name, fileKey: keys[i], mime: f.mime, size: f.size })), tx);
+      return repo.insertDocuments(
+        id,
+        accepted.map((f, i) => ({ name: f.name, fileKey: keys[i], mime: f.mime, size: f.size })),
+        tx,
+      );
     });
   } catch (err) {
     // Nothing was recorded: the files stored so far are waste.

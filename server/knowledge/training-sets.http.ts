@@ -35,7 +35,12 @@ export function createTrainingSetsRouter() {
   router.get("/v1/training/sets/:id/qa/export", async (req, res) => {
     try {
       const { account } = await requireAuth(req);
-      const file = await exportQaItems(account, ZTrainingSetId.parse({ id: req.params.id }), ZQaExportFormat.parse(req.query.format ?? "xlsx"), getRequestLanguage(req));
+      const file = await exportQaItems(
+        account,
+        ZTrainingSetId.parse({ id: req.params.id }),
+        ZQaExportFormat.parse(req.query.format ?? "xlsx"),
+        getRequestLanguage(req),
+      );
       const ascii = file.filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
       res.setHeader("Content-Type", file.mime);
       res.setHeader("Content-Disposition", `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);

@@ -43,7 +43,10 @@ export async function countSetsOf(accountId: string, tx: TDbOrTx = getDb()) {
   return tx.trainingSet.count({ where: { ownerAccountId: accountId, deletedAt: null } });
 }
 
-export async function insertSet(data: { ownerAccountId: string; enterpriseId: string | null; name: string; introduction: string; type: "standard" | "smart" }, tx: TDbOrTx = getDb()) {
+export async function insertSet(
+  data: { ownerAccountId: string; enterpriseId: string | null; name: string; introduction: string; type: "standard" | "smart" },
+  tx: TDbOrTx = getDb(),
+) {
   // An empty set has nothing to train: it starts done, with no characters.
   return tx.trainingSet.create({ data: { ...data, state: "done", progress: 100 }, select: SET });
 }
@@ -56,7 +59,11 @@ export async function listSetsOf(accountId: string, tx: TDbOrTx = getDb()) {
   return tx.trainingSet.findMany({ where: { ownerAccountId: accountId, deletedAt: null }, orderBy: { createdAt: "desc" }, select: SET });
 }
 
-export async function updateSetById(id: string, data: { name?: string; introduction?: string; state?: TTrainingSetState; progress?: number; deletedAt?: Date }, tx: TDbOrTx = getDb()) {
+export async function updateSetById(
+  id: string,
+  data: { name?: string; introduction?: string; state?: TTrainingSetState; progress?: number; deletedAt?: Date },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.trainingSet.update({ where: { id }, data, select: SET });
 }
 
@@ -70,7 +77,6 @@ export async function listAgentsUsingSetsOf(accountId: string, tx: TDbOrTx = get
     WHERE a.owner_account_id = ${accountId} AND a.deleted_at IS NULL AND v.state::text = ANY(${USING_STATES}::text[])
     ORDER BY a.name`;
 }
-
 
 // --- Characters ----------------------------------------------------------------------------
 

@@ -87,7 +87,12 @@ export const ZTrainingDocumentView = z.object({
   created_at: z.string(),
 });
 
-export const ZTrainingSetDetail = ZTrainingSetSummary.extend({ item_count: z.number(), documents: z.array(ZTrainingDocumentView), chars_used: z.number(), chars_limit: z.number() });
+export const ZTrainingSetDetail = ZTrainingSetSummary.extend({
+  item_count: z.number(),
+  documents: z.array(ZTrainingDocumentView),
+  chars_used: z.number(),
+  chars_limit: z.number(),
+});
 
 export const ZQaItemView = z.object({ id: z.string(), question: z.string(), answer: z.string(), position: z.number(), updated_at: z.string() });
 export const ZQaItemPage = z.object({ items: z.array(ZQaItemView), total: z.number(), page: z.number(), pageSize: z.number() });

@@ -60,7 +60,13 @@ export function toDocumentView(d: repo.TTrainingDocumentRow): TTrainingDocumentV
   return { id: d.id, name: d.name, mime: d.mime, size: d.size, char_count: d.charCount, state: d.state, error: d.error, created_at: d.createdAt.toISOString() };
 }
 
-const toQaView = (i: repo.TQaItemRow): TQaItemView => ({ id: i.id, question: i.question, answer: i.answer, position: i.position, updated_at: i.updatedAt.toISOString() });
+const toQaView = (i: repo.TQaItemRow): TQaItemView => ({
+  id: i.id,
+  question: i.question,
+  answer: i.answer,
+  position: i.position,
+  updated_at: i.updatedAt.toISOString(),
+});
 
 async function agentsBySet(accountId: string, tx?: TDbOrTx) {
   const bySet = new Map<string, TTrainingSetAgent[]>();
@@ -129,7 +135,10 @@ export async function createTrainingSet(actor: TActor, input: TCreateTrainingSet
   const set = await withTransaction(async (tx) => {
     await repo.lockAccountSets(actor.id, tx);
     await assertWithinLimit(actor.id, "trainingSets", await repo.countSetsOf(actor.id, tx), new Date(), tx);
-    return repo.insertSet({ ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, introduction: input.introduction, type: input.type }, tx);
+    return repo.insertSet(
+      { ownerAccountId: actor.id, enterpriseId: actor.enterpriseId, name: input.name, introduction: input.introduction, type: input.type },
+      tx,
+    );
   });
   return toSummary(set, []);
 }

@@ -133,7 +133,9 @@ export async function buildVectorIndex(rows: TUnitRows): Promise<TVectorIndex> {
   const listOf = new Int32Array(n);
   const sizes = new Int32Array(lists);
   for (let r = 0; r < n; r++) {
-    listOf[r] = centroidKernel ? nearestByKernel(centroidKernel, rows.unit.subarray(r * dims, (r + 1) * dims), lists) : nearestList(rows.unit, r, centroids, lists, dims);
+    listOf[r] = centroidKernel
+      ? nearestByKernel(centroidKernel, rows.unit.subarray(r * dims, (r + 1) * dims), lists)
+      : nearestList(rows.unit, r, centroids, lists, dims);
     sizes[listOf[r]]++;
     work += lists * dims;
     if (work >= SLICE_WORK) {

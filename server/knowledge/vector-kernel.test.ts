@@ -26,7 +26,12 @@ describe("vector kernel", () => {
       kernel.setQuery(query);
       const scores = Array.from(kernel.scores(5, 30));
       expect(scores).toHaveLength(30);
-      scores.forEach((score, i) => expect(score).toBeCloseTo(rows[5 + i].reduce((sum, x, j) => sum + x * query[j], 0), 5));
+      scores.forEach((score, i) =>
+        expect(score).toBeCloseTo(
+          rows[5 + i].reduce((sum, x, j) => sum + x * query[j], 0),
+          5,
+        ),
+      );
     }
   });
 

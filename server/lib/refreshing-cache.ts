@@ -4,7 +4,12 @@
 // the database and is never older than maxAgeMs. Only a cold key (or a failing database) waits.
 export type TRefreshingCache<V> = { get(key: string): Promise<V>; set(key: string, value: V): void };
 
-export function createRefreshingCache<V>(opts: { maxAgeMs: number; idleMs?: number; maxEntries?: number; load: (key: string) => Promise<V> }): TRefreshingCache<V> {
+export function createRefreshingCache<V>(opts: {
+  maxAgeMs: number;
+  idleMs?: number;
+  maxEntries?: number;
+  load: (key: string) => Promise<V>;
+}): TRefreshingCache<V> {
   const idleMs = opts.idleMs ?? 60_000;
   const maxEntries = opts.maxEntries ?? 1000;
   const entries = new Map<string, { at: number; usedAt: number; value: V }>();

@@ -27,8 +27,31 @@ describe("measureReadingWidth (names: at most 8 characters in one reading)", () 
 
 describe("model parameter and channel limits", () => {
   it("accepts values at the edges and refuses beyond them", () => {
-    expect(ZModelParameters.safeParse({ max_tokens: 4096, temperature: 2, top_p: 0, top_k: 6, presence_penalty: -2, frequency_penalty: 2, n: 5, stop: ["a", "b", "c", "d"], logit_bias: { "50256": -100 } }).success).toBe(true);
-    for (const bad of [{ max_tokens: 0 }, { max_tokens: 4097 }, { temperature: 2.1 }, { top_p: 1.01 }, { top_k: 7 }, { top_k: 0 }, { presence_penalty: -2.1 }, { n: 6 }, { stop: ["a", "b", "c", "d", "e"] }, { logit_bias: { "1": 101 } }])
+    expect(
+      ZModelParameters.safeParse({
+        max_tokens: 4096,
+        temperature: 2,
+        top_p: 0,
+        top_k: 6,
+        presence_penalty: -2,
+        frequency_penalty: 2,
+        n: 5,
+        stop: ["a", "b", "c", "d"],
+        logit_bias: { "50256": -100 },
+      }).success,
+    ).toBe(true);
+    for (const bad of [
+      { max_tokens: 0 },
+      { max_tokens: 4097 },
+      { temperature: 2.1 },
+      { top_p: 1.01 },
+      { top_k: 7 },
+      { top_k: 0 },
+      { presence_penalty: -2.1 },
+      { n: 6 },
+      { stop: ["a", "b", "c", "d", "e"] },
+      { logit_bias: { "1": 101 } },
+    ])
       expect(ZModelParameters.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
   });
 

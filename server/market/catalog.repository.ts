@@ -36,7 +36,10 @@ export type TAppCardRow = {
 export type TAppKeyset = { sort: "popular"; popularity: number; id: string } | { sort: "newest"; key: string; id: string };
 
 /** A page of listed apps (limit + 1 rows: the extra one says whether another page exists). */
-export async function listListedApps(q: { categoryId?: number; ownerId?: string; sort: "popular" | "newest"; after?: TAppKeyset; limit: number }, tx: TDbOrTx = getDb()) {
+export async function listListedApps(
+  q: { categoryId?: number; ownerId?: string; sort: "popular" | "newest"; after?: TAppKeyset; limit: number },
+  tx: TDbOrTx = getDb(),
+) {
   const category = q.categoryId ? Prisma.sql`AND a.category_id = ${q.categoryId}` : Prisma.empty;
   const owner = q.ownerId ? Prisma.sql`AND a.owner_account_id = ${q.ownerId}` : Prisma.empty;
   if (q.sort === "popular") {
@@ -44,7 +47,8 @@ export async function listListedApps(q: { categoryId?: number; ownerId?: string;
     return tx.$queryRaw<TAppCardRow[]>`SELECT ${APP_COLUMNS} FROM app a JOIN account o ON o.id = a.owner_account_id
       WHERE ${LISTED} ${category} ${owner} ${after} ORDER BY a.popularity DESC, a.id DESC LIMIT ${q.limit + 1}`;
   }
-  const after = q.after?.sort === "newest" ? Prisma.sql`AND (COALESCE(a.listed_at, a.created_at), a.id) < (${q.after.key}::timestamp, ${q.after.id})` : Prisma.empty;
+  const after =
+    q.after?.sort === "newest" ? Prisma.sql`AND (COALESCE(a.listed_at, a.created_at), a.id) < (${q.after.key}::timestamp, ${q.after.id})` : Prisma.empty;
   return tx.$queryRaw<TAppCardRow[]>`SELECT ${APP_COLUMNS} FROM app a JOIN account o ON o.id = a.owner_account_id
     WHERE ${LISTED} ${category} ${owner} ${after} ORDER BY COALESCE(a.listed_at, a.created_at) DESC, a.id DESC LIMIT ${q.limit + 1}`;
 }
@@ -172,7 +176,9 @@ export async function countAgentReactions(id: string, tx: TDbOrTx = getDb()) {
 
 /** A developer's public figures: followers, listed apps, shelved agents. */
 export async function findDeveloper(id: string, tx: TDbOrTx = getDb()) {
-  const rows = await tx.$queryRaw<{ id: string; nickname: string; avatar_url: string | null; created_at: Date; followers: number; following: number; apps: number; agents: number }[]>`SELECT
+  const rows = await tx.$queryRaw<
+    { id: string; nickname: string; avatar_url: string | null; created_at: Date; followers: number; following: number; apps: number; agents: number }[]
+  >`SELECT
       o.id, o.nickname, o.avatar_url, o.created_at,
       (SELECT count(*)::int FROM follow f WHERE f.followee_id = o.id) AS followers,
       (SELECT count(*)::int FROM follow f WHERE f.follower_id = o.id) AS following,

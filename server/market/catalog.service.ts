@@ -98,11 +98,21 @@ export async function searchMarket(input: TSearchInput): Promise<TSearchResult> 
 async function describeDeveloper(id: string) {
   const d = await repo.findDeveloper(id);
   if (!d) return null;
-  return { id: d.id, nickname: d.nickname, avatarUrl: d.avatar_url, joinedAt: d.created_at.toISOString(), followers: d.followers, following: d.following, apps: d.apps, agents: d.agents };
+  return {
+    id: d.id,
+    nickname: d.nickname,
+    avatarUrl: d.avatar_url,
+    joinedAt: d.created_at.toISOString(),
+    followers: d.followers,
+    following: d.following,
+    apps: d.apps,
+    agents: d.agents,
+  };
 }
 export type TDeveloperView = NonNullable<Awaited<ReturnType<typeof describeDeveloper>>>;
 
-const toLog = (rows: Awaited<ReturnType<typeof repo.listLiveVersions>>) => rows.map((v) => ({ version: v.version, updateNote: v.updateNote, publishedAt: v.publishedAt!.toISOString() }));
+const toLog = (rows: Awaited<ReturnType<typeof repo.listLiveVersions>>) =>
+  rows.map((v) => ({ version: v.version, updateNote: v.updateNote, publishedAt: v.publishedAt!.toISOString() }));
 
 /**
  * An app's details page: on shelf for anyone (private ones by link; sub-account ones for their
@@ -189,7 +199,14 @@ export async function getDeveloperPage(viewer: TActor | null, input: TDeveloperP
     repo.listShelvedAgents({ ownerId: input.id, limit: 50 }),
     getViewerState(viewer, { targetType: "app", targetId: "" }, input.id),
   ]);
-  return { developer, apps, agents: agentRows.slice(0, 50).map(toAgentCard), following: viewerState.following, isSelf: viewerState.isOwner, signedIn: viewerState.signedIn };
+  return {
+    developer,
+    apps,
+    agents: agentRows.slice(0, 50).map(toAgentCard),
+    following: viewerState.following,
+    isSelf: viewerState.isOwner,
+    signedIn: viewerState.signedIn,
+  };
 }
 
 /** More of a developer's apps, for the page's scroll-loading. */

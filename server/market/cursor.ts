@@ -20,7 +20,11 @@ export function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) 
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
 export const isKeyCursor = (v: unknown): v is { k: string; id: string } =>
-  typeof v === "object" && v !== null && typeof (v as { k: unknown }).k === "string" && TIMESTAMP.test((v as { k: string }).k) && typeof (v as { id: unknown }).id === "string";
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as { k: unknown }).k === "string" &&
+  TIMESTAMP.test((v as { k: string }).k) &&
+  typeof (v as { id: unknown }).id === "string";
 export const isScoreCursor = (v: unknown): v is { p: number; id: string } =>
   typeof v === "object" && v !== null && Number.isInteger((v as { p: unknown }).p) && typeof (v as { id: unknown }).id === "string";
 export const isOffsetCursor = (v: unknown): v is { o: number } =>

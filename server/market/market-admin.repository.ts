@@ -41,7 +41,11 @@ export async function insertCarousel(data: { name: string; imageUrl: string; lin
   return tx.carousel.create({ data, select: CAROUSEL });
 }
 
-export async function updateCarouselById(id: number, data: { name: string; imageUrl: string; link: string; sortOrder: number; enabled: boolean }, tx: TDbOrTx = getDb()) {
+export async function updateCarouselById(
+  id: number,
+  data: { name: string; imageUrl: string; link: string; sortOrder: number; enabled: boolean },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.carousel.update({ where: { id }, data, select: CAROUSEL });
 }
 

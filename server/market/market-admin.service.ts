@@ -46,7 +46,6 @@ async function refreshHeader() {
   header.set(HEADER_KEY, await loadHeader());
 }
 
-
 // --- Categories ---------------------------------------------------------------------------------
 
 export async function listCategoriesForAdmin(actor: TActor) {
@@ -63,7 +62,13 @@ async function assertSortOrderFree(sortOrder: number, exceptId?: number) {
 export async function createCategory(actor: TActor, input: TCategoryInput): Promise<TCategoryView> {
   assertRole(actor, "platform_admin");
   await assertSortOrderFree(input.sortOrder);
-  const slug = `${input.names.en.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 24) || "category"}_${crypto.randomBytes(3).toString("hex")}`;
+  const slug = `${
+    input.names.en
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_|_$/g, "")
+      .slice(0, 24) || "category"
+  }_${crypto.randomBytes(3).toString("hex")}`;
   try {
     const row = await repo.insertCategory({ slug, names: input.names, sortOrder: input.sortOrder });
     await refreshHeader();

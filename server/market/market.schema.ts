@@ -39,7 +39,11 @@ export const ZCategoryNames = z.object({
   en: ZName(40).default(""),
   pt: ZName(40).default(""),
 });
-export const ZSortOrder = z.number("market:validation.sort_order").int("market:validation.sort_order").min(0, "market:validation.sort_order").max(1_000_000, "market:validation.sort_order");
+export const ZSortOrder = z
+  .number("market:validation.sort_order")
+  .int("market:validation.sort_order")
+  .min(0, "market:validation.sort_order")
+  .max(1_000_000, "market:validation.sort_order");
 export const ZCategoryInput = z.object({ names: ZCategoryNames, sortOrder: ZSortOrder });
 export const ZUpdateCategoryInput = ZCategoryInput.extend({ id: z.number().int().positive() });
 export const ZNumericId = z.object({ id: z.number().int().positive() });
@@ -73,7 +77,11 @@ export const ZSearchInput = z.object({
   cursor: ZCursor,
   limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE),
 });
-export const ZDeveloperPageInput = z.object({ id: z.string().min(1).max(40), cursor: ZCursor, limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE) });
+export const ZDeveloperPageInput = z.object({
+  id: z.string().min(1).max(40),
+  cursor: ZCursor,
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE),
+});
 
 export const TARGET_TYPES = ["app", "agent"] as const;
 export type TTargetType = (typeof TARGET_TYPES)[number];
@@ -86,11 +94,16 @@ export const ZCommentInput = ZTarget.extend({
   content: z.string().trim().min(1, "market:validation.comment_required").max(5000, "market:validation.comment_too_long"),
 }).superRefine((c, ctx) => {
   const max = c.parentId ? REPLY_MAX_WORDS : COMMENT_MAX_WORDS;
-  if (countWords(c.content) > max) ctx.addIssue({ code: "custom", path: ["content"], message: c.parentId ? "market:validation.reply_too_long" : "market:validation.comment_too_long" });
+  if (countWords(c.content) > max)
+    ctx.addIssue({ code: "custom", path: ["content"], message: c.parentId ? "market:validation.reply_too_long" : "market:validation.comment_too_long" });
 });
 export const ZCommentId = z.object({ id: z.string().min(1).max(40) });
 export const ZListCommentsInput = ZTarget.extend({ cursor: ZCursor, limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE) });
-export const ZListRepliesInput = z.object({ parentId: z.string().min(1).max(40), cursor: ZCursor, limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE) });
+export const ZListRepliesInput = z.object({
+  parentId: z.string().min(1).max(40),
+  cursor: ZCursor,
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE),
+});
 
 export type TCategoryInput = z.infer<typeof ZCategoryInput>;
 /** The category form's values as typed (names other than zh_hans may be left out). */
@@ -113,7 +126,14 @@ export type TListRepliesInput = z.infer<typeof ZListRepliesInput>;
 // --- What the pages receive ---------------------------------------------------------------------
 
 export const ZCategoryView = z.object({ id: z.number(), slug: z.string(), names: z.record(z.enum(MARKET_LANGUAGES), z.string()), sortOrder: z.number() });
-export const ZCarouselView = z.object({ id: z.number(), name: z.string(), imageUrl: z.string(), link: z.string(), sortOrder: z.number(), enabled: z.boolean() });
+export const ZCarouselView = z.object({
+  id: z.number(),
+  name: z.string(),
+  imageUrl: z.string(),
+  link: z.string(),
+  sortOrder: z.number(),
+  enabled: z.boolean(),
+});
 const ZOwnerView = z.object({ id: z.string(), nickname: z.string(), avatarUrl: z.string().nullable() });
 export const ZAppCard = z.object({
   id: z.string(),

@@ -35,7 +35,8 @@ export async function replaceList(list: string, select: Prisma.Sql, now: Date, t
 }
 
 /** Listed apps by popularity. */
-export const popularAppsSql = (limit: number) => Prisma.sql`SELECT a.id, 'app' AS target_type, a.popularity::bigint AS score FROM app a WHERE ${LISTED} ORDER BY a.popularity DESC, a.id LIMIT ${limit}`;
+export const popularAppsSql = (limit: number) =>
+  Prisma.sql`SELECT a.id, 'app' AS target_type, a.popularity::bigint AS score FROM app a WHERE ${LISTED} ORDER BY a.popularity DESC, a.id LIMIT ${limit}`;
 
 /**
  * Developers with a listed app or a shelved agent, by what they earned as developers: the credits
@@ -68,7 +69,17 @@ export const agentsOfKindSql = (kinds: string[], limit: number, categorySlug?: s
     WHERE v.state = 'on_shelf' AND (m.kind::text = ANY(${kinds}::text[])${categorySlug ? Prisma.sql` OR EXISTS (SELECT 1 FROM app_agent aa JOIN app a ON a.id = aa.app_id JOIN app_category c ON c.id = a.category_id WHERE aa.agent_id = ag.id AND c.slug = ${categorySlug} AND ${LISTED})` : Prisma.empty})) s
   ORDER BY s.score DESC, s.id LIMIT ${limit}`;
 
-export type TRankingRowRaw = { list: string; rank: number; score: bigint; target_type: string; target_id: string; name: string | null; avatar_url: string | null; subtitle: string | null; computed_at: Date };
+export type TRankingRowRaw = {
+  list: string;
+  rank: number;
+  score: bigint;
+  target_type: string;
+  target_id: string;
+  name: string | null;
+  avatar_url: string | null;
+  subtitle: string | null;
+  computed_at: Date;
+};
 
 /** The top `limit` of each list, with names to show, in one statement. */
 export async function readRankings(lists: string[], limit: number, tx: TDbOrTx = getDb()) {

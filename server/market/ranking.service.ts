@@ -43,7 +43,15 @@ export async function readRankings(limit = 10): Promise<Record<TRankingList, TRa
   const rows = await repo.readRankings([...RANKING_LISTS], limit);
   const out = Object.fromEntries(RANKING_LISTS.map((l) => [l, [] as TRankingRow[]])) as Record<TRankingList, TRankingRow[]>;
   for (const r of rows) {
-    out[r.list as TRankingList]?.push({ rank: r.rank, score: Number(r.score), targetType: r.target_type, targetId: r.target_id, name: r.name ?? "", avatarUrl: r.avatar_url, subtitle: r.subtitle ?? "" });
+    out[r.list as TRankingList]?.push({
+      rank: r.rank,
+      score: Number(r.score),
+      targetType: r.target_type,
+      targetId: r.target_id,
+      name: r.name ?? "",
+      avatarUrl: r.avatar_url,
+      subtitle: r.subtitle ?? "",
+    });
   }
   return out;
 }

@@ -53,14 +53,28 @@ export async function bumpAppCounter(appId: string, counter: keyof typeof COUNTE
 
 // --- Comments -----------------------------------------------------------------------------------
 
-export type TCommentRow = { id: string; content: string; created_at: Date; account_id: string; nickname: string; avatar_url: string | null; reply_count: number };
+export type TCommentRow = {
+  id: string;
+  content: string;
+  created_at: Date;
+  account_id: string;
+  nickname: string;
+  avatar_url: string | null;
+  reply_count: number;
+};
 
-export async function insertComment(c: { targetType: TTargetType; targetId: string; accountId: string; parentId: string | null; content: string }, tx: TDbOrTx = getDb()) {
+export async function insertComment(
+  c: { targetType: TTargetType; targetId: string; accountId: string; parentId: string | null; content: string },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.marketComment.create({ data: c, select: { id: true, createdAt: true } });
 }
 
 export async function findComment(id: string, tx: TDbOrTx = getDb()) {
-  return tx.marketComment.findFirst({ where: { id, deletedAt: null }, select: { id: true, targetType: true, targetId: true, accountId: true, parentId: true } });
+  return tx.marketComment.findFirst({
+    where: { id, deletedAt: null },
+    select: { id: true, targetType: true, targetId: true, accountId: true, parentId: true },
+  });
 }
 
 /** Soft-deletes a comment and its replies; answers how many were still visible. */
@@ -71,12 +85,23 @@ export async function deleteCommentThread(id: string, tx: TDbOrTx = getDb()) {
 }
 
 /** Top-level comments (parentId null) or the replies of one, newest first for comments, oldest first for replies. */
-export async function listComments(q: { targetType?: TTargetType; targetId?: string; parentId?: string; after?: { at: string; id: string }; limit: number }, tx: TDbOrTx = getDb()) {
+export async function listComments(
+  q: { targetType?: TTargetType; targetId?: string; parentId?: string; after?: { at: string; id: string }; limit: number },
+  tx: TDbOrTx = getDb(),
+) {
   const replies = Boolean(q.parentId);
-  const where = replies ? Prisma.sql`c.parent_id = ${q.parentId}` : Prisma.sql`c.target_type = ${q.targetType}::"MarketTargetType" AND c.target_id = ${q.targetId} AND c.parent_id IS NULL`;
-  const after = q.after ? (replies ? Prisma.sql`AND (c.created_at, c.id) > (${q.after.at}::timestamp, ${q.after.id})` : Prisma.sql`AND (c.created_at, c.id) < (${q.after.at}::timestamp, ${q.after.id})`) : Prisma.empty;
+  const where = replies
+    ? Prisma.sql`c.parent_id = ${q.parentId}`
+    : Prisma.sql`c.target_type = ${q.targetType}::"MarketTargetType" AND c.target_id = ${q.targetId} AND c.parent_id IS NULL`;
+  const after = q.after
+    ? replies
+      ? Prisma.sql`AND (c.created_at, c.id) > (${q.after.at}::timestamp, ${q.after.id})`
+      : Prisma.sql`AND (c.created_at, c.id) < (${q.after.at}::timestamp, ${q.after.id})`
+    : Prisma.empty;
   const order = replies ? Prisma.sql`c.created_at ASC, c.id ASC` : Prisma.sql`c.created_at DESC, c.id DESC`;
-  return tx.$queryRaw<(TCommentRow & { at_key: string })[]>`SELECT c.id, c.content, c.created_at, c.created_at::text AS at_key, c.account_id, o.nickname, o.avatar_url,
+  return tx.$queryRaw<
+    (TCommentRow & { at_key: string })[]
+  >`SELECT c.id, c.content, c.created_at, c.created_at::text AS at_key, c.account_id, o.nickname, o.avatar_url,
       (SELECT count(*)::int FROM market_comment r WHERE r.parent_id = c.id AND r.deleted_at IS NULL) AS reply_count
     FROM market_comment c JOIN account o ON o.id = c.account_id
     WHERE ${where} AND c.deleted_at IS NULL ${after} ORDER BY ${order} LIMIT ${q.limit + 1}`;

@@ -116,11 +116,21 @@ export async function addComment(actor: TActor, input: TCommentInput): Promise<T
   const author = await repo.findAccountSummary(actor.id);
   if (!author) throw new AppError("not_logged_in");
   const row = await withTransaction(async (tx) => {
-    const created = await repo.insertComment({ targetType: input.targetType, targetId: input.targetId, accountId: actor.id, parentId: input.parentId ?? null, content: input.content }, tx);
+    const created = await repo.insertComment(
+      { targetType: input.targetType, targetId: input.targetId, accountId: actor.id, parentId: input.parentId ?? null, content: input.content },
+      tx,
+    );
     if (input.targetType === "app") await repo.bumpAppCounter(input.targetId, "comment", 1, tx);
     return created;
   });
-  return { id: row.id, content: input.content, createdAt: row.createdAt.toISOString(), author: { id: author.id, nickname: author.nickname, avatarUrl: author.avatarUrl }, replyCount: 0, mine: true };
+  return {
+    id: row.id,
+    content: input.content,
+    createdAt: row.createdAt.toISOString(),
+    author: { id: author.id, nickname: author.nickname, avatarUrl: author.avatarUrl },
+    replyCount: 0,
+    mine: true,
+  };
 }
 
 /** Only the author deletes a comment (someone else's answers not_found); its replies go with it. */
@@ -144,7 +154,12 @@ function toPage(rows: (repo.TCommentRow & { at_key: string })[], limit: number, 
 export async function listComments(viewer: TActor | null, input: TListCommentsInput): Promise<TPage<TCommentView>> {
   await getOpenTargetOwner(viewer, input);
   const after = decodeCursor(input.cursor, isKeyCursor);
-  const rows = await repo.listComments({ targetType: input.targetType, targetId: input.targetId, after: after && { at: after.k, id: after.id }, limit: input.limit });
+  const rows = await repo.listComments({
+    targetType: input.targetType,
+    targetId: input.targetId,
+    after: after && { at: after.k, id: after.id },
+    limit: input.limit,
+  });
   return toPage(rows, input.limit, viewer);
 }
 

@@ -16,7 +16,11 @@ export function createMediaRouter() {
     handle(async (req) => {
       const { account } = await requireAuth(req);
       await assertCanUpload(account);
-      const { files, fields } = await readMultipart(req, { files: { file: Math.max(MEDIA_IMAGE_LIMITS.maxBytes, MEDIA_VIDEO_LIMITS.maxBytes) }, maxFields: 5, maxFieldBytes: 1024 });
+      const { files, fields } = await readMultipart(req, {
+        files: { file: Math.max(MEDIA_IMAGE_LIMITS.maxBytes, MEDIA_VIDEO_LIMITS.maxBytes) },
+        maxFields: 5,
+        maxFieldBytes: 1024,
+      });
       return uploadMedia(account, files.file, ZUploadMediaFields.parse(fields));
     }),
   );

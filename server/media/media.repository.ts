@@ -19,7 +19,17 @@ export function countUploadsSince(ownerAccountId: string, since: Date, tx: TDbOr
 }
 
 export function createMediaItem(
-  data: { ownerAccountId: string; name: string; kind: TMediaKind; fileKey: string; mime: string; size: number; width: number | null; height: number | null; createdAt: Date },
+  data: {
+    ownerAccountId: string;
+    name: string;
+    kind: TMediaKind;
+    fileKey: string;
+    mime: string;
+    size: number;
+    width: number | null;
+    height: number | null;
+    createdAt: Date;
+  },
   tx: TDbOrTx = getDb(),
 ) {
   return tx.mediaItem.create({ data, select: ITEM });

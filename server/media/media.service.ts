@@ -15,7 +15,16 @@ import { MEDIA_IMAGE_LIMITS, MEDIA_UPLOADS_PER_DAY, MEDIA_VIDEO_LIMITS } from ".
 import { acceptMedia, deleteFiles, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
 import type { TUploadedFile } from "../uploads/multipart";
 import * as repo from "./media.repository";
-import { MEDIA_NAME_MAX, ZMediaName, type TListMediaInput, type TMediaIdInput, type TMediaItem, type TMediaPage, type TMediaQuota, type TRenameMediaInput } from "./media.schema";
+import {
+  MEDIA_NAME_MAX,
+  ZMediaName,
+  type TListMediaInput,
+  type TMediaIdInput,
+  type TMediaItem,
+  type TMediaPage,
+  type TMediaQuota,
+  type TRenameMediaInput,
+} from "./media.schema";
 
 export type TMediaActor = Pick<TSessionAccount, "id">;
 
@@ -59,7 +68,11 @@ export function mediaName(given: string | undefined, filename: string, fallback:
   if (chars.length <= MEDIA_NAME_MAX) return own;
   const dot = own.lastIndexOf(".");
   const ext = dot > 0 && own.length - dot <= 6 ? own.slice(dot) : "";
-  return Array.from(own.slice(0, own.length - ext.length)).slice(0, MEDIA_NAME_MAX - ext.length).join("") + ext;
+  return (
+    Array.from(own.slice(0, own.length - ext.length))
+      .slice(0, MEDIA_NAME_MAX - ext.length)
+      .join("") + ext
+  );
 }
 
 export async function getMediaQuota(account: TMediaActor, now = new Date()): Promise<TMediaQuota> {
@@ -86,7 +99,10 @@ export async function uploadMedia(account: TMediaActor, file: TUploadedFile | un
     const row = await withTransaction(async (tx) => {
       await repo.lockAccountUploads(account.id, tx);
       if ((await repo.countUploadsSince(account.id, uploadDay(now).start, tx)) >= MEDIA_UPLOADS_PER_DAY) throw dailyLimitReached(now);
-      return repo.createMediaItem({ ownerAccountId: account.id, name, kind, fileKey: key, mime: accepted.mime, size: accepted.size, ...size, createdAt: now }, tx);
+      return repo.createMediaItem(
+        { ownerAccountId: account.id, name, kind, fileKey: key, mime: accepted.mime, size: accepted.size, ...size, createdAt: now },
+        tx,
+      );
     });
     return toView(row);
   } catch (err) {

@@ -32,14 +32,19 @@ describe("orderCandidates", () => {
 
   it("keeps every channel of a tier exactly once", () => {
     const channels = [ch("a", 5), ch("b", 1), ch("c", 100), ch("d", 20)];
-    for (let i = 0; i < 50; i++) expect(orderCandidates(channels).map((c) => c.id).sort()).toEqual(["a", "b", "c", "d"]);
+    for (let i = 0; i < 50; i++)
+      expect(
+        orderCandidates(channels)
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual(["a", "b", "c", "d"]);
   });
 });
 
 describe("shuffleByWeight", () => {
   it("leads with each item in proportion to its weight", () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const firsts = { a: 0, b: 0 };
     for (let i = 0; i < 4000; i++) firsts[shuffleByWeight([ch("a", 1), ch("b", 3)], random)[0].id as "a" | "b"]++;
     expect(firsts.b / 4000).toBeGreaterThan(0.7);

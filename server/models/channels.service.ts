@@ -93,7 +93,10 @@ export async function runChannelTest(channel: repo.TChannelWithKey, post: TPost)
   // The offline channel runs in this process: there is nothing to reach, so it always answers.
   if (channel.type === "offline") return { ok: true, ms: 0, error: null };
   try {
-    await post({ baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) }, { model: model?.upstreamModel ?? modelKey ?? "", messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
+    await post(
+      { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) },
+      { model: model?.upstreamModel ?? modelKey ?? "", messages: [{ role: "user", content: "hi" }], max_tokens: 1 },
+    );
     return { ok: true, ms: Date.now() - started, error: null };
   } catch (err) {
     const error = err instanceof UpstreamError ? (err.status ? `HTTP ${err.status}: ${err.message}` : `${err.kind}: ${err.message}`) : String(err);

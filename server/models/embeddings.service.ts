@@ -42,7 +42,11 @@ async function embedBatch(upstreamModel: string, channels: repo.TChannelWithKey[
   let lastError: unknown;
   for (const channel of orderCandidates(channels)) {
     try {
-      return await postEmbeddings({ baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) }, { model: upstreamModel, input }, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS });
+      return await postEmbeddings(
+        { baseUrl: channel.baseUrl, apiKey: openSecret(channel.keyEncrypted) },
+        { model: upstreamModel, input },
+        { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS },
+      );
     } catch (err) {
       lastError = err;
       logger.warn({ err, channelId: channel.id }, "embedding channel failed; trying the next");

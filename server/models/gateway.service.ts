@@ -103,8 +103,17 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
   const { stream: _ignored, ...params } = checkedParams(input.params);
   const { model, channels } = await (input.cachedRouting ? getCachedRouting(input.modelKey, accountId) : readRouting(input.modelKey, accountId));
   // An account's own keys ("private key service") come before the platform's channels.
-  const own = orderCandidates(channels.filter((c) => c.ownerAccountId), input.random);
-  const candidates = [...own, ...orderCandidates(channels.filter((c) => !c.ownerAccountId), input.random)];
+  const own = orderCandidates(
+    channels.filter((c) => c.ownerAccountId),
+    input.random,
+  );
+  const candidates = [
+    ...own,
+    ...orderCandidates(
+      channels.filter((c) => !c.ownerAccountId),
+      input.random,
+    ),
+  ];
   if (!model || candidates.length === 0) {
     await writeLog({ requestId, modelKey: input.modelKey, accountId, attempts: [], finalChannelId: null, ok: false });
     throw new AppError("model_unavailable", { params: { model: input.modelKey } });
@@ -153,7 +162,9 @@ export async function completeChat(input: TCompleteChatInput & { stream?: boolea
       const meter = createUsageMeter(input.messages);
       const relay = relayStream(first, iterator, channel.id, meter, (ok, id) => finish(ok, id, { usage: meter.usage(), firstChunkMs }));
       // A getter (Object.assign would copy one reading): usage grows as the stream is read.
-      return Object.defineProperties(Object.assign(relay, { requestId, channelId: channel.id }), { usage: { get: () => meter.usage(), enumerable: true } }) as unknown as TChatStream;
+      return Object.defineProperties(Object.assign(relay, { requestId, channelId: channel.id }), {
+        usage: { get: () => meter.usage(), enumerable: true },
+      }) as unknown as TChatStream;
     } catch (err) {
       const failure = err instanceof UpstreamError ? err : new UpstreamError("connect", (err as Error)?.message ?? String(err), null, null, { cause: err });
       attempts.push({ channelId: channel.id, status: failure.status, error: describe(failure), ms: Date.now() - started });
@@ -295,7 +306,8 @@ function createUsageMeter(messages: TChatMessage[]) {
     add(chunk: TChatChunk) {
       const usage = chunk.usage as typeof reported;
       if (usage && typeof usage === "object") reported = usage;
-      const delta = chunk.choices?.[0]?.delta as { content?: unknown; reasoning_content?: unknown; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> } | undefined;
+      const delta = chunk.choices?.[0]?.delta as
+        { content?: unknown; reasoning_content?: unknown; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> } | undefined;
       if (!delta) return;
       if (typeof delta.content === "string") generated += delta.content;
       if (typeof delta.reasoning_content === "string") generated += delta.reasoning_content;
@@ -312,15 +324,24 @@ function createUsageMeter(messages: TChatMessage[]) {
 
 function usageOfCompletion(completion: TChatCompletion, messages: TChatMessage[]): TUsage {
   const u = completion.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
-  if (u && Number.isFinite(u.prompt_tokens) && Number.isFinite(u.completion_tokens)) return { promptTokens: u.prompt_tokens!, completionTokens: u.completion_tokens!, estimated: false };
+  if (u && Number.isFinite(u.prompt_tokens) && Number.isFinite(u.completion_tokens))
+    return { promptTokens: u.prompt_tokens!, completionTokens: u.completion_tokens!, estimated: false };
   const message = (completion.choices?.[0] as { message?: { content?: unknown } } | undefined)?.message;
-  return { promptTokens: estimatePromptTokens(messages), completionTokens: estimateTokens(typeof message?.content === "string" ? message.content : ""), estimated: true };
+  return {
+    promptTokens: estimatePromptTokens(messages),
+    completionTokens: estimateTokens(typeof message?.content === "string" ? message.content : ""),
+    estimated: true,
+  };
 }
 
 /** About four tokens of framing per message, plus the text (and tool calls) it carries. */
 function estimatePromptTokens(messages: TChatMessage[]) {
   let total = 0;
-  for (const m of messages) total += 4 + estimateTokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")) + (m.tool_calls ? estimateTokens(JSON.stringify(m.tool_calls)) : 0);
+  for (const m of messages)
+    total +=
+      4 +
+      estimateTokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")) +
+      (m.tool_calls ? estimateTokens(JSON.stringify(m.tool_calls)) : 0);
   return total;
 }
 
@@ -340,14 +361,16 @@ async function recordFailure(channelId: string, err: UpstreamError, forcedReason
   try {
     await repo.insertChannelFailure({ channelId, reason, status: err.status });
     if (forcedReason) {
-      if (await repo.setChannelState(channelId, "disabled_auto", forcedReason, { onlyIfEnabled: true })) logger.warn({ channelId, reason }, "channel disabled: key banned");
+      if (await repo.setChannelState(channelId, "disabled_auto", forcedReason, { onlyIfEnabled: true }))
+        logger.warn({ channelId, reason }, "channel disabled: key banned");
       return;
     }
     const since = new Date(Date.now() - env.CHANNEL_FAILURE_WINDOW_MS);
     const count = await repo.countChannelFailuresSince(channelId, since);
     if (count >= env.CHANNEL_FAILURE_THRESHOLD) {
       const why = `${count} failures in ${Math.round(env.CHANNEL_FAILURE_WINDOW_MS / 1000)}s; last: ${reason}`.slice(0, 500);
-      if (await repo.setChannelState(channelId, "disabled_auto", why, { onlyIfEnabled: true })) logger.warn({ channelId, reason: why }, "channel disabled automatically");
+      if (await repo.setChannelState(channelId, "disabled_auto", why, { onlyIfEnabled: true }))
+        logger.warn({ channelId, reason: why }, "channel disabled automatically");
     }
   } catch (dbErr) {
     // Bookkeeping must not turn an upstream failure into a different error for the caller.

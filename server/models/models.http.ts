@@ -23,20 +23,56 @@ function admin(fn: (req: Request) => Promise<unknown>) {
 export function createModelsRouter() {
   const router = express.Router();
 
-  router.get("/v1/models", handle(() => listPublicModels()));
+  router.get(
+    "/v1/models",
+    handle(() => listPublicModels()),
+  );
 
-  router.get("/v1/admin/models", admin(() => listAllModels()));
-  router.post("/v1/admin/models", admin((req) => createModel(ZCreateModelInput.parse(req.body))));
-  router.patch("/v1/admin/models/:id", admin((req) => updateModel(req.params.id, ZUpdateModelInput.parse(req.body))));
-  router.delete("/v1/admin/models/:id", admin((req) => deleteModel(req.params.id)));
+  router.get(
+    "/v1/admin/models",
+    admin(() => listAllModels()),
+  );
+  router.post(
+    "/v1/admin/models",
+    admin((req) => createModel(ZCreateModelInput.parse(req.body))),
+  );
+  router.patch(
+    "/v1/admin/models/:id",
+    admin((req) => updateModel(req.params.id, ZUpdateModelInput.parse(req.body))),
+  );
+  router.delete(
+    "/v1/admin/models/:id",
+    admin((req) => deleteModel(req.params.id)),
+  );
 
-  router.get("/v1/admin/channels", admin(() => listChannels()));
-  router.post("/v1/admin/channels", admin((req) => createChannel(ZCreateChannelInput.parse(req.body))));
-  router.patch("/v1/admin/channels/:id", admin((req) => updateChannel(req.params.id, ZUpdateChannelInput.parse(req.body))));
-  router.delete("/v1/admin/channels/:id", admin((req) => deleteChannel(req.params.id)));
-  router.post("/v1/admin/channels/:id/test", admin((req) => testChannel(req.params.id)));
-  router.post("/v1/admin/channels/:id/enable", admin((req) => enableChannel(req.params.id)));
-  router.post("/v1/admin/channels/:id/disable", admin((req) => disableChannel(req.params.id)));
+  router.get(
+    "/v1/admin/channels",
+    admin(() => listChannels()),
+  );
+  router.post(
+    "/v1/admin/channels",
+    admin((req) => createChannel(ZCreateChannelInput.parse(req.body))),
+  );
+  router.patch(
+    "/v1/admin/channels/:id",
+    admin((req) => updateChannel(req.params.id, ZUpdateChannelInput.parse(req.body))),
+  );
+  router.delete(
+    "/v1/admin/channels/:id",
+    admin((req) => deleteChannel(req.params.id)),
+  );
+  router.post(
+    "/v1/admin/channels/:id/test",
+    admin((req) => testChannel(req.params.id)),
+  );
+  router.post(
+    "/v1/admin/channels/:id/enable",
+    admin((req) => enableChannel(req.params.id)),
+  );
+  router.post(
+    "/v1/admin/channels/:id/disable",
+    admin((req) => disableChannel(req.params.id)),
+  );
 
   return router;
 }

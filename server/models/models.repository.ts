@@ -162,7 +162,14 @@ export async function listEnabledChannelsForModel(modelKey: string, accountId: s
 
 /** Accounts with an enabled channel of their own (private key service): few, and read as one list. */
 export async function listChannelOwnerIds(tx?: TDbOrTx): Promise<string[]> {
-  const rows = await queryDirect<{ id: string }>({ name: "zl_channel_owner_ids", text: `SELECT DISTINCT owner_account_id AS id FROM channel WHERE state = 'enabled' AND owner_account_id IS NOT NULL`, values: [] }, tx);
+  const rows = await queryDirect<{ id: string }>(
+    {
+      name: "zl_channel_owner_ids",
+      text: `SELECT DISTINCT owner_account_id AS id FROM channel WHERE state = 'enabled' AND owner_account_id IS NOT NULL`,
+      values: [],
+    },
+    tx,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -221,7 +228,19 @@ export async function insertModelRequestLog(
       name: "zl_insert_model_request_log",
       text: `INSERT INTO model_request_log (request_id, model_key, account_id, attempts, final_channel_id, ok, prompt_tokens, completion_tokens, first_chunk_ms, total_ms, created_at)
         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::timestamptz AT TIME ZONE 'UTC')`,
-      values: [data.requestId, data.modelKey, data.accountId, JSON.stringify(data.attempts), data.finalChannelId, data.ok, data.promptTokens ?? null, data.completionTokens ?? null, data.firstChunkMs ?? null, data.totalMs ?? null, new Date().toISOString()],
+      values: [
+        data.requestId,
+        data.modelKey,
+        data.accountId,
+        JSON.stringify(data.attempts),
+        data.finalChannelId,
+        data.ok,
+        data.promptTokens ?? null,
+        data.completionTokens ?? null,
+        data.firstChunkMs ?? null,
+        data.totalMs ?? null,
+        new Date().toISOString(),
+      ],
     },
     tx,
   );

@@ -16,10 +16,19 @@ export const CHANNEL_STATES = ["enabled", "disabled_manual", "disabled_auto"] as
 export type TChannelType = (typeof ALL_CHANNEL_TYPES)[number];
 export type TChannelState = (typeof CHANNEL_STATES)[number];
 
-export const ZModelKey = z.string(REQUIRED).trim().min(1, "validation.required").max(100, "validation.too_long").regex(/^[A-Za-z0-9._/:-]+$/, "validation.model_key");
+export const ZModelKey = z
+  .string(REQUIRED)
+  .trim()
+  .min(1, "validation.required")
+  .max(100, "validation.too_long")
+  .regex(/^[A-Za-z0-9._/:-]+$/, "validation.model_key");
 
 /** At most 8 characters in one reading (server/lib/text-width.ts). */
-export const ZModelDisplayName = z.string(REQUIRED).trim().min(1, "validation.required").refine((v) => isWithinReadingWidth(v, 8), "validation.model_display_name");
+export const ZModelDisplayName = z
+  .string(REQUIRED)
+  .trim()
+  .min(1, "validation.required")
+  .refine((v) => isWithinReadingWidth(v, 8), "validation.model_display_name");
 
 const ZPriceMicro = z.number().int(PARAM).min(0, PARAM).max(1_000_000_000, PARAM);
 
@@ -36,16 +45,18 @@ export const ZCreateModelInput = z.object({
   enabled: z.boolean().default(true),
 });
 
-export const ZUpdateModelInput = ZCreateModelInput.omit({ key: true }).partial().extend({
-  // Defaults of the create form must not overwrite stored values on a partial update.
-  kind: z.enum(MODEL_KINDS).optional(),
-  context_window: z.number().int(PARAM).min(1, PARAM).max(10_000_000, PARAM).optional(),
-  input_price_micro: ZPriceMicro.optional(),
-  output_price_micro: ZPriceMicro.optional(),
-  supports_tools: z.boolean().optional(),
-  supports_reasoning: z.boolean().optional(),
-  enabled: z.boolean().optional(),
-});
+export const ZUpdateModelInput = ZCreateModelInput.omit({ key: true })
+  .partial()
+  .extend({
+    // Defaults of the create form must not overwrite stored values on a partial update.
+    kind: z.enum(MODEL_KINDS).optional(),
+    context_window: z.number().int(PARAM).min(1, PARAM).max(10_000_000, PARAM).optional(),
+    input_price_micro: ZPriceMicro.optional(),
+    output_price_micro: ZPriceMicro.optional(),
+    supports_tools: z.boolean().optional(),
+    supports_reasoning: z.boolean().optional(),
+    enabled: z.boolean().optional(),
+  });
 
 /** A channel's weight in its tier's random order: an integer 1-100. */
 export const ZChannelWeight = z.number(REQUIRED).int("validation.channel_weight").min(1, "validation.channel_weight").max(100, "validation.channel_weight");

@@ -161,7 +161,11 @@ async function send(upstream: TUpstream, body: Record<string, unknown>, call: TC
     // relayed; connections are kept alive per origin by the dispatcher.
     res = await request(`${upstream.baseUrl}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: body.stream ? "text/event-stream" : "application/json", authorization: `Bearer ${upstream.apiKey}` },
+      headers: {
+        "content-type": "application/json",
+        accept: body.stream ? "text/event-stream" : "application/json",
+        authorization: `Bearer ${upstream.apiKey}`,
+      },
       body: JSON.stringify(body),
       signal: call.signal,
       dispatcher: upstream.guarded ? getGuardedDispatcher(upstream.baseUrl) : getUpstreamDispatcher(),

@@ -4,7 +4,15 @@ import express, { type Request } from "express";
 import { requireAuth } from "../http/auth-context";
 import { handle } from "../http/envelope-response";
 import { ZCreateOwnChannelInput, ZUpdateChannelInput } from "./models.schema";
-import { createOwnChannel, deleteOwnChannel, disableOwnChannel, enableOwnChannel, listOwnChannels, testOwnChannel, updateOwnChannel } from "./own-channels.service";
+import {
+  createOwnChannel,
+  deleteOwnChannel,
+  disableOwnChannel,
+  enableOwnChannel,
+  listOwnChannels,
+  testOwnChannel,
+  updateOwnChannel,
+} from "./own-channels.service";
 
 /** A handler that runs for the caller's account (110003 when not signed in). */
 function own(fn: (accountId: string, req: Request) => Promise<unknown>) {
@@ -13,12 +21,33 @@ function own(fn: (accountId: string, req: Request) => Promise<unknown>) {
 
 export function createOwnChannelsRouter() {
   const router = express.Router();
-  router.get("/v1/account/channels", own((accountId) => listOwnChannels(accountId)));
-  router.post("/v1/account/channels", own((accountId, req) => createOwnChannel(accountId, ZCreateOwnChannelInput.parse(req.body))));
-  router.patch("/v1/account/channels/:id", own((accountId, req) => updateOwnChannel(accountId, req.params.id, ZUpdateChannelInput.parse(req.body))));
-  router.delete("/v1/account/channels/:id", own((accountId, req) => deleteOwnChannel(accountId, req.params.id)));
-  router.post("/v1/account/channels/:id/test", own((accountId, req) => testOwnChannel(accountId, req.params.id)));
-  router.post("/v1/account/channels/:id/enable", own((accountId, req) => enableOwnChannel(accountId, req.params.id)));
-  router.post("/v1/account/channels/:id/disable", own((accountId, req) => disableOwnChannel(accountId, req.params.id)));
+  router.get(
+    "/v1/account/channels",
+    own((accountId) => listOwnChannels(accountId)),
+  );
+  router.post(
+    "/v1/account/channels",
+    own((accountId, req) => createOwnChannel(accountId, ZCreateOwnChannelInput.parse(req.body))),
+  );
+  router.patch(
+    "/v1/account/channels/:id",
+    own((accountId, req) => updateOwnChannel(accountId, req.params.id, ZUpdateChannelInput.parse(req.body))),
+  );
+  router.delete(
+    "/v1/account/channels/:id",
+    own((accountId, req) => deleteOwnChannel(accountId, req.params.id)),
+  );
+  router.post(
+    "/v1/account/channels/:id/test",
+    own((accountId, req) => testOwnChannel(accountId, req.params.id)),
+  );
+  router.post(
+    "/v1/account/channels/:id/enable",
+    own((accountId, req) => enableOwnChannel(accountId, req.params.id)),
+  );
+  router.post(
+    "/v1/account/channels/:id/disable",
+    own((accountId, req) => disableOwnChannel(accountId, req.params.id)),
+  );
   return router;
 }

@@ -18,7 +18,8 @@ import { assertPublicBaseUrl } from "./public-base-url";
 /** The settings card: the account's own channels, or which edition would include the service. */
 export async function getOwnChannelsPanel(accountId: string) {
   const { features } = await getEntitlements(accountId);
-  if (!features.privateKeyService) return { available: false as const, upgradeTo: editionAllowing((e) => e.features.privateKeyService) ?? "enterprise", channels: [], models: [] };
+  if (!features.privateKeyService)
+    return { available: false as const, upgradeTo: editionAllowing((e) => e.features.privateKeyService) ?? "enterprise", channels: [], models: [] };
   const [channels, models] = await Promise.all([listOwnChannels(accountId), listCatalogueModels()]);
   return { available: true as const, upgradeTo: null, channels, models: models.map((m) => ({ key: m.key, display_name: m.display_name })) };
 }
@@ -88,7 +89,9 @@ export async function testOwnChannel(accountId: string, id: string): Promise<TCh
   await requireOwnChannel(accountId, id);
   const channel = await repo.findChannelWithKeyById(id);
   if (!channel) throw new AppError("not_found");
-  return runChannelTest(channel, (upstream, body) => postChatCompletion({ ...upstream, guarded: true }, body, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS }));
+  return runChannelTest(channel, (upstream, body) =>
+    postChatCompletion({ ...upstream, guarded: true }, body, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS }),
+  );
 }
 
 /** The account's channel, or not_found; the edition check comes first so a lapsed plan is told why. */

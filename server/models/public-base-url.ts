@@ -8,7 +8,10 @@ import { isPublicAddress } from "../net/address-policy";
 
 /** SSRF_ALLOWLIST host:port pairs (tests, operators' own gateways) pass as guarded-fetch lets them. */
 function isAllowlisted(host: string, port: string) {
-  const allowed = (process.env.SSRF_ALLOWLIST ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const allowed = (process.env.SSRF_ALLOWLIST ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   return allowed.includes(`${host}:${port}`.toLowerCase());
 }
 

@@ -20,9 +20,10 @@ export async function insertPosting(
   db?: TDbOrTx,
 ): Promise<TPostRow> {
   // Outside a transaction, straight through node-postgres (direct-pool.ts): every chat turn posts its charge here.
-  const rows = await queryDirect<TPostRow>({
-    name: "zl_insert_posting",
-    text: `WITH legs(account_id, amount) AS (SELECT * FROM unnest($1::text[], $2::bigint[])),
+  const rows = await queryDirect<TPostRow>(
+    {
+      name: "zl_insert_posting",
+      text: `WITH legs(account_id, amount) AS (SELECT * FROM unnest($1::text[], $2::bigint[])),
       t AS (
         INSERT INTO ledger_transaction (id, idempotency_key, request_hash, kind, account_id, memo)
         VALUES ($3, $4, $5, $6, $7, $8::jsonb)
@@ -43,13 +44,18 @@ export async function insertPosting(
         RETURNING ledger_account_id, balance_after_micro)
     SELECT (SELECT id FROM t) AS id,
       (SELECT json_agg(json_build_object('id', ledger_account_id, 'balance', balance_after_micro::text)) FROM e) AS balances`,
-    values: [p.accounts, p.amounts, p.id, p.key, p.hash, p.kind, p.accountId, p.memo],
-  }, db);
+      values: [p.accounts, p.amounts, p.id, p.key, p.hash, p.kind, p.accountId, p.memo],
+    },
+    db,
+  );
   return rows[0];
 }
 
 export async function findTransactionByKey(key: string, db: TDbOrTx = getDb()) {
-  const rows = await db.$queryRawUnsafe<{ id: string; request_hash: string }[]>(`SELECT id, request_hash FROM ledger_transaction WHERE idempotency_key = $1`, key);
+  const rows = await db.$queryRawUnsafe<{ id: string; request_hash: string }[]>(
+    `SELECT id, request_hash FROM ledger_transaction WHERE idempotency_key = $1`,
+    key,
+  );
   return rows[0] ?? null;
 }
 
@@ -82,7 +88,12 @@ export type TWalletRow = { spendable: string | null; gift: string | null; frozen
  * transactions paying each other (A buys B's app while B buys A's) cannot deadlock.
  */
 export async function readWallet(accountId: string, key: string | null, lock: boolean, db: TDbOrTx = getDb(), alsoLock: string[] = []): Promise<TWalletRow> {
-  if (lock) await db.$queryRawUnsafe(`SELECT id FROM ledger_account WHERE (id IN ('gift:' || $1, 'spendable:' || $1) OR id = ANY($2::text[])) AND kept ORDER BY id FOR NO KEY UPDATE`, accountId, alsoLock);
+  if (lock)
+    await db.$queryRawUnsafe(
+      `SELECT id FROM ledger_account WHERE (id IN ('gift:' || $1, 'spendable:' || $1) OR id = ANY($2::text[])) AND kept ORDER BY id FOR NO KEY UPDATE`,
+      accountId,
+      alsoLock,
+    );
   const rows = await db.$queryRawUnsafe<TWalletRow[]>(
     `SELECT
       (SELECT balance_micro::text FROM ledger_account WHERE id = 'spendable:' || $1) AS spendable,

@@ -213,7 +213,13 @@ function splitPayment(w: TWallet, amount: number, coinsOnly: boolean): TLeg[] | 
 export async function spend(s: TSpend, tx?: TTx): Promise<TPosted> {
   if (!Number.isSafeInteger(s.amount) || s.amount <= 0) throw new Error(`ledger: spend of ${s.amount}`);
   if (s.credits.reduce((a, l) => a + l.amount, 0) !== s.amount) throw new Error("ledger: credits must sum to the amount spent");
-  const shape = { kind: s.kind, payer: s.payer, amount: s.amount, coinsOnly: Boolean(s.coinsOnly), credits: normalise([...s.credits, { account: "__payer", amount: -s.amount }]) };
+  const shape = {
+    kind: s.kind,
+    payer: s.payer,
+    amount: s.amount,
+    coinsOnly: Boolean(s.coinsOnly),
+    credits: normalise([...s.credits, { account: "__payer", amount: -s.amount }]),
+  };
   const hash = hashRequest(shape);
   const credited = s.credits.map((c) => c.account);
   const creditedOwners = credited.map(walletOwner).filter((x): x is string => Boolean(x));

@@ -20,7 +20,17 @@ export type TReconciliation = {
 export async function reconcileLedger(now = new Date()): Promise<TReconciliation> {
   const [rows, unbalanced, transactions] = await Promise.all([repo.listAccountSums(), repo.listUnbalancedTransactions(), repo.countTransactions()]);
   const userTotals = { spendable: 0, gift: 0, frozen: 0 };
-  const out: TReconciliation = { checkedAt: now.toISOString(), accounts: rows.length, transactions, totalMicro: 0, platform: [], userTotals, mismatches: [], negative: [], unbalanced: [] };
+  const out: TReconciliation = {
+    checkedAt: now.toISOString(),
+    accounts: rows.length,
+    transactions,
+    totalMicro: 0,
+    platform: [],
+    userTotals,
+    mismatches: [],
+    negative: [],
+    unbalanced: [],
+  };
   for (const r of rows) {
     const entries = Number(r.entries_sum);
     const balance = Number(r.balance);

@@ -11,7 +11,10 @@ import { isPublicAddress } from "./address-policy";
 import { createWarmConnector } from "./warm-connector";
 
 export class BlockedAddressError extends Error {
-  constructor(readonly host: string, readonly address: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
     super(`refused to connect to ${host} (${address}): not a public address`);
     this.name = "BlockedAddressError";
   }
@@ -28,7 +31,10 @@ export type TGuardOptions = {
 };
 
 function allowList(opts: TGuardOptions) {
-  const fromEnv = (process.env.SSRF_ALLOWLIST ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const fromEnv = (process.env.SSRF_ALLOWLIST ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return new Set([...(opts.allow ?? []), ...fromEnv].map((s) => s.toLowerCase()));
 }
 
@@ -63,7 +69,11 @@ function assertUrlAllowed(url: URL, allowed: Set<string>) {
  * fetch() for user-supplied URLs. Follows at most `maxRedirects` redirects, checking each one;
  * refuses private addresses with BlockedAddressError; caps the body at `maxBytes`.
  */
-export async function guardedFetch(input: string, init: RequestInit = {}, opts: TGuardOptions = {}): Promise<{ response: Response; body: Buffer; url: string }> {
+export async function guardedFetch(
+  input: string,
+  init: RequestInit = {},
+  opts: TGuardOptions = {},
+): Promise<{ response: Response; body: Buffer; url: string }> {
   const allowed = allowList(opts);
   const maxRedirects = opts.maxRedirects ?? 5;
   const signal = AbortSignal.timeout(opts.timeoutMs ?? 15_000);

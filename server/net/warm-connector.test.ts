@@ -16,7 +16,15 @@ async function startServer(keepAliveMs: number) {
   server.keepAliveTimeout = keepAliveMs;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  return { url, connections: () => accepted.size, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url,
+    connections: () => accepted.size,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -29,7 +37,10 @@ afterEach(async () => {
 function makeAgent(timing: { warmWindowMs: number; spareMaxAgeMs: number }) {
   const connector: TWarmConnector = createWarmConnector({}, timing);
   const agent = new Agent({ connect: connector });
-  cleanup.push(() => agent.close(), () => connector.close());
+  cleanup.push(
+    () => agent.close(),
+    () => connector.close(),
+  );
   return { agent, connector };
 }
 

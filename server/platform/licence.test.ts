@@ -14,7 +14,11 @@ describe("licence signatures (Ed25519)", () => {
 
   it("accepts the same licence however it is formatted", () => {
     const file = signLicence(payload, keys.privateKeyPem);
-    const reordered = JSON.stringify({ signature: file.signature, payload: { end_time: 20261231, contact_phone: "021-1234", start_time: 20260101, licensee: "ACME" } }, null, 4);
+    const reordered = JSON.stringify(
+      { signature: file.signature, payload: { end_time: 20261231, contact_phone: "021-1234", start_time: 20260101, licensee: "ACME" } },
+      null,
+      4,
+    );
     expect(verifyLicence(reordered, pub).ok).toBe(true);
   });
 

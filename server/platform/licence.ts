@@ -1,14 +1,7 @@
 // Licences are signed with Ed25519 by the vendor (scripts/licence.ts) and verified here with the
 // public key from settings. Pure functions: the service decides where the file and key come from.
 import crypto from "node:crypto";
-import {
-  EXPIRY_WARNING_DAYS,
-  ZLicenceFile,
-  daysBetween,
-  type TLicenceFile,
-  type TLicencePayload,
-  type TLicenceStatus,
-} from "./licence.schema";
+import { EXPIRY_WARNING_DAYS, ZLicenceFile, daysBetween, type TLicenceFile, type TLicencePayload, type TLicenceStatus } from "./licence.schema";
 
 /** The bytes that are signed: the payload's keys in sorted order, so formatting cannot matter. */
 export function canonicalPayload(payload: TLicencePayload) {

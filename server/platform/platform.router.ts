@@ -7,6 +7,9 @@ import { adminProcedure, publicProcedure, router } from "../trpc/trpc";
 export const platformRouter = router({
   systemConfig: publicProcedure.output(ZSystemConfig).query(() => getSystemConfig()),
   screenLock: publicProcedure.output(ZScreenLock).query(() => getScreenLock()),
-  setScreenLock: adminProcedure.input(ZSetScreenLockInput).output(ZScreenLock).mutation(({ input }) => setScreenLock(input.items)),
+  setScreenLock: adminProcedure
+    .input(ZSetScreenLockInput)
+    .output(ZScreenLock)
+    .mutation(({ input }) => setScreenLock(input.items)),
   adminQueue: adminProcedure.output(ZAdminQueue).query(() => getAdminQueue()),
 });

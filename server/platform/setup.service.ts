@@ -84,11 +84,12 @@ export async function announceSetupCode(origin: string, print: (line: string) =>
   const page = `${origin.replace(/\/$/, "")}/setup`;
   if (issued.state === "issued") print(`SETUP: no administrator yet. Open ${page} and enter code ${issued.code}`);
   if (issued.state === "kept") {
-    print(`SETUP: no administrator yet. Open ${page} and enter the code another instance printed at ${issued.issuedAt.toISOString()}, or run \`npm run admin -- setup-code\` for a new one`);
+    print(
+      `SETUP: no administrator yet. Open ${page} and enter the code another instance printed at ${issued.issuedAt.toISOString()}, or run \`npm run admin -- setup-code\` for a new one`,
+    );
   }
   return issued;
 }
-
 
 /**
  * Creates the first platform administrator and signs them in. Refusals write nothing but the

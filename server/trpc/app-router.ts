@@ -10,5 +10,16 @@ import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
 
-export const appRouter = router({ platform: platformRouter, agents: agentsRouter, databaseSets: databaseSetsRouter, media: mediaRouter, market: marketRouter, trainingSets: trainingSetsRouter, appData: appDataRouter, appApiKeys: apiKeysRouter, apps: appsRouter, bots: botsRouter });
+export const appRouter = router({
+  platform: platformRouter,
+  agents: agentsRouter,
+  databaseSets: databaseSetsRouter,
+  media: mediaRouter,
+  market: marketRouter,
+  trainingSets: trainingSetsRouter,
+  appData: appDataRouter,
+  appApiKeys: apiKeysRouter,
+  apps: appsRouter,
+  bots: botsRouter,
+});
 export type TAppRouter = typeof appRouter;

@@ -31,12 +31,31 @@ export async function assembleTurn(actor: TActor, ctx: TTurnContext, decision: T
   const turnTools = model.supportsTools && config.training_set_ids.length ? await deps.trainingSetTools(agent.agentId, config.training_set_ids) : [];
   const tools = toolsOf(config, turnTools);
 
-  const passages = await retrievePassages({ accountId: actor.id, agentId: agent.agentId, agentVersionId: agent.versionId, trainingSetIds: config.training_set_ids, query: userMessage.content, limit: PASSAGE_LIMIT });
+  const passages = await retrievePassages({
+    accountId: actor.id,
+    agentId: agent.agentId,
+    agentVersionId: agent.versionId,
+    trainingSetIds: config.training_set_ids,
+    query: userMessage.content,
+    limit: PASSAGE_LIMIT,
+  });
 
   const history = fitHistory(toHistory(earlier), model.contextWindow / 2);
-  const fixed = estimateTokens(userMessage.content) + history.reduce((n, m) => n + estimateTokens(m.content) + 4, 0) + tools.length * TOOL_TOKENS + turnTools.reduce((n, t) => n + estimateTokens(t.function.description), 0);
+  const fixed =
+    estimateTokens(userMessage.content) +
+    history.reduce((n, m) => n + estimateTokens(m.content) + 4, 0) +
+    tools.length * TOOL_TOKENS +
+    turnTools.reduce((n, t) => n + estimateTokens(t.function.description), 0);
   const budgetTokens = Math.max(256, model.contextWindow - config.parameters.max_tokens - fixed - 32);
-  const { messages, usedPassages } = assemblePrompt({ agent: config, values, history, userMessage: userMessage.content, passages, document: document?.doc ?? null, budgetTokens });
+  const { messages, usedPassages } = assemblePrompt({
+    agent: config,
+    values,
+    history,
+    userMessage: userMessage.content,
+    passages,
+    document: document?.doc ?? null,
+    budgetTokens,
+  });
   // The offline channel has no language model: it answers with one matched Q&A item, cited alone.
   const offline = deps.offlineReply(model.key, passages, config.out_of_scope_reply);
 
@@ -107,4 +126,3 @@ function gatewayParams(p: TAgentInput["parameters"]): TModelParameters {
     ...(Object.keys(p.logit_bias).length ? { logit_bias: p.logit_bias } : {}),
   };
 }
-

@@ -59,8 +59,14 @@ export function createChatRouter() {
   router.post(CHAT_STREAM_PATHS.debug, chatStreamHandler("debug"));
   // CHAT_STREAM_PATHS.live is served by the app runtime (server/apps/app-chat.http.ts), which
   // hands a request naming no app and carrying no key back to chatStreamHandler("live").
-  router.post("/v1/ai_message/stop", handle(async (req) => stopMessage((await requireAuth(req)).account, ZMessageIdInput.parse(req.body ?? {}))));
-  router.post("/v1/ai_message/feedback", handle(async (req) => setFeedback((await requireAuth(req)).account, ZFeedbackInput.parse(req.body ?? {}))));
+  router.post(
+    "/v1/ai_message/stop",
+    handle(async (req) => stopMessage((await requireAuth(req)).account, ZMessageIdInput.parse(req.body ?? {}))),
+  );
+  router.post(
+    "/v1/ai_message/feedback",
+    handle(async (req) => setFeedback((await requireAuth(req)).account, ZFeedbackInput.parse(req.body ?? {}))),
+  );
   router.post(
     "/v1/ai_message/document",
     handle(async (req) => {
@@ -68,9 +74,21 @@ export function createChatRouter() {
       return uploadDocument(account, await readMultipart(req, { files: { file: DOCUMENT_MAX_BYTES }, maxFields: 5 }));
     }),
   );
-  router.get("/v1/dialogues", handle(async (req) => listDialogues((await requireAuth(req)).account, ZListDialoguesQuery.parse(req.query))));
-  router.get("/v1/dialogues/:id", handle(async (req) => getDialogue((await requireAuth(req)).account, req.params.id)));
-  router.put("/v1/dialogues/:id", handle(async (req) => renameDialogue((await requireAuth(req)).account, req.params.id, ZRenameDialogueInput.parse(req.body ?? {}))));
-  router.delete("/v1/dialogues/:id", handle(async (req) => deleteDialogue((await requireAuth(req)).account, req.params.id)));
+  router.get(
+    "/v1/dialogues",
+    handle(async (req) => listDialogues((await requireAuth(req)).account, ZListDialoguesQuery.parse(req.query))),
+  );
+  router.get(
+    "/v1/dialogues/:id",
+    handle(async (req) => getDialogue((await requireAuth(req)).account, req.params.id)),
+  );
+  router.put(
+    "/v1/dialogues/:id",
+    handle(async (req) => renameDialogue((await requireAuth(req)).account, req.params.id, ZRenameDialogueInput.parse(req.body ?? {}))),
+  );
+  router.delete(
+    "/v1/dialogues/:id",
+    handle(async (req) => deleteDialogue((await requireAuth(req)).account, req.params.id)),
+  );
   return router;
 }

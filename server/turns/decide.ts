@@ -71,4 +71,3 @@ export function groupExchanges(rows: repo.TMessageRow[]): TExchange[] {
   }
   return exchanges;
 }
-

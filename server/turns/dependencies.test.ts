@@ -19,7 +19,11 @@ describe("the turn's dependencies", () => {
   it("retrieve through what was wired, at most the limit", async () => {
     const asked: TRetrievalQuery[] = [];
     const passage = (id: string) => ({ id, title: id, text: `text ${id}` });
-    setTurnDependencies({ retrieve: async (q) => (asked.push(q), [passage("1"), passage("2"), passage("3")]), trainingSetTools: () => [], offlineReply: () => null });
+    setTurnDependencies({
+      retrieve: async (q) => (asked.push(q), [passage("1"), passage("2"), passage("3")]),
+      trainingSetTools: () => [],
+      offlineReply: () => null,
+    });
     expect((await retrievePassages(query)).map((p) => p.id)).toEqual(["1", "2"]);
     expect(asked).toEqual([query]);
   });

@@ -28,6 +28,8 @@ export async function openTurn(turn: TTurn, headStart: THeadStart | null): Promi
   const assistantId = taken.charge?.assistantId ?? newId();
   // One refused early (the money went since) is posted again under the same key on the fresh reading.
   const early = taken.charge;
-  const charging = early ? early.charging.then((c) => c ?? chargeTurn(turn.bill, assistantId, turn.dialogueId)) : chargeTurn(turn.bill, assistantId, turn.dialogueId);
+  const charging = early
+    ? early.charging.then((c) => c ?? chargeTurn(turn.bill, assistantId, turn.dialogueId))
+    : chargeTurn(turn.bill, assistantId, turn.dialogueId);
   return { turn, assistantId, round, charging };
 }

@@ -23,7 +23,9 @@ describe("prompt assembly", () => {
   });
 
   it("refuses a required variable left empty, before anything else", () => {
-    expect(() => assemblePrompt({ agent, values: { 领域: "  " }, history: [], userMessage: "hi" })).toThrowError(expect.objectContaining({ code: "validation_failed" }));
+    expect(() => assemblePrompt({ agent, values: { 领域: "  " }, history: [], userMessage: "hi" })).toThrowError(
+      expect.objectContaining({ code: "validation_failed" }),
+    );
   });
 
   it("refuses a selection that is not one of the options", () => {
@@ -50,7 +52,14 @@ describe("prompt assembly", () => {
   });
 
   it("truncates a long document to what is left of the budget", () => {
-    const { messages } = assemblePrompt({ agent, values: { 领域: "税务" }, history: [], userMessage: "?", document: { name: "合同.docx", text: "条".repeat(5000) }, budgetTokens: 500 });
+    const { messages } = assemblePrompt({
+      agent,
+      values: { 领域: "税务" },
+      history: [],
+      userMessage: "?",
+      document: { name: "合同.docx", text: "条".repeat(5000) },
+      budgetTokens: 500,
+    });
     expect(estimateTokens(messages[0].content)).toBeLessThanOrEqual(520);
     expect(messages[0].content).toContain("合同.docx");
   });

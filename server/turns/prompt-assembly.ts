@@ -54,7 +54,8 @@ export function assemblePrompt(input: TAssembleInput): { messages: TChatMessage[
   const parts: string[] = [];
   if (input.agent.role_style.trim()) parts.push(fill(input.agent.role_style, values));
   if (input.agent.prompt.trim()) parts.push(fill(input.agent.prompt, values));
-  if (input.agent.out_of_scope_reply.trim()) parts.push(`If the question is outside what you can answer from your role and the material given, reply exactly: ${input.agent.out_of_scope_reply}`);
+  if (input.agent.out_of_scope_reply.trim())
+    parts.push(`If the question is outside what you can answer from your role and the material given, reply exactly: ${input.agent.out_of_scope_reply}`);
   let used = estimateTokens(parts.join("\n\n"));
 
   // Passages first (they are ranked), then the document, each only while the budget lasts.

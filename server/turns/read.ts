@@ -30,7 +30,13 @@ import type { TActor, TTurnContext } from "./turn";
  * charge (head-start/early-turn.ts), when it may already be posted: the balances read are those
  * from before it, so the turn is not refused for its own charge.
  */
-export async function readConsoleTurn(token: string | undefined, input: TSendMessageInput, mode: "debug" | "live", earlyChargeKey: string | null = null, now = new Date()): Promise<{ account: TSessionAccount; ctx: TTurnContext }> {
+export async function readConsoleTurn(
+  token: string | undefined,
+  input: TSendMessageInput,
+  mode: "debug" | "live",
+  earlyChargeKey: string | null = null,
+  now = new Date(),
+): Promise<{ account: TSessionAccount; ctx: TTurnContext }> {
   if (!token || token.length > 100) throw new AppError("not_logged_in");
   const sessionId = sha256(token);
   const agentId = input.app_id ? "" : (input.agent_id ?? "");
@@ -74,7 +80,10 @@ async function readTurn(sessionId: string, agentId: string, input: TSendMessageI
     standing: reading.standing,
     now,
   });
-  const [routing, document] = await Promise.all([getCachedRouting(agent.config.model_key, account.id), pickDocument(account, agent.config, input.ufids[0], existing)]);
+  const [routing, document] = await Promise.all([
+    getCachedRouting(agent.config.model_key, account.id),
+    pickDocument(account, agent.config, input.ufids[0], existing),
+  ]);
   const m = routing.model;
   const model = m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
   const ctx: TTurnContext = { agent, existing, rows: dialogueId ? rows : [], model, document, bill };
@@ -87,7 +96,8 @@ async function readTurn(sessionId: string, agentId: string, input: TSendMessageI
  */
 async function pickDocument(actor: TActor, config: TAgentInput, sentId: string | undefined, existing: repo.TDialogueRow | null) {
   if (sentId) {
-    if (!config.document_reading) throw new AppError("validation_failed", { data: { fields: [{ path: "ufids", message: "validation.document_reading_off" }] } });
+    if (!config.document_reading)
+      throw new AppError("validation_failed", { data: { fields: [{ path: "ufids", message: "validation.document_reading_off" }] } });
     return { doc: await loadReadableDocument(actor, sentId) };
   }
   if (!existing?.documentId || !config.document_reading) return null;
@@ -97,4 +107,3 @@ async function pickDocument(actor: TActor, config: TAgentInput, sentId: string |
     return null;
   }
 }
-

@@ -8,13 +8,22 @@ import type { TTurn } from "./turn";
 export const MAX_TOOL_ROUNDS = 3;
 
 /** Opens one round of the turn with the upstream (round 0 is the user's message). */
-export function openRound(turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor" | "offlineReply">, messages: TGatewayMessage[], round: number, requestId: string, signal: AbortSignal) {
+export function openRound(
+  turn: Pick<TTurn, "modelKey" | "params" | "tools" | "actor" | "offlineReply">,
+  messages: TGatewayMessage[],
+  round: number,
+  requestId: string,
+  signal: AbortSignal,
+) {
   return completeChat({
     modelKey: turn.modelKey,
     messages,
     params: turn.params,
     // Usage as the upstream counts it (billing); the gateway estimates when none comes.
-    extra: { stream_options: { include_usage: true }, ...(turn.tools.length ? { tools: turn.tools, ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: "none" } : {}) } : {}) },
+    extra: {
+      stream_options: { include_usage: true },
+      ...(turn.tools.length ? { tools: turn.tools, ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: "none" } : {}) } : {}),
+    },
     accountId: turn.actor.id,
     signal,
     requestId,
@@ -48,5 +57,8 @@ export function afterUpstreamWrite() {
 /** Cancels a round nobody will read: the request, or the stream it already opened. */
 export function dropFirstRound(round: TFirstRound, reason: string) {
   round.controller.abort(new Error(reason));
-  round.first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
+  round.first.then(
+    (s) => void s[Symbol.asyncIterator]().return?.(undefined),
+    () => undefined,
+  );
 }

@@ -12,7 +12,15 @@ import type { TTurnUsage } from "./sink";
 
 export type TOutcome = TTurnEnd["outcome"];
 
-export type TTurnResult = { outcome: TOutcome; content: string; reasoning: string; functions: TFunctionStep[]; usage: TTurnUsage; failure: unknown; requestId: string };
+export type TTurnResult = {
+  outcome: TOutcome;
+  content: string;
+  reasoning: string;
+  functions: TFunctionStep[];
+  usage: TTurnUsage;
+  failure: unknown;
+  requestId: string;
+};
 
 /** After the reply ended: the stored reply (when its rows were written), the charges, the app's use. */
 export async function settleTurn(turn: TTurn, assistantId: string, charging: Promise<TTurnCharges>, result: TTurnResult, rowsWritten: boolean) {
@@ -45,8 +53,29 @@ async function endAppTurn(turn: TTurn, end: TTurnEnd) {
 export async function writeTurnRows(turn: TTurn, assistantId: string, requestId: string) {
   const now = Date.now();
   const rows = [
-    ...(turn.userMessage.isNew ? [{ id: turn.userMessage.id, dialogueId: turn.dialogueId, role: "user" as const, content: turn.userMessage.content, images: turn.userMessage.images ?? [], status: "done" as const, createdAt: new Date(now) }] : []),
-    { id: assistantId, dialogueId: turn.dialogueId, role: "assistant" as const, status: "streaming" as const, replacesId: turn.replacesId, requestId, modelKey: turn.modelKey, createdAt: new Date(now + 1) },
+    ...(turn.userMessage.isNew
+      ? [
+          {
+            id: turn.userMessage.id,
+            dialogueId: turn.dialogueId,
+            role: "user" as const,
+            content: turn.userMessage.content,
+            images: turn.userMessage.images ?? [],
+            status: "done" as const,
+            createdAt: new Date(now),
+          },
+        ]
+      : []),
+    {
+      id: assistantId,
+      dialogueId: turn.dialogueId,
+      role: "assistant" as const,
+      status: "streaming" as const,
+      replacesId: turn.replacesId,
+      requestId,
+      modelKey: turn.modelKey,
+      createdAt: new Date(now + 1),
+    },
   ];
   const dialogue = { agentVersionId: turn.agent.versionId, variables: turn.values, documentId: turn.documentId, lastMessageAt: new Date(now) };
   await repo.writeTurnRows(

@@ -57,10 +57,21 @@ export async function streamTurn(opening: TTurnOpening, sink: TTurnSink, lng: st
     controller.abort(new Error("turn refused"));
   });
   const noUsage = { prompt_tokens: 0, completion_tokens: 0 };
-  const failedResult = (usage = noUsage): TTurnResult => ({ outcome: "failed", content: "", reasoning: "", functions: [], usage, failure: rowsError, requestId });
+  const failedResult = (usage = noUsage): TTurnResult => ({
+    outcome: "failed",
+    content: "",
+    reasoning: "",
+    functions: [],
+    usage,
+    failure: rowsError,
+    requestId,
+  });
   if (turn.existing) await rows;
   if (rowsError) {
-    first.then((s) => void s[Symbol.asyncIterator]().return?.(undefined), () => undefined);
+    first.then(
+      (s) => void s[Symbol.asyncIterator]().return?.(undefined),
+      () => undefined,
+    );
     sink.signal.removeEventListener("abort", onGone);
     await settleTurn(turn, assistantId, charging, failedResult(), false);
     return sink.fail(mapError(rowsError, lng).envelope);
@@ -121,7 +132,11 @@ export async function streamTurn(opening: TTurnOpening, sink: TTurnSink, lng: st
       if (outcome === "censored" || calls.size === 0 || round >= MAX_TOOL_ROUNDS) break;
 
       const toolCalls = [...calls.values()];
-      messages.push({ role: "assistant", content: roundContent || null, tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) });
+      messages.push({
+        role: "assistant",
+        content: roundContent || null,
+        tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+      });
       for (const call of toolCalls) {
         const { step, forModel } = await runTool(call.name, call.arguments, turn.tools, controller.signal);
         if (controller.signal.aborted) throw controller.signal.reason;

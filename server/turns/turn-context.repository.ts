@@ -130,7 +130,9 @@ function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
 
 /** The four shapes of the query, each a named statement (parsed and planned once per connection). */
 const STATEMENTS = Object.fromEntries(
-  (["debug", "live"] as const).flatMap((mode) => [false, true].map((d) => [`${mode}:${d}`, { name: `zl_turn_context_${mode}_${d ? "dialogue" : "new"}`, text: turnContextText(mode, d) }])),
+  (["debug", "live"] as const).flatMap((mode) =>
+    [false, true].map((d) => [`${mode}:${d}`, { name: `zl_turn_context_${mode}_${d ? "dialogue" : "new"}`, text: turnContextText(mode, d) }]),
+  ),
 ) as Record<string, { name: string; text: string }>;
 
 export function turnContextQuery(q: TQuery) {
@@ -146,8 +148,21 @@ export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnRea
   if (!r) return null;
   return {
     session: { id: r.session_id, lastSeenAt: r.last_seen_at },
-    account: { id: r.id, account: r.account, nickname: r.nickname, avatarUrl: r.avatar_url, phone: r.phone, roles: r.roles, edition: r.edition, editionExpiresAt: r.edition_expires_at, enterpriseId: r.enterprise_id, language: r.language },
-    agent: r.agent_id ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url } : null,
+    account: {
+      id: r.id,
+      account: r.account,
+      nickname: r.nickname,
+      avatarUrl: r.avatar_url,
+      phone: r.phone,
+      roles: r.roles,
+      edition: r.edition,
+      editionExpiresAt: r.edition_expires_at,
+      enterpriseId: r.enterprise_id,
+      language: r.language,
+    },
+    agent: r.agent_id
+      ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url }
+      : null,
     version: r.version_id ? { id: r.version_id, state: r.version_state, config: r.version_config, updatedAt: r.version_updated_at } : null,
     dialogue: r.d_id
       ? {

@@ -46,7 +46,12 @@ export type TTurn = {
   bill: TTurnBill;
 };
 
-export type TTurnEnd = { outcome: "done" | "stopped" | "censored" | "failed"; content: string; dialogueId: string; usage: { prompt_tokens: number; completion_tokens: number } };
+export type TTurnEnd = {
+  outcome: "done" | "stopped" | "censored" | "failed";
+  content: string;
+  dialogueId: string;
+  usage: { prompt_tokens: number; completion_tokens: number };
+};
 export type TAppTurnPart = { appId: string; source: string; accountId: string | null; visitorId: string | null; onFinished?: (end: TTurnEnd) => Promise<void> };
 
 export type TModelInfo = { key: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
@@ -68,4 +73,3 @@ export function newId() {
   const random = [uuid.slice(0, 8), uuid.slice(28, 36)].map((hex) => Number.parseInt(hex, 16).toString(36).padStart(7, "0")).join("");
   return `c${Date.now().toString(36)}${random}`.slice(0, 25);
 }
-

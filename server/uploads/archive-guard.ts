@@ -23,7 +23,8 @@ export type TInflateLimits = { maxBytes: number; maxRatio: number; ratioGraceByt
 type TEnd = { at: number; entries: number; dirOffset: number; dirBytes: number; shift: number; zip64: boolean };
 type TMember = { name: string; flags: number; method: number; packed: number; size: number; localOffset: number; dataStart: number };
 
-const tooLarge = (limits: TInflateLimits) => new AppError("file_unpacks_too_large", { params: { max_mb: toMegabytes(limits.maxBytes), ratio: limits.maxRatio } });
+const tooLarge = (limits: TInflateLimits) =>
+  new AppError("file_unpacks_too_large", { params: { max_mb: toMegabytes(limits.maxBytes), ratio: limits.maxRatio } });
 const unreadable = () => new AppError("file_empty_or_prohibited");
 
 /**
@@ -78,7 +79,8 @@ function readMembers(bytes: Buffer, end: TEnd, limits: TInflateLimits): TMember[
   return members;
 }
 
-const overRatio = (unpacked: number, packed: number, limits: TInflateLimits) => unpacked > limits.ratioGraceBytes && unpacked > Math.max(1, packed) * limits.maxRatio;
+const overRatio = (unpacked: number, packed: number, limits: TInflateLimits) =>
+  unpacked > limits.ratioGraceBytes && unpacked > Math.max(1, packed) * limits.maxRatio;
 
 /** The declared sizes, before a byte is inflated: each member's and the whole archive's. */
 function checkDeclared(members: TMember[], archiveBytes: number, limits: TInflateLimits) {

@@ -46,7 +46,12 @@ export function createFilesRouter() {
   const router = express.Router();
   router.get("/*", async (req: Request, res: Response) => {
     const key = readKey(req.path);
-    const file = key && isPublicKey(key) ? await getFileStore().get(key, req.headers.range).catch(() => null) : null;
+    const file =
+      key && isPublicKey(key)
+        ? await getFileStore()
+            .get(key, req.headers.range)
+            .catch(() => null)
+        : null;
     if (!file) {
       res.status(404).type("text/plain").send("Not found");
       return;

@@ -56,7 +56,12 @@ export function readMultipart(req: Request, limits: TMultipartLimits): Promise<T
     try {
       // File names as browsers send them: UTF-8 (a Chinese name must not arrive as mojibake), and
       // whole: a name with folders in it is refused (upload-guard.ts), not quietly shortened.
-      parser = busboy({ headers: req.headers, defParamCharset: "utf8", preservePath: true, limits: { fileSize: largest + 1, files: fileCount + 4, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + fileCount + 4 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: "utf8",
+        preservePath: true,
+        limits: { fileSize: largest + 1, files: fileCount + 4, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + fileCount + 4 },
+      });
     } catch (err) {
       return fail(new AppError("file_empty_or_prohibited", { cause: err }));
     }

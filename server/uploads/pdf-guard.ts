@@ -11,7 +11,8 @@ import { inflateCapped } from "./inflate-capped";
 import { INFLATE_LIMITS, toMegabytes } from "./upload-limits";
 import type { TInflateLimits } from "./archive-guard";
 
-const tooLarge = (limits: TInflateLimits) => new AppError("file_unpacks_too_large", { params: { max_mb: toMegabytes(limits.maxBytes), ratio: limits.maxRatio } });
+const tooLarge = (limits: TInflateLimits) =>
+  new AppError("file_unpacks_too_large", { params: { max_mb: toMegabytes(limits.maxBytes), ratio: limits.maxRatio } });
 const activeContent = () => new AppError("file_empty_or_prohibited");
 
 const ACTIVE_NAMES = new Set(["JavaScript", "JS", "Launch"]);

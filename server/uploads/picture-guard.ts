@@ -90,7 +90,12 @@ function readPngChunks(bytes: Buffer): { header: TPngHeader; streams: TPixelStre
     if (type === CHUNK.IHDR && length >= 13 && start + 13 <= bytes.length) {
       const channels = PNG_CHANNELS[bytes[start + 9]];
       if (!channels) return null;
-      header = { width: bytes.readUInt32BE(start), height: bytes.readUInt32BE(start + 4), bitsPerPixel: channels * bytes[start + 8], interlaced: bytes[start + 12] === 1 };
+      header = {
+        width: bytes.readUInt32BE(start),
+        height: bytes.readUInt32BE(start + 4),
+        bitsPerPixel: channels * bytes[start + 8],
+        interlaced: bytes[start + 12] === 1,
+      };
       checkPixels(header.width, header.height);
       idat.rawBytes = pngRawBytes(header, header.width, header.height);
     } else if (!header) return null;

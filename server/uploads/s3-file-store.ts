@@ -58,14 +58,20 @@ export class S3FileStore implements FileStore {
       if (!out.Body) return null;
       const contentType = out.ContentType ?? "application/octet-stream";
       const partial = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? "");
-      if (partial) return { stream: out.Body as Readable, contentType, size: Number(partial[3]), range: { start: Number(partial[1]), end: Number(partial[2]) } };
+      if (partial)
+        return { stream: out.Body as Readable, contentType, size: Number(partial[3]), range: { start: Number(partial[1]), end: Number(partial[2]) } };
       return { stream: out.Body as Readable, contentType, size: out.ContentLength ?? 0 };
     } catch (err) {
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (err instanceof sdk.NoSuchKey || status === 404) return null;
       if (status === 416 && range) {
         const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }));
-        return { stream: Readable.from([]), contentType: head.ContentType ?? "application/octet-stream", size: head.ContentLength ?? 0, range: "unsatisfiable" };
+        return {
+          stream: Readable.from([]),
+          contentType: head.ContentType ?? "application/octet-stream",
+          size: head.ContentLength ?? 0,
+          range: "unsatisfiable",
+        };
       }
       throw err;
     }

@@ -32,8 +32,7 @@ export const FILE_TYPES = {
 export type TFileKind = keyof typeof FILE_TYPES;
 export type TFileCategory = (typeof FILE_TYPES)[TFileKind]["category"];
 
-const startsWith = (bytes: Uint8Array, magic: readonly number[], at = 0) =>
-  bytes.length >= at + magic.length && magic.every((b, i) => bytes[at + i] === b);
+const startsWith = (bytes: Uint8Array, magic: readonly number[], at = 0) => bytes.length >= at + magic.length && magic.every((b, i) => bytes[at + i] === b);
 const ascii = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString("latin1");
 
 const ELF = [0x7f, 0x45, 0x4c, 0x46];
@@ -138,7 +137,48 @@ const PICTURES: TFileKind[] = ["jpeg", "png"];
 const ISO_VIDEOS: TFileKind[] = ["mp4", "mov"];
 const TEXT: TFileKind[] = ["txt"];
 const NO_KIND: TFileKind[] = [];
-const NEVER_EXTENSIONS = ["svg", "svgz", "html", "htm", "shtml", "xhtml", "xht", "xml", "xsl", "xslt", "js", "mjs", "cjs", "jsx", "vbs", "vbe", "wsf", "hta", "php", "jsp", "asp", "aspx", "swf", "exe", "dll", "com", "scr", "msi", "bat", "cmd", "ps1", "sh", "bash", "bin", "elf", "so", "dylib", "app", "apk", "jar"];
+const NEVER_EXTENSIONS = [
+  "svg",
+  "svgz",
+  "html",
+  "htm",
+  "shtml",
+  "xhtml",
+  "xht",
+  "xml",
+  "xsl",
+  "xslt",
+  "js",
+  "mjs",
+  "cjs",
+  "jsx",
+  "vbs",
+  "vbe",
+  "wsf",
+  "hta",
+  "php",
+  "jsp",
+  "asp",
+  "aspx",
+  "swf",
+  "exe",
+  "dll",
+  "com",
+  "scr",
+  "msi",
+  "bat",
+  "cmd",
+  "ps1",
+  "sh",
+  "bash",
+  "bin",
+  "elf",
+  "so",
+  "dylib",
+  "app",
+  "apk",
+  "jar",
+];
 const NEVER_MIMES = [
   "image/svg+xml",
   "text/html",

@@ -119,7 +119,11 @@ function chunk(type: string, data: Buffer) {
 
 describe("PDFs", () => {
   const pdfWithStream = (dictionary: string, body: Buffer) =>
-    Buffer.concat([Buffer.from(`%PDF-1.5\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n3 0 obj << ${dictionary} /Length ${body.length} >>\nstream\n`), body, Buffer.from("\nendstream\nendobj\n%%EOF\n")]);
+    Buffer.concat([
+      Buffer.from(`%PDF-1.5\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n3 0 obj << ${dictionary} /Length ${body.length} >>\nstream\n`),
+      body,
+      Buffer.from("\nendstream\nendobj\n%%EOF\n"),
+    ]);
 
   it("passes ordinary PDFs, whose pictures are not inflated", async () => {
     expect(await verdict(makePdf())).toBe("passed");
@@ -131,7 +135,9 @@ describe("PDFs", () => {
   it("refuses script and launch actions, plain or escaped, and streams that inflate too far", async () => {
     expect(await verdict(Buffer.from("%PDF-1.4\n1 0 obj << /OpenAction << /S /JavaScript /JS (x) >> >> endobj\n%%EOF"))).toBe("file_empty_or_prohibited");
     expect(await verdict(Buffer.from("%PDF-1.4\n1 0 obj << /OpenAction << /S /Launch /F (calc.exe) >> >> endobj\n%%EOF"))).toBe("file_empty_or_prohibited");
-    expect(await verdict(pdfWithStream("/Type /ObjStm /Filter /FlateDecode", zlib.deflateSync(Buffer.from("<< /S /Java#53cript /J#53 (x) >>"))))).toBe("file_empty_or_prohibited");
+    expect(await verdict(pdfWithStream("/Type /ObjStm /Filter /FlateDecode", zlib.deflateSync(Buffer.from("<< /S /Java#53cript /J#53 (x) >>"))))).toBe(
+      "file_empty_or_prohibited",
+    );
     const content = Buffer.concat([Buffer.from([0x78, 0xda]), deflateRepeated(100 * MB).packed]);
     expect(await verdict(pdfWithStream("/Filter /FlateDecode", content))).toBe("file_unpacks_too_large");
     expect(await verdict(pdfWithStream("/Subtype /Image /Width 100000 /Height 100000", Buffer.alloc(10)))).toBe("file_unpacks_too_large");
@@ -140,8 +146,19 @@ describe("PDFs", () => {
 
 describe("names", () => {
   it("takes plain names and refuses folders, control characters, direction marks and long ones", () => {
-    for (const name of ["", "photo.png", "2026年春季发布会 主视觉 (final).png", "a.b.c.docx", "résumé.pdf"]) expect(() => checkFileName(name), name).not.toThrow();
-    for (const name of ["../../etc/passwd", "..\\..\\x.png", "a/b.png", "..", "a\u0000b.png", "a\nb.png", "a\tb.png", "photo\u202egnp.exe", `${"名".repeat(256)}.png`]) {
+    for (const name of ["", "photo.png", "2026年春季发布会 主视觉 (final).png", "a.b.c.docx", "résumé.pdf"])
+      expect(() => checkFileName(name), name).not.toThrow();
+    for (const name of [
+      "../../etc/passwd",
+      "..\\..\\x.png",
+      "a/b.png",
+      "..",
+      "a\u0000b.png",
+      "a\nb.png",
+      "a\tb.png",
+      "photo\u202egnp.exe",
+      `${"名".repeat(256)}.png`,
+    ]) {
       expect(() => checkFileName(name), JSON.stringify(name)).toThrow(expect.objectContaining({ code: "file_name_not_allowed" }));
     }
   });
@@ -149,7 +166,15 @@ describe("names", () => {
 
 describe("what a file is and what it says it is", () => {
   it("does not take markup for text", () => {
-    for (const text of ['<?xml version="1.0"?><svg/>', "  <svg onload=alert(1)>", "<!DOCTYPE html><p>", "<html>", "<!-- x -->", "notes\n<script>alert(1)</script>", "a\n<svg/onload=alert(1)>"]) {
+    for (const text of [
+      '<?xml version="1.0"?><svg/>',
+      "  <svg onload=alert(1)>",
+      "<!DOCTYPE html><p>",
+      "<html>",
+      "<!-- x -->",
+      "notes\n<script>alert(1)</script>",
+      "a\n<svg/onload=alert(1)>",
+    ]) {
       expect(isMarkup(text), text).toBe(true);
       expect(sniffType(Buffer.from(text))).toBeNull();
     }

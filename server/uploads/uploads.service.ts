@@ -138,7 +138,11 @@ export async function storeFile(folder: string, file: Pick<TAcceptedFile, "bytes
 /** Best effort: a file left behind is waste, not an error the user should see. */
 export async function deleteFiles(keys: string[]) {
   await Promise.all(
-    keys.map((key) => getFileStore().delete(key).catch((err) => logger.warn({ err, key }, "could not delete a stored file"))),
+    keys.map((key) =>
+      getFileStore()
+        .delete(key)
+        .catch((err) => logger.warn({ err, key }, "could not delete a stored file")),
+    ),
   );
 }
 

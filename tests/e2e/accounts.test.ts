@@ -12,7 +12,6 @@ let browser: Browser;
 const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 
-
 async function fillRegister(page: Page, account: string, password: string, invite?: string) {
   await page.locator("[data-testid=register] [data-testid=account]").fill(account);
   await page.locator("[data-testid=register] [data-testid=password]").fill(password);

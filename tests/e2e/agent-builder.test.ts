@@ -20,11 +20,18 @@ const run = crypto.randomBytes(3).toString("hex");
 const shotsDir = process.env.AGENT_SHOTS;
 
 /** An account with a live session, made directly in the database (login has its own tests). */
-async function makeSignedIn(account: string, roles: string[], opts: { phone?: boolean; lang?: string } = {}): Promise<{ context: BrowserContext; token: string }> {
+async function makeSignedIn(
+  account: string,
+  roles: string[],
+  opts: { phone?: boolean; lang?: string } = {},
+): Promise<{ context: BrowserContext; token: string }> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [id, account, roles]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return { context, token };
@@ -49,7 +56,10 @@ async function openSection(page: Page, key: string) {
     for (let calm = 0, frames = 0; calm < 3 && frames < 600; frames++) {
       await new Promise((resolve) => requestAnimationFrame(resolve));
       const panel = item.querySelector(":scope > .ant-collapse-panel");
-      const settled = Boolean(panel?.classList.contains("ant-collapse-panel-active")) && !Array.from(panel!.classList).some((c) => c.startsWith("ant-motion")) && item.getAnimations({ subtree: true }).length === 0;
+      const settled =
+        Boolean(panel?.classList.contains("ant-collapse-panel-active")) &&
+        !Array.from(panel!.classList).some((c) => c.startsWith("ant-motion")) &&
+        item.getAnimations({ subtree: true }).length === 0;
       calm = settled ? calm + 1 : 0;
     }
   });
@@ -104,7 +114,9 @@ describe("agent builder", () => {
     await page.locator("[data-testid=agent-introduction]").fill("Helps write short essays.");
     // The avatar: uploaded with the account avatar's checks, kept as a public picture.
     await page.locator("[data-testid=agent-avatar] input[type=file]").setInputFiles({ name: "bot.png", mimeType: "image/png", buffer: makePng(400, 400, 90) });
-    await page.waitForFunction(() => /^\/files\/images\/.+\.png$/.test(document.querySelector("[data-testid=agent-avatar-image] img")?.getAttribute("src") ?? ""));
+    await page.waitForFunction(() =>
+      /^\/files\/images\/.+\.png$/.test(document.querySelector("[data-testid=agent-avatar-image] img")?.getAttribute("src") ?? ""),
+    );
     await page.locator("[data-testid=agent-update-note]").fill("First version");
 
     // The chat model of the e2e platform (it calls tools, so plugins are offered).
@@ -146,7 +158,13 @@ describe("agent builder", () => {
     const [stored] = await sql("SELECT v.state, v.config FROM agent_version v WHERE v.agent_id = $1", [agentId]);
     expect(stored.state).toBe("draft");
     expect(stored.config.avatar_url).toMatch(/^\/files\/images\/.+\.png$/);
-    expect(stored.config).toMatchObject({ name: "测试助手", model_key: modelKey, plugins: ["web_reader"], use_price_micro: 500_000, variables: [{ name: "topic", required: true }] });
+    expect(stored.config).toMatchObject({
+      name: "测试助手",
+      model_key: modelKey,
+      plugins: ["web_reader"],
+      use_price_micro: 500_000,
+      variables: [{ name: "topic", required: true }],
+    });
 
     // Reloaded, the editor shows what was saved.
     await page.reload();
@@ -286,7 +304,11 @@ describe("agent builder", () => {
       const status = await page.evaluate(
         async ({ name, modelKey }) => {
           const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
-          const res = await fetch("/trpc/agents.create?batch=1", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify({ 0: { json: { name, introduction: "Sorting test", model_key: modelKey } } }) });
+          const res = await fetch("/trpc/agents.create?batch=1", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-csrf-token": csrf },
+            body: JSON.stringify({ 0: { json: { name, introduction: "Sorting test", model_key: modelKey } } }),
+          });
           return res.status;
         },
         { name, modelKey },
@@ -302,28 +324,41 @@ describe("agent builder", () => {
     await page.locator("[data-testid=sort-save]").click();
     await page.waitForURL(/\/creator$/);
     await page.locator("[data-testid=agent-card]").first().waitFor();
-    expect(await page.locator("[data-testid=agent-card]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-name")))).toEqual(["Beta", "Gamma", "Alpha"]);
+    expect(await page.locator("[data-testid=agent-card]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-name")))).toEqual([
+      "Beta",
+      "Gamma",
+      "Alpha",
+    ]);
     await context.close();
   });
 
   // A developer aid, not a check: registered only when AGENT_SHOTS names a folder.
-  if (shotsDir) it("takes screenshots of the builder pages", async () => {
-    fs.mkdirSync(shotsDir!, { recursive: true });
-    await sql("UPDATE account SET roles = array_append(roles, 'platform_admin'::\"Role\") WHERE account = $1", [owner]);
-    const pages = ["/creator", `/agentDetail?id=${agentId}`, "/agentDetail?id=", "/agentSort", `/updateLog?id=${agentId}`, `/upload?id=${agentId}`, "/admin/agent_review"];
-    for (const lang of ["zh_hans", "en"]) {
-      for (const phone of [false, true]) {
-        const context = await newContext(browser, { baseURL, lang, phone });
-        await context.addCookies([{ name: "zl_session", value: ownerToken, url: baseURL }]);
-        const page = await context.newPage();
-        for (const p of pages) {
-          await open(page, phone ? `/mobi${p}` : p);
-          await page.waitForTimeout(300);
-          const file = `${p.replace(/\?.*$/, "").replace(/\W+/g, "_")}${p.endsWith("id=") ? "_new" : ""}-${phone ? "phone" : "desktop"}-${lang}.png`;
-          await page.screenshot({ path: path.join(shotsDir!, file), fullPage: true });
+  if (shotsDir)
+    it("takes screenshots of the builder pages", async () => {
+      fs.mkdirSync(shotsDir!, { recursive: true });
+      await sql("UPDATE account SET roles = array_append(roles, 'platform_admin'::\"Role\") WHERE account = $1", [owner]);
+      const pages = [
+        "/creator",
+        `/agentDetail?id=${agentId}`,
+        "/agentDetail?id=",
+        "/agentSort",
+        `/updateLog?id=${agentId}`,
+        `/upload?id=${agentId}`,
+        "/admin/agent_review",
+      ];
+      for (const lang of ["zh_hans", "en"]) {
+        for (const phone of [false, true]) {
+          const context = await newContext(browser, { baseURL, lang, phone });
+          await context.addCookies([{ name: "zl_session", value: ownerToken, url: baseURL }]);
+          const page = await context.newPage();
+          for (const p of pages) {
+            await open(page, phone ? `/mobi${p}` : p);
+            await page.waitForTimeout(300);
+            const file = `${p.replace(/\?.*$/, "").replace(/\W+/g, "_")}${p.endsWith("id=") ? "_new" : ""}-${phone ? "phone" : "desktop"}-${lang}.png`;
+            await page.screenshot({ path: path.join(shotsDir!, file), fullPage: true });
+          }
+          await context.close();
         }
-        await context.close();
       }
-    }
-  });
+    });
 });

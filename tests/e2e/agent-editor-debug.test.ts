@@ -32,7 +32,11 @@ let owner: { id: string; token: string };
 let agentId = "";
 
 async function admin(apiPath: string, body: unknown) {
-  const res = await fetch(`${baseURL}/api${apiPath}`, { method: "POST", headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseURL}/api${apiPath}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { status: number; description: string };
   if (json.status !== 200) throw new Error(`${apiPath}: ${json.status} ${json.description}`);
 }
@@ -42,7 +46,10 @@ async function makeOwner(account: string) {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], now())`, [id, account]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   await fundE2eAccount(inject("databaseUrl"), id);
   return { id, token };
 }
@@ -70,7 +77,8 @@ async function shoot(page: Page, name: string, fullPage = false) {
 
 /** The chat completions the model was asked (embeddings left out), in order. */
 const asked = () => fake.receivedFor(model.upstreamKey).filter((r) => Array.isArray(r.body?.messages));
-const systemOf = (r: { body: { messages: Array<{ role: string; content: unknown }> } }) => String(r.body.messages.find((m) => m.role === "system")?.content ?? "");
+const systemOf = (r: { body: { messages: Array<{ role: string; content: unknown }> } }) =>
+  String(r.body.messages.find((m) => m.role === "system")?.content ?? "");
 const pane = (page: Page) => page.locator("[data-testid=debug-pane]");
 const replies = (page: Page) => pane(page).locator("[data-testid=assistant-message]");
 const sectionHead = (page: Page, key: string) => page.locator(".ant-collapse-header", { has: page.locator(`[data-testid=section-head-${key}]`) });
@@ -181,8 +189,21 @@ describe("agent editor with its debug chat", () => {
     await pane(page).locator("[data-testid=variables-form]").waitFor();
     await pane(page).locator("[data-testid=variable-city]").fill("Porto");
     await ask(page, "Hello again");
-    await expect.poll(() => asked().filter((r) => !r.aborted).at(-1)?.body.messages.map((m: { content: unknown }) => String(m.content))).not.toContain("Which library is best?");
-    expect(systemOf(asked().filter((r) => !r.aborted).at(-1)!)).toContain("librarian in Porto");
+    await expect
+      .poll(() =>
+        asked()
+          .filter((r) => !r.aborted)
+          .at(-1)
+          ?.body.messages.map((m: { content: unknown }) => String(m.content)),
+      )
+      .not.toContain("Which library is best?");
+    expect(
+      systemOf(
+        asked()
+          .filter((r) => !r.aborted)
+          .at(-1)!,
+      ),
+    ).toContain("librarian in Porto");
     expect((await sql("SELECT count(*)::int AS n FROM dialogue WHERE agent_id = $1", [agentId]))[0].n).toBe(2);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shoot(page, "editor-top-desktop-1440");
@@ -215,11 +236,21 @@ describe("agent editor with its debug chat", () => {
     await pane(page).waitFor();
     await pane(page).locator("[data-testid=variable-city]").fill("Faro");
     await ask(page, "What do you read?");
-    expect(systemOf(asked().filter((r) => !r.aborted).at(-1)!)).toContain("librarian in Faro");
+    expect(
+      systemOf(
+        asked()
+          .filter((r) => !r.aborted)
+          .at(-1)!,
+      ),
+    ).toContain("librarian in Faro");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await shoot(page, "editor-debug-phone-375");
     // One focus ring on the message box: its frame's, not antd's inside it.
-    expect(await pane(page).locator("[data-testid=message-input]").evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("none");
+    expect(
+      await pane(page)
+        .locator("[data-testid=message-input]")
+        .evaluate((el) => getComputedStyle(el).outlineStyle),
+    ).toBe("none");
     await pane(page).locator("[data-testid=debug-close]").click();
     await pane(page).waitFor({ state: "hidden" });
     await context.close();

@@ -19,9 +19,15 @@ const cuid = () => `e2e${crypto.randomBytes(10).toString("hex")}`;
 
 async function makeSignedIn(account: string, lang = "en"): Promise<{ context: BrowserContext; id: string }> {
   const id = cuid();
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}', 'flagship', now() + interval '30 days', now())`, [id, account]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}', 'flagship', now() + interval '30 days', now())`,
+    [id, account],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return { context, id };
@@ -30,11 +36,26 @@ async function makeSignedIn(account: string, lang = "en"): Promise<{ context: Br
 /** An app on the shelf with two dialogues of today (an H5 visitor's with a liked reply, an API caller's). */
 async function seedApp(ownerId: string, name: string) {
   const appId = cuid();
-  await sql(`INSERT INTO app (id, owner_account_id, type, state, name, icon_url, introduction, tags, input_modes, output_modes, updated_at) VALUES ($1, $2, 'h5', 'on_shelf', $3, '', 'Answers questions about returns.', '{}', '{text}', '{text}', now())`, [appId, ownerId, name]);
-  for (const [source, liked] of [["h5", true], ["api", false]] as const) {
+  await sql(
+    `INSERT INTO app (id, owner_account_id, type, state, name, icon_url, introduction, tags, input_modes, output_modes, updated_at) VALUES ($1, $2, 'h5', 'on_shelf', $3, '', 'Answers questions about returns.', '{}', '{text}', '{text}', now())`,
+    [appId, ownerId, name],
+  );
+  for (const [source, liked] of [
+    ["h5", true],
+    ["api", false],
+  ] as const) {
     const dialogueId = cuid();
-    await sql(`INSERT INTO dialogue (id, app_id, source, visitor_id, title, created_at, last_message_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [dialogueId, appId, source, `visitor-${source}-${run}`, `${source} question`]);
-    await sql(`INSERT INTO chat_message (id, dialogue_id, role, content, feedback, created_at) VALUES ($1, $2, 'user', 'How do returns work?', 'none', now()), ($3, $2, 'assistant', 'Within seven days.', $4, now() + interval '1 second')`, [cuid(), dialogueId, cuid(), liked ? "liked" : "none"]);
+    await sql(`INSERT INTO dialogue (id, app_id, source, visitor_id, title, created_at, last_message_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [
+      dialogueId,
+      appId,
+      source,
+      `visitor-${source}-${run}`,
+      `${source} question`,
+    ]);
+    await sql(
+      `INSERT INTO chat_message (id, dialogue_id, role, content, feedback, created_at) VALUES ($1, $2, 'user', 'How do returns work?', 'none', now()), ($3, $2, 'assistant', 'Within seven days.', $4, now() + interval '1 second')`,
+      [cuid(), dialogueId, cuid(), liked ? "liked" : "none"],
+    );
   }
   return appId;
 }
@@ -128,7 +149,12 @@ describe("sharing an app and reading its data", () => {
     const sheet = book.worksheets[0];
     expect(sheet.rowCount).toBe(5); // the header and four messages
     expect(sheet.getRow(1).getCell(1).text).toBe("Dialogue ID");
-    expect([2, 3, 4, 5].map((r) => sheet.getRow(r).getCell(7).text)).toEqual(["How do returns work?", "Within seven days.", "How do returns work?", "Within seven days."]);
+    expect([2, 3, 4, 5].map((r) => sheet.getRow(r).getCell(7).text)).toEqual([
+      "How do returns work?",
+      "Within seven days.",
+      "How do returns work?",
+      "Within seven days.",
+    ]);
     await context.close();
 
     // Someone else: the same address is not found, and so is the export's file.

@@ -20,9 +20,16 @@ const shotsDir = process.env.APPS_SHOTS;
 
 async function makeSignedIn(roles: string[], opts: { phone?: boolean; lang?: string } = {}): Promise<{ id: string; context: BrowserContext }> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [id, `apps_${crypto.randomBytes(4).toString("hex")}`, roles]);
+  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [
+    id,
+    `apps_${crypto.randomBytes(4).toString("hex")}`,
+    roles,
+  ]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return { id, context };
@@ -33,14 +40,21 @@ async function makeLiveAgent(ownerId: string, name: string) {
   const agentId = `e2eag${crypto.randomBytes(8).toString("hex")}`;
   await sql("INSERT INTO agent (id, owner_account_id, name, updated_at) VALUES ($1, $2, $3, now())", [agentId, ownerId, name]);
   const config = { name, introduction: "Answers travel questions", model_key: modelKey };
-  await sql("INSERT INTO agent_version (id, agent_id, version, state, config, published_at, updated_at) VALUES ($1, $2, '1.0.0', 'published', $3::jsonb, now(), now())", [`e2eav${crypto.randomBytes(8).toString("hex")}`, agentId, JSON.stringify(config)]);
+  await sql(
+    "INSERT INTO agent_version (id, agent_id, version, state, config, published_at, updated_at) VALUES ($1, $2, '1.0.0', 'published', $3::jsonb, now(), now())",
+    [`e2eav${crypto.randomBytes(8).toString("hex")}`, agentId, JSON.stringify(config)],
+  );
   return agentId;
 }
 
 async function ensureCategory() {
   const rows = (await sql("SELECT id, names FROM app_category ORDER BY sort_order LIMIT 1")) as Array<{ id: number; names: Record<string, string> }>;
   if (rows.length) return rows[0].names.en;
-  await sql("INSERT INTO app_category (slug, names, sort_order) VALUES ($1, $2::jsonb, $3)", [`e2e_${run}`, JSON.stringify({ zh_hans: "测试", zh_hant: "測試", en: `Tests ${run}`, pt: "Testes" }), 900_000 + crypto.randomInt(90_000)]);
+  await sql("INSERT INTO app_category (slug, names, sort_order) VALUES ($1, $2::jsonb, $3)", [
+    `e2e_${run}`,
+    JSON.stringify({ zh_hans: "测试", zh_hant: "測試", en: `Tests ${run}`, pt: "Testes" }),
+    900_000 + crypto.randomInt(90_000),
+  ]);
   return `Tests ${run}`;
 }
 
@@ -105,7 +119,9 @@ describe("publishing an H5 app", () => {
     await row.locator("[data-testid=app-state][data-state=under_review]").waitFor();
     const appId = await row.getAttribute("data-app-id");
     expect(appId).toBeTruthy();
-    const stored = (await sql("SELECT state, free_per_day, tags, search_lexemes IS NOT NULL AS indexed FROM app WHERE id = $1", [appId])) as Array<Record<string, unknown>>;
+    const stored = (await sql("SELECT state, free_per_day, tags, search_lexemes IS NOT NULL AS indexed FROM app WHERE id = $1", [appId])) as Array<
+      Record<string, unknown>
+    >;
     expect(stored[0]).toMatchObject({ state: "under_review", free_per_day: 5, tags: [keyword], indexed: true });
 
     // Not listed while under review.

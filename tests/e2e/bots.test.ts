@@ -34,17 +34,40 @@ async function shot(page: Page, name: string) {
 /** A signed-in account of the given edition, with `funds` Z of coins and one agent with a live version. */
 async function makeOwner(edition: "basic" | "professional", funds: number, opts: { phone375?: boolean; lang?: string } = {}) {
   const id = `e2ebot${crypto.randomBytes(9).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], $3::"Edition", CASE WHEN $3 = 'basic' THEN NULL ELSE now() + interval '1 year' END, now())`, [id, `bots_${crypto.randomBytes(4).toString("hex")}`, edition]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], $3::"Edition", CASE WHEN $3 = 'basic' THEN NULL ELSE now() + interval '1 year' END, now())`,
+    [id, `bots_${crypto.randomBytes(4).toString("hex")}`, edition],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
-  if (funds > 0) await ledger.post({ key: `e2e-bots-fund:${id}`, kind: "topup", accountId: id, legs: [{ account: "payment_clearing", amount: -funds * Z }, { account: ledger.wallet("spendable", id), amount: funds * Z }] });
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
+  if (funds > 0)
+    await ledger.post({
+      key: `e2e-bots-fund:${id}`,
+      kind: "topup",
+      accountId: id,
+      legs: [
+        { account: "payment_clearing", amount: -funds * Z },
+        { account: ledger.wallet("spendable", id), amount: funds * Z },
+      ],
+    });
   const agentName = `客服助手${crypto.randomBytes(2).toString("hex")}`;
   const agentId = `e2eag${crypto.randomBytes(8).toString("hex")}`;
   await sql("INSERT INTO agent (id, owner_account_id, name, updated_at) VALUES ($1, $2, $3, now())", [agentId, id, agentName]);
-  await sql("INSERT INTO agent_version (id, agent_id, version, state, config, published_at, updated_at) VALUES ($1, $2, '1.0.0', 'published', $3::jsonb, now(), now())", [`e2eav${crypto.randomBytes(8).toString("hex")}`, agentId, JSON.stringify({ name: agentName, introduction: "Answers customers", model_key: modelKey })]);
+  await sql(
+    "INSERT INTO agent_version (id, agent_id, version, state, config, published_at, updated_at) VALUES ($1, $2, '1.0.0', 'published', $3::jsonb, now(), now())",
+    [`e2eav${crypto.randomBytes(8).toString("hex")}`, agentId, JSON.stringify({ name: agentName, introduction: "Answers customers", model_key: modelKey })],
+  );
   // The narrowest phone we design for (the /mobi pages): 375 px.
-  const context = opts.phone375 ? await browser.newContext({ ...PHONE, viewport: { width: 375, height: 812 }, baseURL }) : await newContext(browser, { baseURL });
-  await context.addCookies([{ name: "zl_session", value: token, url: baseURL }, { name: "lang", value: opts.lang ?? "en", url: baseURL }]);
+  const context = opts.phone375
+    ? await browser.newContext({ ...PHONE, viewport: { width: 375, height: 812 }, baseURL })
+    : await newContext(browser, { baseURL });
+  await context.addCookies([
+    { name: "zl_session", value: token, url: baseURL },
+    { name: "lang", value: opts.lang ?? "en", url: baseURL },
+  ]);
   return { id, agentName, context };
 }
 
@@ -53,8 +76,13 @@ async function open(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated]");
 }
 
-const spendable = async (id: string) => Number((await sql("SELECT balance_micro::text AS b FROM ledger_account WHERE id = $1", [`spendable:${id}`]))[0]?.b ?? 0);
-const botsOf = async (id: string) => (await sql("SELECT b.id, b.channel::text AS channel, b.greeting, b.paid_until, b.login_qr, a.type::text AS app_type FROM bot b JOIN app a ON a.id = b.app_id WHERE b.owner_account_id = $1", [id])) as Array<{ id: string; channel: string; greeting: string; paid_until: Date; login_qr: string | null; app_type: string }>;
+const spendable = async (id: string) =>
+  Number((await sql("SELECT balance_micro::text AS b FROM ledger_account WHERE id = $1", [`spendable:${id}`]))[0]?.b ?? 0);
+const botsOf = async (id: string) =>
+  (await sql(
+    "SELECT b.id, b.channel::text AS channel, b.greeting, b.paid_until, b.login_qr, a.type::text AS app_type FROM bot b JOIN app a ON a.id = b.app_id WHERE b.owner_account_id = $1",
+    [id],
+  )) as Array<{ id: string; channel: string; greeting: string; paid_until: Date; login_qr: string | null; app_type: string }>;
 
 /** Fills the create form for a personal-WeChat bot and submits it: the price dialog opens. */
 async function submitWechatBot(page: Page, name: string) {
@@ -260,7 +288,7 @@ describe("/create_bot", () => {
     expect(errors).toEqual([]);
   });
 
-  it("tells a basic-edition account \"bot limit reached, upgrade\" and creates nothing", async () => {
+  it('tells a basic-edition account "bot limit reached, upgrade" and creates nothing', async () => {
     const owner = await makeOwner("basic", 300);
     contexts.push(owner.context);
     const page = await owner.context.newPage();
@@ -331,6 +359,8 @@ describe("/create_bot", () => {
     await toast(page, "Bot deleted; 99.00 Z refunded to your balance");
     expect(await spendable(owner.id)).toBe(300 * Z);
     expect(await sql("SELECT deleted_at IS NOT NULL AS gone FROM bot WHERE owner_account_id = $1", [owner.id])).toEqual([{ gone: true }]);
-    expect((await sql("SELECT count(*)::int AS n FROM ledger_transaction WHERE idempotency_key LIKE 'bot_refund:%' AND account_id = $1", [owner.id]))[0].n).toBe(1);
+    expect(
+      (await sql("SELECT count(*)::int AS n FROM ledger_transaction WHERE idempotency_key LIKE 'bot_refund:%' AND account_id = $1", [owner.id]))[0].n,
+    ).toBe(1);
   });
 });

@@ -12,13 +12,15 @@ let browser: Browser;
 const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 
-
 /** An account with a live session, made directly in the database (the login pages have their own tests). */
 async function makeSignedIn(account: string, roles: string[]): Promise<BrowserContext> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [id, account, roles]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: "en" });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return context;
@@ -78,11 +80,16 @@ describe("avatar and developer certification", () => {
     await card.locator("[data-testid=certification-avatar_photo] input[type=file]").setInputFiles(png("me.png", 400, 500));
     await card.locator("[data-testid=certification-id_front] input[type=file]").setInputFiles(png("front.png", 800, 500, 30));
     await card.locator("[data-testid=certification-id_back] input[type=file]").setInputFiles(png("back.png", 800, 500, 200));
-    await card.locator("[data-testid=certification-certificate] input[type=file]").setInputFiles({ name: "cert.pdf", mimeType: "application/pdf", buffer: makePdf() });
+    await card
+      .locator("[data-testid=certification-certificate] input[type=file]")
+      .setInputFiles({ name: "cert.pdf", mimeType: "application/pdf", buffer: makePdf() });
     await card.locator("[data-testid=certification-submit]").click();
     await card.locator("[data-testid=certification-status][data-status=pending]").waitFor();
     expect(await card.locator("[data-testid=certification-status]").innerText()).toBe("Under review");
-    const [row] = await sql("SELECT c.status, c.id_number_hint, c.id_number_encrypted FROM certification c JOIN account a ON a.id = c.account_id WHERE a.account = $1", [applicant]);
+    const [row] = await sql(
+      "SELECT c.status, c.id_number_hint, c.id_number_encrypted FROM certification c JOIN account a ON a.id = c.account_id WHERE a.account = $1",
+      [applicant],
+    );
     expect(row).toMatchObject({ status: "pending", id_number_hint: "002X" });
     expect(row.id_number_encrypted).not.toContain("11010519491231002X");
 

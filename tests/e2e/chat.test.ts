@@ -24,7 +24,10 @@ async function makeAccount(account: string) {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, updated_at) VALUES ($1, $2, $2, now())`, [id, account]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   // Every reply costs the channel fee: gift credit as the experience bonus would give.
   await fundE2eAccount(inject("databaseUrl"), id);
   return { id, token };
@@ -45,7 +48,11 @@ async function signedInContext(token: string, opts: { lang?: string; phone?: boo
 async function createAgent(page: Page, input: Record<string, unknown>): Promise<string> {
   return page.evaluate(async (agent) => {
     const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
-    const res = await fetch("/trpc/agents.create", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify({ json: agent }) });
+    const res = await fetch("/trpc/agents.create", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify({ json: agent }),
+    });
     const body = await res.json();
     if (!body?.result?.data?.json?.id) throw new Error(`agents.create: ${JSON.stringify(body)}`);
     return body.result.data.json.id as string;
@@ -188,7 +195,11 @@ describe("debug chat and history", () => {
     await page.locator("[data-testid=message-input]").press("Enter");
     await waitDone(page);
     expect(await lastReply(page).locator("[data-testid=answer] strong").innerText()).toBe("very");
-    expect(await page.locator("[data-testid=user-message]").allInnerTexts()).toEqual(["Hello there", "What time is it? [[tool:current_time {}]]", "Thanks! [[say:You are **very** welcome]]"]);
+    expect(await page.locator("[data-testid=user-message]").allInnerTexts()).toEqual([
+      "Hello there",
+      "What time is it? [[tool:current_time {}]]",
+      "Thanks! [[say:You are **very** welcome]]",
+    ]);
     expect(await page.locator("[data-testid=assistant-message]").count()).toBe(3);
     expect(new URL(page.url()).searchParams.get("dialogue_id")).toBe(dialogueId);
     const [{ count }] = await sql("SELECT count(*)::int AS count FROM chat_message WHERE dialogue_id = $1", [dialogueId]);
@@ -213,9 +224,17 @@ describe("debug chat and history", () => {
     const context = await signedInContext(reader.token);
     const page = await context.newPage();
     await ready(page, "/dialogue");
-    const docAgent = await createAgent(page, { name: "Doc Bot", introduction: "Reads documents", model_key: inject("chatModelKey"), document_reading: true, show_reasoning: false });
+    const docAgent = await createAgent(page, {
+      name: "Doc Bot",
+      introduction: "Reads documents",
+      model_key: inject("chatModelKey"),
+      document_reading: true,
+      show_reasoning: false,
+    });
     await ready(page, `/dialogue?agent_id=${docAgent}`);
-    await page.locator("[data-testid=document-input]").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Zelin notes: the launch is on Friday.") });
+    await page
+      .locator("[data-testid=document-input]")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Zelin notes: the launch is on Friday.") });
     await page.locator("[data-testid=document-chip]").getByText("notes.txt").waitFor();
     const sent = page.waitForRequest((r) => r.url().includes(SEND));
     await sendText(page, "What does it say? [[say:It says Friday]]");
@@ -293,7 +312,11 @@ describe("debug chat and history", () => {
 
   it("shows a reply that failed review, and an input refused for sensitive words", async () => {
     const setWords = (words: string[]) =>
-      fetch(`${baseURL}/api/v1/admin/sensitive_words`, { method: "PUT", headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" }, body: JSON.stringify({ words }) }).then((r) => r.json());
+      fetch(`${baseURL}/api/v1/admin/sensitive_words`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" },
+        body: JSON.stringify({ words }),
+      }).then((r) => r.json());
     // The time tool's answer names the weekday; the question does not, so only the output is caught.
     expect((await setWords(["weekday", "forbiddenx"])).status).toBe(200);
     const context = await signedInContext(owner.token);

@@ -17,7 +17,8 @@ const suffix = crypto.randomBytes(4).toString("hex");
 const DB = `zl_e2e_${suffix}`;
 const USER = `zl_e2e_${suffix}`;
 const PASSWORD = `E2e-${suffix}`;
-const DDL = "CREATE TABLE orders (\n  id INT PRIMARY KEY,\n  customer VARCHAR(40) NOT NULL,\n  amount DECIMAL(10,2)\n);\nCREATE TABLE customers (\n  name VARCHAR(40) PRIMARY KEY,\n  city VARCHAR(40)\n);";
+const DDL =
+  "CREATE TABLE orders (\n  id INT PRIMARY KEY,\n  customer VARCHAR(40) NOT NULL,\n  amount DECIMAL(10,2)\n);\nCREATE TABLE customers (\n  name VARCHAR(40) PRIMARY KEY,\n  city VARCHAR(40)\n);";
 
 let browser: Browser;
 let admin: mysql.Connection;
@@ -26,9 +27,15 @@ const SHOTS = process.env.SCREENSHOT_DIR;
 
 async function makeSignedIn(opts: { lang?: string; phone?: boolean } = {}): Promise<BrowserContext & { accountId: string }> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{}'::"Role"[], 'flagship'::"Edition", now() + interval '30 days', now())`, [id, `db${crypto.randomBytes(5).toString("hex")}`]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{}'::"Role"[], 'flagship'::"Edition", now() + interval '30 days', now())`,
+    [id, `db${crypto.randomBytes(5).toString("hex")}`],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return Object.assign(context, { accountId: id });
@@ -52,9 +59,17 @@ async function fillForm(page: Page, password: string) {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  admin = await mysql.createConnection({ host: HOST, port: PORT, user: decodeURIComponent(MYSQL_URL.username || "root"), password: decodeURIComponent(MYSQL_URL.password), multipleStatements: true });
+  admin = await mysql.createConnection({
+    host: HOST,
+    port: PORT,
+    user: decodeURIComponent(MYSQL_URL.username || "root"),
+    password: decodeURIComponent(MYSQL_URL.password),
+    multipleStatements: true,
+  });
   await admin.query(`CREATE DATABASE \`${DB}\`; USE \`${DB}\`; ${DDL}`);
-  await admin.query("INSERT INTO orders VALUES (1, 'Ada', 10.50), (2, 'Bo', 20.00), (3, 'Cy', 30.25); INSERT INTO customers VALUES ('Ada', '上海'), ('Bo', 'Lisboa'), ('Cy', '台北')");
+  await admin.query(
+    "INSERT INTO orders VALUES (1, 'Ada', 10.50), (2, 'Bo', 20.00), (3, 'Cy', 30.25); INSERT INTO customers VALUES ('Ada', '上海'), ('Bo', 'Lisboa'), ('Cy', '台北')",
+  );
   for (const host of ["%", "localhost", "127.0.0.1"]) {
     await admin.query(`CREATE USER '${USER}'@'${host}' IDENTIFIED BY '${PASSWORD}'`);
     await admin.query(`GRANT SELECT ON \`${DB}\`.* TO '${USER}'@'${host}'`);
@@ -99,7 +114,15 @@ describe("database training sets", () => {
     // The right one: verified, then saved and listed as done.
     await page.getByTestId("db-password").fill(PASSWORD);
     await page.getByTestId("db-verify").click();
-    await expect.poll(async () => (await page.getByTestId("db-notice").getAttribute("data-kind").catch(() => null)) ?? "").toBe("success");
+    await expect
+      .poll(
+        async () =>
+          (await page
+            .getByTestId("db-notice")
+            .getAttribute("data-kind")
+            .catch(() => null)) ?? "",
+      )
+      .toBe("success");
     expect(await page.getByTestId("db-notice").textContent()).toMatch(/Verified: connected to .*tables found: orders, customers/);
     await page.getByTestId("db-save").click();
     await page.waitForURL(/\/database\?id=/);
@@ -109,7 +132,9 @@ describe("database training sets", () => {
     expect(await row.textContent()).toContain(`${USER}@${HOST}:${PORT}/${DB}`);
 
     // A query: the SQL echoed, then the rows as a table.
-    await page.getByTestId("db-query-sql").fill("SELECT o.customer, c.city, o.amount FROM orders o JOIN customers c ON c.name = o.customer ORDER BY o.id LIMIT 2");
+    await page
+      .getByTestId("db-query-sql")
+      .fill("SELECT o.customer, c.city, o.amount FROM orders o JOIN customers c ON c.name = o.customer ORDER BY o.id LIMIT 2");
     await page.getByTestId("db-query-run").click();
     await page.getByTestId("db-query-rows").waitFor();
     expect(await page.getByTestId("db-query-rows").textContent()).toContain("2 rows");

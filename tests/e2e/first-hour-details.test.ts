@@ -20,7 +20,10 @@ let apps: THelpers;
 /** A signed-in browser for a new account of `edition` (a session row, as logging in makes one). */
 async function signIn(accountId: string, opts: { lang?: string; phone?: boolean } = {}): Promise<BrowserContext> {
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), accountId]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    accountId,
+  ]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return context;
@@ -66,7 +69,11 @@ describe("the first hour's details", () => {
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __shareTexts: string[] }).__shareTexts = seen;
-      new MutationObserver(() => document.querySelectorAll("[data-testid=my-app-share]").forEach((b) => seen.push(b.textContent ?? ""))).observe(document, { subtree: true, childList: true, characterData: true });
+      new MutationObserver(() => document.querySelectorAll("[data-testid=my-app-share]").forEach((b) => seen.push(b.textContent ?? ""))).observe(document, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
     });
     await open(page, "/distribution");
     await page.locator(".console__sider .ant-menu-item", { hasText: "My apps" }).click();
@@ -100,7 +107,12 @@ describe("the first hour's details", () => {
 
   it("the app form names the agent's required variables and says visitors are asked for them", async () => {
     const owner = await apps.makeAppOwner();
-    const agentId = await apps.makeLiveAgent(owner, { variables: [{ name: "city", type: "fill", required: true }, { name: "tone", type: "fill", required: false }] });
+    const agentId = await apps.makeLiveAgent(owner, {
+      variables: [
+        { name: "city", type: "fill", required: true },
+        { name: "tone", type: "fill", required: false },
+      ],
+    });
     const agentName = (await sql("SELECT name FROM agent WHERE id = $1", [agentId]))[0].name as string;
     const context = await signIn(owner.id);
     const page = await context.newPage();

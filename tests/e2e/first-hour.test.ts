@@ -268,7 +268,10 @@ describe("the first hour on a fresh install", () => {
 
     // 4. The administrator approves the app and the agent from the Administration menu.
     await open(adminPage, "/workspace");
-    await adminPage.getByTestId("admin-menu-total").filter({ hasText: exactly("2") }).waitFor();
+    await adminPage
+      .getByTestId("admin-menu-total")
+      .filter({ hasText: exactly("2") })
+      .waitFor();
     await adminPage.locator(".console__sider .ant-menu-item", { hasText: "App review" }).click();
     await adminPage.waitForURL(/\/admin\/app_review/);
     await hydrated(adminPage);
@@ -374,7 +377,10 @@ describe("the first hour on a fresh install", () => {
     const fillVariable = async () => {
       await phone.getByTestId(`h5-variable-${AGENT.variable}`).fill("Lisbon");
       await phone.getByTestId("h5-variables-submit").click();
-      await phone.getByTestId("h5-variables-summary").filter({ hasText: exactly("Lisbon") }).waitFor();
+      await phone
+        .getByTestId("h5-variables-summary")
+        .filter({ hasText: exactly("Lisbon") })
+        .waitFor();
     };
     const ask = async (question: string) => {
       const before = await phone.getByTestId("h5-answer").count();
@@ -393,7 +399,10 @@ describe("the first hour on a fresh install", () => {
     // the sandbox cashier, and back.
     await phone.getByTestId("h5-plans-open").click();
     const sheet = phone.getByTestId("h5-plan-sheet");
-    await sheet.getByTestId("h5-plan").filter({ hasText: `${formatZ(PLAN.priceZ * MICRO)} Z` }).waitFor();
+    await sheet
+      .getByTestId("h5-plan")
+      .filter({ hasText: `${formatZ(PLAN.priceZ * MICRO)} Z` })
+      .waitFor();
     await sheet.getByTestId("h5-plan-insufficient").waitFor();
     await shot(phone, "6-plan-sheet-short-phone");
     await sheet.getByTestId("h5-plan-recharge").click();
@@ -424,7 +433,10 @@ describe("the first hour on a fresh install", () => {
     await shot(phone, "6-plan-confirm-phone");
     await sheet.getByTestId("h5-plan-pay").click();
     await phone.getByTestId("h5-toast").filter({ hasText: "Purchased" }).waitFor();
-    await phone.getByTestId("h5-plans-open").filter({ hasText: exactly(`${PLAN.days} days left`) }).waitFor();
+    await phone
+      .getByTestId("h5-plans-open")
+      .filter({ hasText: exactly(`${PLAN.days} days left`) })
+      .waitFor();
     // The values live in the page: the one loaded on the way back from the cashier may ask again.
     if (await phone.getByTestId("h5-variables-submit").isVisible()) await fillVariable();
     await expect(ask("opening hours of the museum?")).resolves.toContain(QA.answer);
@@ -460,8 +472,14 @@ describe("the first hour on a fresh install", () => {
     await devPage.getByTestId("withdrawal-real-name").fill("Lin Mei");
     await devPage.getByTestId("withdrawal-id-number").fill("11010519491231002X");
     await devPage.getByTestId("withdrawal-phone").fill(DEV.phone);
-    await devPage.locator("input[data-testid=withdrawal-amount], [data-testid=withdrawal-amount] input").first().fill(String(split.developer / MICRO));
-    await devPage.getByTestId("withdrawal-live-received").filter({ hasText: exactly(formatZ(tax.receivedMicro)) }).waitFor();
+    await devPage
+      .locator("input[data-testid=withdrawal-amount], [data-testid=withdrawal-amount] input")
+      .first()
+      .fill(String(split.developer / MICRO));
+    await devPage
+      .getByTestId("withdrawal-live-received")
+      .filter({ hasText: exactly(formatZ(tax.receivedMicro)) })
+      .waitFor();
     await devPage.getByTestId("withdrawal-review").click();
     const confirm = devPage.getByTestId("withdrawal-confirm-body");
     await confirm.waitFor();
@@ -494,7 +512,12 @@ describe("the first hour on a fresh install", () => {
     await shot(adminPage, "8-reconciliation-desktop");
     // The same check here, on the install's database, with every figure.
     const r = await install.reconcileLedger();
-    expect({ total: r.totalMicro, mismatches: r.mismatches, negative: r.negative, unbalanced: r.unbalanced }).toEqual({ total: 0, mismatches: [], negative: [], unbalanced: [] });
+    expect({ total: r.totalMicro, mismatches: r.mismatches, negative: r.negative, unbalanced: r.unbalanced }).toEqual({
+      total: 0,
+      mismatches: [],
+      negative: [],
+      unbalanced: [],
+    });
     expect(errors).toEqual([]);
   }, 300_000);
 });

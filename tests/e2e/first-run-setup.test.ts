@@ -122,7 +122,9 @@ describe("first-run setup", () => {
     await page.fill("[data-testid=password]", "secret123");
     await page.fill("[data-testid=confirm]", "secret123");
     await page.click("[data-testid=submit]");
-    await expect(page.locator(".ant-form-item-explain-error").first().textContent()).resolves.toBe("Use 10-16 characters with upper and lower case letters, a digit and a symbol");
+    await expect(page.locator(".ant-form-item-explain-error").first().textContent()).resolves.toBe(
+      "Use 10-16 characters with upper and lower case letters, a digit and a symbol",
+    );
     // Changing the form took the wrong code's message away.
     expect(await page.locator("[data-testid=form-error]").count()).toBe(0);
     if (process.env.SETUP_SHOTS) await page.waitForTimeout(500); // the field message's entrance animation
@@ -133,7 +135,9 @@ describe("first-run setup", () => {
     await page.fill("[data-testid=confirm]", PASSWORD);
     await page.click("[data-testid=submit]");
     await page.waitForURL(/\/workspace/);
-    expect(await sql("SELECT account, nickname, roles::text[] AS roles FROM account")).toEqual([{ account: "first_ops", nickname: "Operator", roles: ["platform_admin", "individual_developer"] }]);
+    expect(await sql("SELECT account, nickname, roles::text[] AS roles FROM account")).toEqual([
+      { account: "first_ops", nickname: "Operator", roles: ["platform_admin", "individual_developer"] },
+    ]);
 
     // The session is good on the other instance too: an administration page opens, and the menu has
     // the Administration group with what waits (a certification is sent in meanwhile).
@@ -147,18 +151,36 @@ describe("first-run setup", () => {
     await page.waitForSelector("[data-testid=admin-menu-count-certifications]");
     const sider = page.locator(".console__sider");
     await expect(sider.textContent()).resolves.toContain("Administration");
-    for (const label of ["Agent review", "App review", "Certification review", "Payments", "Withdrawals", "Model channels", "Sensitive words", "SMS outbox (dev)"]) await expect(sider.locator(`text=${label}`).count()).resolves.toBeGreaterThan(0);
+    for (const label of [
+      "Agent review",
+      "App review",
+      "Certification review",
+      "Payments",
+      "Withdrawals",
+      "Model channels",
+      "Sensitive words",
+      "SMS outbox (dev)",
+    ])
+      await expect(sider.locator(`text=${label}`).count()).resolves.toBeGreaterThan(0);
     await expect(page.locator("[data-testid=admin-menu-count-certifications]").textContent()).resolves.toBe("1");
     await expect(page.locator("[data-testid=admin-menu-total]").textContent()).resolves.toBe("1");
     await page.locator("[data-testid=admin-menu-count-certifications]").scrollIntoViewIfNeeded();
     await shot(page, "admin-menu-desktop");
 
     // On a phone the same group is in the console's drawer.
-    const phoneAdmin = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: web2.url });
+    const phoneAdmin = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      baseURL: web2.url,
+    });
     await phoneAdmin.addCookies(await context.cookies());
     const adminPhone = await phoneAdmin.newPage();
     await adminPhone.goto("/mobi/admin/certifications");
-    await adminPhone.waitForFunction(() => Object.keys(document.querySelector("[data-testid=console-menu-button]") ?? {}).some((k) => k.startsWith("__reactProps")));
+    await adminPhone.waitForFunction(() =>
+      Object.keys(document.querySelector("[data-testid=console-menu-button]") ?? {}).some((k) => k.startsWith("__reactProps")),
+    );
     await adminPhone.click("[data-testid=console-menu-button]");
     const drawerCount = adminPhone.locator("[data-testid=console-drawer-menu] [data-testid=admin-menu-count-certifications]");
     await drawerCount.waitFor();
@@ -178,7 +200,11 @@ describe("first-run setup", () => {
     await visitor.close();
     const again = await page.evaluate(async (c) => {
       const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
-      const res = await fetch("/api/v1/setup", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify({ code: c, account: "second_ops", password: "Second-Ops-26", confirm: "Second-Ops-26" }) });
+      const res = await fetch("/api/v1/setup", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({ code: c, account: "second_ops", password: "Second-Ops-26", confirm: "Second-Ops-26" }),
+      });
       return (await res.json()).status;
     }, code);
     expect(again).toBe(421101);

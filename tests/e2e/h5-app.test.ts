@@ -43,7 +43,12 @@ afterAll(() => browser?.close());
 describe("the H5 app on a phone", () => {
   it("opens the share link, chats, likes an answer and runs out of free uses", async () => {
     const { appId } = await apps.createTestApp({
-      input: { free_per_day: 2, welcome_messages: ["Welcome to the travel helper"], recommended_questions: ["What can you do?"], menu_items: [{ title: "Guide", reply_type: "text", content: "Type a question to begin." }] },
+      input: {
+        free_per_day: 2,
+        welcome_messages: ["Welcome to the travel helper"],
+        recommended_questions: ["What can you do?"],
+        menu_items: [{ title: "Guide", reply_type: "text", content: "Type a question to begin." }],
+      },
     });
     const touser = `sharer${crypto.randomBytes(3).toString("hex")}`;
     const context = await phoneContext();
@@ -75,7 +80,11 @@ describe("the H5 app on a phone", () => {
     await page.locator("[data-testid=h5-like]").last().click();
     await expect.poll(() => page.locator("[data-testid=h5-like]").last().getAttribute("aria-pressed")).toBe("true");
     await expect
-      .poll(async () => (await sql("SELECT m.feedback FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 AND m.role = 'assistant'", [appId])).map((r) => r.feedback))
+      .poll(async () =>
+        (await sql("SELECT m.feedback FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 AND m.role = 'assistant'", [appId])).map(
+          (r) => r.feedback,
+        ),
+      )
       .toEqual(["liked"]);
 
     // The second (last free) use, then the third is refused with the platform's message.
@@ -90,7 +99,10 @@ describe("the H5 app on a phone", () => {
     // The refused question changed nothing: two uses, two answers.
     const [uses] = await sql("SELECT count(*)::int AS n FROM app_use WHERE app_id = $1", [appId]);
     expect(uses.n).toBe(2);
-    const [answers] = await sql("SELECT count(*)::int AS n FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 AND m.role = 'assistant' AND m.status = 'done'", [appId]);
+    const [answers] = await sql(
+      "SELECT count(*)::int AS n FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 AND m.role = 'assistant' AND m.status = 'done'",
+      [appId],
+    );
     expect(answers.n).toBe(2);
 
     if (process.env.H5_SHOTS) await page.screenshot({ path: `${process.env.H5_SHOTS}/h5-dialogue-refused.png` });

@@ -36,7 +36,11 @@ const chat = { model: `e2e-media-chat-${uid()}`, key: `sk-media-chat-${uid()}` }
 const voice = { model: `e2e-whisper-tts-${uid()}`, key: `sk-media-voice-${uid()}` };
 
 async function admin(path: string, body: unknown) {
-  const res = await fetch(`${baseURL}/api${path}`, { method: "POST", headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseURL}/api${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { status: number; description: string };
   if (json.status !== 200) throw new Error(`${path}: ${json.status} ${json.description}`);
 }
@@ -70,7 +74,9 @@ async function lastAnswerStatus(page: Page) {
 
 /** The pictures of the conversation's questions, as the browser decoded them. */
 const questionImages = (page: Page) =>
-  page.locator("[data-testid=h5-question-image]").evaluateAll((els) => (els as HTMLImageElement[]).map((img) => ({ src: new URL(img.src).pathname, width: img.complete ? img.naturalWidth : 0 })));
+  page
+    .locator("[data-testid=h5-question-image]")
+    .evaluateAll((els) => (els as HTMLImageElement[]).map((img) => ({ src: new URL(img.src).pathname, width: img.complete ? img.naturalWidth : 0 })));
 
 /** Pathnames of the page's requests to the app runtime, as they leave the browser. */
 function watchRequests(page: Page) {
@@ -86,7 +92,11 @@ function watchRequests(page: Page) {
 async function makeMediaApp(input: Record<string, unknown>) {
   const owner = await apps.makeAppOwner();
   const agentId = await apps.makeLiveAgent(owner, { model_key: chat.model });
-  return apps.createTestApp({ owner, agentId, input: { free_per_day: 20, welcome_messages: ["Send me a voice note or a picture."], recommended_questions: [], ...input } as never });
+  return apps.createTestApp({
+    owner,
+    agentId,
+    input: { free_per_day: 20, welcome_messages: ["Send me a voice note or a picture."], recommended_questions: [], ...input } as never,
+  });
 }
 
 beforeAll(async () => {
@@ -110,7 +120,13 @@ afterAll(async () => {
 describe("H5 voice and pictures on a phone", () => {
   it("transcribes a recorded clip, sends a picture to the model, reads the reply aloud, and keeps the picture in history", async () => {
     const en = readLocale("en", "h5");
-    const { appId } = await makeMediaApp({ name: "Media helper", input_modes: ["text", "voice", "image"], output_modes: ["text", "voice"], speaker: "nova", auto_play: false });
+    const { appId } = await makeMediaApp({
+      name: "Media helper",
+      input_modes: ["text", "voice", "image"],
+      output_modes: ["text", "voice"],
+      speaker: "nova",
+      auto_play: false,
+    });
     const { context, page } = await phonePage("en");
     const requests = watchRequests(page);
     await page.goto(`/mobi/dialogue?app=${appId}`);
@@ -174,7 +190,10 @@ describe("H5 voice and pictures on a phone", () => {
     expect(await page.locator("[data-testid=h5-toast]").count()).toBe(0);
 
     // The question is stored with its picture.
-    const rows = await sql("SELECT m.role, m.content, m.images, d.id AS dialogue_id FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 ORDER BY m.created_at", [appId]);
+    const rows = await sql(
+      "SELECT m.role, m.content, m.images, d.id AS dialogue_id FROM chat_message m JOIN dialogue d ON d.id = m.dialogue_id WHERE d.app_id = $1 ORDER BY m.created_at",
+      [appId],
+    );
     expect(rows.map((r) => [r.role, r.images])).toEqual([
       ["user", [imageUrl]],
       ["assistant", []],
@@ -192,7 +211,10 @@ describe("H5 voice and pictures on a phone", () => {
     expect(await page.locator("[data-testid=h5-question]").first().textContent()).toBe(TRANSCRIPT);
     expect(await page.locator("[data-testid=h5-answer]").last().textContent()).toContain(REPLY);
     // The history API says the same to the visitor who owns the dialogue.
-    const view = await page.evaluate(async (id) => (await (await fetch(`/api/v2/app/dialogues/${id}`)).json()) as { data: { messages: { role: string; images: string[] }[] } }, rows[0].dialogue_id as string);
+    const view = await page.evaluate(
+      async (id) => (await (await fetch(`/api/v2/app/dialogues/${id}`)).json()) as { data: { messages: { role: string; images: string[] }[] } },
+      rows[0].dialogue_id as string,
+    );
     expect(view.data.messages.map((m) => [m.role, m.images])).toEqual([
       ["user", [imageUrl]],
       ["assistant", []],

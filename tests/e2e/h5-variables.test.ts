@@ -86,7 +86,9 @@ describe("an H5 app that asks for its agent's variables", () => {
     const answer = page.locator("[data-testid=h5-answer]").last();
     await expect.poll(() => answer.getAttribute("data-status"), { timeout: 30_000 }).toBe("done");
     expect(await answer.textContent()).toContain("I only answer questions about Zelin.");
-    await expect.poll(async () => (await sql("SELECT variables FROM dialogue WHERE app_id = $1", [appId])).map((r) => r.variables)).toEqual([{ city: "Lisbon", tone: "casual" }]);
+    await expect
+      .poll(async () => (await sql("SELECT variables FROM dialogue WHERE app_id = $1", [appId])).map((r) => r.variables))
+      .toEqual([{ city: "Lisbon", tone: "casual" }]);
     expect(await sideways(page)).toBeLessThanOrEqual(0);
     await shot(page, "h5-variables-phone-chat");
 
@@ -99,7 +101,9 @@ describe("an H5 app that asks for its agent's variables", () => {
     await page.locator("[data-testid=h5-text]").fill("Anything else?");
     await page.locator("[data-testid=h5-send]").click();
     await expect.poll(() => page.locator("[data-testid=h5-answer]").last().getAttribute("data-status"), { timeout: 30_000 }).toBe("done");
-    await expect.poll(async () => (await sql("SELECT variables FROM dialogue WHERE app_id = $1", [appId])).map((r) => r.variables)).toEqual([{ city: "Lisbon", tone: "formal" }]);
+    await expect
+      .poll(async () => (await sql("SELECT variables FROM dialogue WHERE app_id = $1", [appId])).map((r) => r.variables))
+      .toEqual([{ city: "Lisbon", tone: "formal" }]);
     // Away and back in the same tab (as signing up or paying at the cashier does): not asked again.
     await page.reload();
     await expect.poll(() => page.locator("[data-testid=h5-variables-summary]").textContent()).toBe("Lisbon · formal");

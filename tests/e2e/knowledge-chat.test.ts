@@ -17,9 +17,15 @@ const run = crypto.randomBytes(3).toString("hex");
 
 async function makeSignedIn(account: string): Promise<{ context: BrowserContext; id: string }> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}', 'professional', now() + interval '30 days', now())`, [id, account]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}', 'professional', now() + interval '30 days', now())`,
+    [id, account],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   // Every reply costs the channel fee: gift credit as the experience bonus would give.
   await fundE2eAccount(inject("databaseUrl"), id);
   const context = await newContext(browser, { baseURL, lang: "zh_hans" });
@@ -127,7 +133,9 @@ describe("knowledge in the chat", () => {
     const setName = `产品手册${run}`;
     const setId = await createSet(page, "smart", setName);
     const text = "保修条款：整机保修两年，电池保修一年。维修网点遍布全国三百个城市，预约后上门取件。";
-    await page.locator("[data-testid=docs-card] input[type=file]").setInputFiles({ name: "保修说明.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: makeDocx(text) });
+    await page
+      .locator("[data-testid=docs-card] input[type=file]")
+      .setInputFiles({ name: "保修说明.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: makeDocx(text) });
     await page.locator("[data-testid=doc-row][data-state=done]").waitFor({ timeout: 20_000 });
     await expect.poll(() => setState(setId), { timeout: 20_000 }).toBe("done");
     const [doc] = await sql("SELECT char_count FROM training_document WHERE training_set_id = $1", [setId]);

@@ -54,7 +54,11 @@ describe("licence overlays", () => {
   });
 
   it("10002: a payment provider's notification still reaches the payments code (money already received)", async () => {
-    const res = await fetch(`${inject("expiredUrl")}/api/v1/pay/wechat/notify`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const res = await fetch(`${inject("expiredUrl")}/api/v1/pay/wechat/notify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     const text = await res.text();
     expect(text).not.toContain("10002");
     // That instance has no WeChat Pay configured: the payments code refuses it, not the licence.

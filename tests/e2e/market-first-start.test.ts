@@ -36,7 +36,10 @@ beforeAll(async () => {
   baseURL = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 150_000;
   for (;;) {
-    const health = await fetch(`${baseURL}/healthz`).then((r) => (r.ok ? (r.json() as Promise<{ processes: Record<string, string> }>) : null), () => null);
+    const health = await fetch(`${baseURL}/healthz`).then(
+      (r) => (r.ok ? (r.json() as Promise<{ processes: Record<string, string> }>) : null),
+      () => null,
+    );
     if (health?.processes.worker === "up") break;
     if (Date.now() > deadline || platform.exitCode !== null) throw new Error(`the fresh install did not come up:\n${output}`);
     await new Promise((r) => setTimeout(r, 500));
@@ -95,7 +98,9 @@ describe("the market of a fresh install", () => {
     // A category tab shows that category's apps: the image category holds the drawing-prompt app.
     await page.locator("[data-testid=category-tab][data-name=图像创作]").click();
     await page.waitForURL(/category=\d+/);
-    await expect.poll(() => page.locator("[data-testid=market-app-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")))).toEqual(["AI 绘画提示词助手"]);
+    await expect
+      .poll(() => page.locator("[data-testid=market-app-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-name"))))
+      .toEqual(["AI 绘画提示词助手"]);
 
     await open(page, "/");
     await page.locator("[data-testid=footer-agent-market]").click();
@@ -125,7 +130,10 @@ describe("the market of a fresh install", () => {
     await page.locator("[data-testid=phone-nav-index]").click();
     await page.waitForURL(/\/mobi\/index$/);
 
-    for (const [url, testid, name] of [["/mobi/app_store", "app-store", "app-store-phone"], ["/mobi/intelligent_stores", "agent-market", "intelligent-stores-phone"]] as const) {
+    for (const [url, testid, name] of [
+      ["/mobi/app_store", "app-store", "app-store-phone"],
+      ["/mobi/intelligent_stores", "agent-market", "intelligent-stores-phone"],
+    ] as const) {
       await open(page, url);
       await page.locator(`[data-testid=${testid}]`).waitFor();
       expect(await page.locator("[data-testid=carousel-slide]").count()).toBeGreaterThanOrEqual(3);

@@ -17,20 +17,31 @@ const SHOTS = process.env.MARKET_SHOTS;
 
 async function makeAccount(nickname: string) {
   const id = cuid();
-  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $3, '{individual_developer}', now())`, [id, `mk_${crypto.randomBytes(4).toString("hex")}`, nickname]);
+  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $3, '{individual_developer}', now())`, [
+    id,
+    `mk_${crypto.randomBytes(4).toString("hex")}`,
+    nickname,
+  ]);
   return id;
 }
 
 async function signIn(accountId: string, lang = "en"): Promise<BrowserContext> {
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), accountId]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    accountId,
+  ]);
   const context = await newContext(browser, { baseURL, lang });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return context;
 }
 
 async function makeCategory(en: string) {
-  const rows = await sql(`INSERT INTO app_category (slug, names, sort_order) VALUES ($1, $2, $3) RETURNING id`, [`e2e_${cuid()}`, JSON.stringify({ zh_hans: en, zh_hant: en, en, pt: en }), 700_000 + crypto.randomInt(200_000)]);
+  const rows = await sql(`INSERT INTO app_category (slug, names, sort_order) VALUES ($1, $2, $3) RETURNING id`, [
+    `e2e_${cuid()}`,
+    JSON.stringify({ zh_hans: en, zh_hant: en, en, pt: en }),
+    700_000 + crypto.randomInt(200_000),
+  ]);
   return rows[0].id;
 }
 
@@ -39,11 +50,21 @@ async function makeApp(ownerId: string, categoryId: number, name: string, introd
   const appId = cuid();
   const agentId = cuid();
   await sql(`INSERT INTO agent (id, owner_account_id, name, updated_at) VALUES ($1, $2, 'Guide', now())`, [agentId, ownerId]);
-  await sql(`INSERT INTO agent_version (id, agent_id, version, state, config, update_note, published_at, updated_at) VALUES
-    ($1, $3, '1.0.0', 'upgraded', '{}', 'First release', now() - interval '2 days', now()), ($2, $3, '1.1.0', 'published', '{}', 'Answers with maps', now() - interval '1 day', now())`, [cuid(), cuid(), agentId]);
-  const lexemes = toTsvectorLiteral([{ text: name, weight: "A" }, { text: tags.join(" "), weight: "B" }, { text: introduction, weight: "C" }]);
-  await sql(`INSERT INTO app (id, owner_account_id, type, state, name, icon_url, introduction, category_id, tags, input_modes, output_modes, listed_at, search_lexemes, updated_at)
-    VALUES ($1, $2, 'h5', 'on_shelf', $3, '', $4, $5, $6, '{text}', '{text}', now(), $7::tsvector, now())`, [appId, ownerId, name, introduction, categoryId, tags, lexemes]);
+  await sql(
+    `INSERT INTO agent_version (id, agent_id, version, state, config, update_note, published_at, updated_at) VALUES
+    ($1, $3, '1.0.0', 'upgraded', '{}', 'First release', now() - interval '2 days', now()), ($2, $3, '1.1.0', 'published', '{}', 'Answers with maps', now() - interval '1 day', now())`,
+    [cuid(), cuid(), agentId],
+  );
+  const lexemes = toTsvectorLiteral([
+    { text: name, weight: "A" },
+    { text: tags.join(" "), weight: "B" },
+    { text: introduction, weight: "C" },
+  ]);
+  await sql(
+    `INSERT INTO app (id, owner_account_id, type, state, name, icon_url, introduction, category_id, tags, input_modes, output_modes, listed_at, search_lexemes, updated_at)
+    VALUES ($1, $2, 'h5', 'on_shelf', $3, '', $4, $5, $6, '{text}', '{text}', now(), $7::tsvector, now())`,
+    [appId, ownerId, name, introduction, categoryId, tags, lexemes],
+  );
   await sql(`INSERT INTO app_agent (app_id, agent_id, sort_order) VALUES ($1, $2, 0)`, [appId, agentId]);
   return appId;
 }
@@ -56,7 +77,6 @@ async function open(page: Page, url: string) {
 async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
-
 
 let developerId: string;
 let lanternId: string;

@@ -19,9 +19,17 @@ const SHOTS = process.env.MEDIA_SHOTS;
 async function makeSignedIn(account: string, opts: { edition?: "basic" | "professional"; phone?: boolean; lang?: string } = {}): Promise<BrowserContext> {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   const edition = opts.edition ?? "professional";
-  await sql(`INSERT INTO account (id, account, nickname, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, $3::"Edition", $4, now())`, [id, account, edition, edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000)]);
+  await sql(`INSERT INTO account (id, account, nickname, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, $3::"Edition", $4, now())`, [
+    id,
+    account,
+    edition,
+    edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000),
+  ]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return context;
@@ -140,7 +148,10 @@ describe("multimedia library", () => {
     await page.goto("/mobi/multimedia");
     await page.getByRole("heading", { name: "多媒体库" }).waitFor();
     await hydrated(page, "[data-testid=media-upload]");
-    await page.locator("input[type=file]").first().setInputFiles(png("phone.png", 600, 900, 90));
+    await page
+      .locator("input[type=file]")
+      .first()
+      .setInputFiles(png("phone.png", 600, 900, 90));
     await page.locator("[data-testid=media-card]").first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -23,9 +23,15 @@ async function makeSignedIn(roles: string[], opts: { lang?: string; phone?: bool
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   const edition = opts.edition ?? "basic";
   const expires = edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000);
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, $3::"Role"[], $4::"Edition", $5, now())`, [id, `m${run}${crypto.randomBytes(3).toString("hex")}`, roles, edition, expires]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, $3::"Role"[], $4::"Edition", $5, now())`,
+    [id, `m${run}${crypto.randomBytes(3).toString("hex")}`, roles, edition, expires],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return Object.assign(context, { accountId: id });
@@ -116,7 +122,10 @@ describe("model registry and channels", () => {
     // The provider bans the key: the next test fails and takes the channel out, with the reason.
     fake.setBehaviour(key, { fail: "403_banned" });
     await row(page, name).getByTestId("channel-test").click();
-    await page.getByText(/Channel test failed/).first().waitFor();
+    await page
+      .getByText(/Channel test failed/)
+      .first()
+      .waitFor();
     await row(page, name).locator("[data-testid=channel-state][data-state=disabled_auto]").waitFor();
     expect(await row(page, name).getByTestId("channel-disabled-reason").innerText()).toBe("The key was banned by the model provider");
     await open(page, "/modelProducer");
@@ -157,36 +166,37 @@ describe("model registry and channels", () => {
 });
 
 // A developer aid, not a check: registered only when SHOTS names a folder.
-if (SHOTS) describe("screenshots", () => {
-  it("saves the pages at desktop and phone size in zh_hans and en", async () => {
-    fs.mkdirSync(SHOTS!, { recursive: true });
-    for (const lang of ["zh_hans", "en"]) {
-      for (const phone of [false, true]) {
-        const ctx = await makeSignedIn(["platform_admin"], { lang, phone, edition: "flagship" });
-        // An own key, stored straight away (its address is never called here).
-        await sql(
-          `INSERT INTO channel (id, name, type, base_url, key_encrypted, key_hint, models, weight, priority, owner_account_id, updated_at) VALUES ($1, 'DeepSeek', 'deepseek', 'https://api.deepseek.com/v1', 'v1.x.y.z', 'a1b2', ARRAY[$2], 3, 0, $3, now())`,
-          [`own${crypto.randomBytes(8).toString("hex")}`, inject("chatModelKey"), ctx.accountId],
-        );
-        const page = await ctx.newPage();
-        const size = phone ? "phone" : "desktop";
-        for (const url of ["/model", "/modelProducer", "/setting"]) {
-          await open(page, phone ? `/mobi${url}` : url);
-          await page.waitForTimeout(300);
-          await page.screenshot({ path: path.join(SHOTS!, `${url.slice(1)}-${lang}-${size}.png`), fullPage: url !== "/setting" });
+if (SHOTS)
+  describe("screenshots", () => {
+    it("saves the pages at desktop and phone size in zh_hans and en", async () => {
+      fs.mkdirSync(SHOTS!, { recursive: true });
+      for (const lang of ["zh_hans", "en"]) {
+        for (const phone of [false, true]) {
+          const ctx = await makeSignedIn(["platform_admin"], { lang, phone, edition: "flagship" });
+          // An own key, stored straight away (its address is never called here).
+          await sql(
+            `INSERT INTO channel (id, name, type, base_url, key_encrypted, key_hint, models, weight, priority, owner_account_id, updated_at) VALUES ($1, 'DeepSeek', 'deepseek', 'https://api.deepseek.com/v1', 'v1.x.y.z', 'a1b2', ARRAY[$2], 3, 0, $3, now())`,
+            [`own${crypto.randomBytes(8).toString("hex")}`, inject("chatModelKey"), ctx.accountId],
+          );
+          const page = await ctx.newPage();
+          const size = phone ? "phone" : "desktop";
+          for (const url of ["/model", "/modelProducer", "/setting"]) {
+            await open(page, phone ? `/mobi${url}` : url);
+            await page.waitForTimeout(300);
+            await page.screenshot({ path: path.join(SHOTS!, `${url.slice(1)}-${lang}-${size}.png`), fullPage: url !== "/setting" });
+          }
+          await page.getByTestId("model-keys-card").screenshot({ path: path.join(SHOTS!, `setting-card-${lang}-${size}.png`) });
+          await page.getByTestId("model-keys-card").getByTestId("channel-edit").click();
+          await page.getByTestId("channel-form").waitFor();
+          await page.waitForTimeout(400);
+          await page.screenshot({ path: path.join(SHOTS!, `setting-drawer-${lang}-${size}.png`) });
+          await open(page, phone ? "/mobi/model" : "/model");
+          await page.getByTestId("model-add").click();
+          await page.getByTestId("model-display-name").fill("一个太长的模型显示名称");
+          await page.waitForTimeout(400);
+          await page.screenshot({ path: path.join(SHOTS!, `model-drawer-${lang}-${size}.png`) });
+          await ctx.close();
         }
-        await page.getByTestId("model-keys-card").screenshot({ path: path.join(SHOTS!, `setting-card-${lang}-${size}.png`) });
-        await page.getByTestId("model-keys-card").getByTestId("channel-edit").click();
-        await page.getByTestId("channel-form").waitFor();
-        await page.waitForTimeout(400);
-        await page.screenshot({ path: path.join(SHOTS!, `setting-drawer-${lang}-${size}.png`) });
-        await open(page, phone ? "/mobi/model" : "/model");
-        await page.getByTestId("model-add").click();
-        await page.getByTestId("model-display-name").fill("一个太长的模型显示名称");
-        await page.waitForTimeout(400);
-        await page.screenshot({ path: path.join(SHOTS!, `model-drawer-${lang}-${size}.png`) });
-        await ctx.close();
       }
-    }
+    });
   });
-});

@@ -26,9 +26,15 @@ let reconcile: TReconcile;
 
 async function makeAccount(name: string, edition: "basic" | "professional") {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, language, updated_at) VALUES ($1, $2, $2, '{individual_developer}', $3, now() + interval '30 days', 'en', now())`, [id, `${name}${run}`, edition]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, language, updated_at) VALUES ($1, $2, $2, '{individual_developer}', $3, now() + interval '30 days', 'en', now())`,
+    [id, `${name}${run}`, edition],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   return { id, token };
 }
 
@@ -70,10 +76,23 @@ afterAll(() => browser?.close());
 describe("the money flow", () => {
   it("tops up through WeChat Pay, buys a plan through a share link, pays the sharer's dividend, and withdraws it with the tax shown", async () => {
     const { appId, owner } = await apps.createTestApp({
-      input: { name: `Paid app ${run}`, free_per_day: 0, share_ratio: 50, plans: [{ kind: "days", quantity: 365, price_micro: 2000 * Z, daily_limit: null }] } as never,
+      input: {
+        name: `Paid app ${run}`,
+        free_per_day: 0,
+        share_ratio: 50,
+        plans: [{ kind: "days", quantity: 365, price_micro: 2000 * Z, daily_limit: null }],
+      } as never,
     });
     // The developer pays each reply's channel fee.
-    await ledger.post({ key: `e2e-fund:${owner.id}`, kind: "topup", accountId: owner.id, legs: [{ account: "payment_clearing", amount: -Z }, { account: ledger.wallet("spendable", owner.id), amount: Z }] });
+    await ledger.post({
+      key: `e2e-fund:${owner.id}`,
+      kind: "topup",
+      accountId: owner.id,
+      legs: [
+        { account: "payment_clearing", amount: -Z },
+        { account: ledger.wallet("spendable", owner.id), amount: Z },
+      ],
+    });
     const sharer = await makeAccount("sharer", "professional");
     const buyer = await makeAccount("buyer", "basic");
 
@@ -87,7 +106,11 @@ describe("the money flow", () => {
     await dialog.getByTestId("recharge-provider-wechat").click();
     await dialog.getByTestId("recharge-submit").click();
     const codeUrl = await dialog.getByTestId("recharge-qr").getAttribute("data-code-url");
-    const paid = await fetch(`${wechatPayUrl}/__fake/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code_url: codeUrl }) });
+    const paid = await fetch(`${wechatPayUrl}/__fake/pay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code_url: codeUrl }),
+    });
     expect(((await paid.json()) as { status: number }).status).toBe(204);
     await dialog.getByTestId("recharge-paid").waitFor();
     await expect.poll(() => dialog.getByTestId("recharge-new-balance").textContent()).toMatch(/2,?000\.00/);
@@ -154,7 +177,12 @@ describe("the money flow", () => {
 
     // Not a fen lost, doubled or made up.
     const r = await reconcile.reconcileLedger();
-    expect({ total: r.totalMicro, mismatches: r.mismatches, negative: r.negative, unbalanced: r.unbalanced }).toEqual({ total: 0, mismatches: [], negative: [], unbalanced: [] });
+    expect({ total: r.totalMicro, mismatches: r.mismatches, negative: r.negative, unbalanced: r.unbalanced }).toEqual({
+      total: 0,
+      mismatches: [],
+      negative: [],
+      unbalanced: [],
+    });
     await Promise.all([buyerDesk.close(), buyerPhone.close(), sharerDesk.close()]);
   });
 });

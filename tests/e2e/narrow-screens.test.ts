@@ -61,7 +61,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   fake = await startFakeOpenai();
   ada = await seedTenant({ fake, api: { base: baseURL } });
-  const admin = await getDb().account.create({ data: { account: `narrow${crypto.randomBytes(4).toString("hex")}`, nickname: "Admin", roles: ["platform_admin"], language: "en" }, select: { id: true } });
+  const admin = await getDb().account.create({
+    data: { account: `narrow${crypto.randomBytes(4).toString("hex")}`, nickname: "Admin", roles: ["platform_admin"], language: "en" },
+    select: { id: true },
+  });
   contexts.visitor = await browser.newContext({ ...PHONE_SCREEN, baseURL });
   await contexts.visitor.addCookies([{ name: "lang", value: "en", url: baseURL }]);
   contexts.user = await signedInContext(ada.ids.account);
@@ -85,7 +88,8 @@ async function measure(page: Page, path: string) {
     if (scrollWidth <= width) return { scrollWidth, culprits: [] as string[] };
     // The outermost elements past the edge, leaving out what scrolls inside a box of its own.
     const clipped = (el: Element) => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (/auto|scroll|hidden|clip/.test(getComputedStyle(a).overflowX)) return true;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (/auto|scroll|hidden|clip/.test(getComputedStyle(a).overflowX)) return true;
       return false;
     };
     const culprits: string[] = [];
@@ -94,7 +98,12 @@ async function measure(page: Page, path: string) {
       if (r.right <= width + 1 || r.width === 0) continue;
       const parent = el.parentElement?.getBoundingClientRect();
       if ((parent && parent.right > width + 1) || clipped(el)) continue;
-      culprits.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").split(" ").slice(0, 2).join(".")} (right ${Math.round(r.right)})`);
+      culprits.push(
+        `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "")
+          .split(" ")
+          .slice(0, 2)
+          .join(".")} (right ${Math.round(r.right)})`,
+      );
     }
     return { scrollWidth, culprits: culprits.slice(0, 4) };
   }, WIDTH);
@@ -116,13 +125,17 @@ describe(`every page at ${WIDTH} px`, () => {
 
   it("no page is wider than the screen: public pages signed out, console pages signed in (administration pages as an administrator)", async () => {
     const jobs = ROUTE_TABLE.filter((r) => !r.path.includes(":")).flatMap((entry) =>
-      pathsOf(entry).flatMap((path) => ["", ...(QUERIES[entry.id] ? [`?${QUERIES[entry.id](ada.ids)}`] : [])].map((query) => ({ entry, url: `${path}${query}` }))),
+      pathsOf(entry).flatMap((path) =>
+        ["", ...(QUERIES[entry.id] ? [`?${QUERIES[entry.id](ada.ids)}`] : [])].map((query) => ({ entry, url: `${path}${query}` })),
+      ),
     );
     const failures: string[] = [];
     let measuredCount = 0;
     // A few pages at once: each waits mostly on the platform's answer and the browser's scripts.
     const worker = async () => {
-      const pages = Object.fromEntries(await Promise.all((["visitor", "user", "admin"] as const).map(async (who) => [who, await contexts[who].newPage()] as const)));
+      const pages = Object.fromEntries(
+        await Promise.all((["visitor", "user", "admin"] as const).map(async (who) => [who, await contexts[who].newPage()] as const)),
+      );
       for (let job = jobs.shift(); job; job = jobs.shift()) {
         let who: "visitor" | "user" | "admin" = job.entry.layout === "console" ? "user" : "visitor";
         let result = await measure(pages[who], job.url);

@@ -26,9 +26,15 @@ async function phoneContext(opts: { userAgent?: string } = {}) {
 /** An account with a live session, made directly in the database (registration has its own test below). */
 async function signIn(context: BrowserContext) {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], now())`, [id, `ph_${run}_${crypto.randomBytes(2).toString("hex")}`]);
+  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], now())`, [
+    id,
+    `ph_${run}_${crypto.randomBytes(2).toString("hex")}`,
+  ]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
 }
 
@@ -132,14 +138,18 @@ describe("accounts", () => {
 
     // The workspace: a checklist with nothing done yet, each step linking to where it is done.
     expect(await page.locator("[data-testid=checklist-progress]").innerText()).toBe("0 of 5 done");
-    for (const step of ["agent", "knowledge", "publish", "share", "earn"]) expect(await page.locator(`[data-testid=step-${step}]`).getAttribute("data-done")).toBe("0");
+    for (const step of ["agent", "knowledge", "publish", "share", "earn"])
+      expect(await page.locator(`[data-testid=step-${step}]`).getAttribute("data-done")).toBe("0");
     expect(await page.locator("[data-testid=step-agent-link]").getAttribute("href")).toBe("/agentDetail");
     expect(await page.locator("[data-testid=workspace-balance]").innerText()).toContain("100.00 Z");
     await shot(page, "workspace-desktop");
 
     // Binding is offered at once. A phone another account holds gets no code.
     const taken = newPhone();
-    await sql(`INSERT INTO account (id, account, nickname, phone, roles, updated_at) VALUES ($1, $1, 'Holder', $2, '{}'::"Role"[], now())`, [`e2e${crypto.randomBytes(8).toString("hex")}`, taken]);
+    await sql(`INSERT INTO account (id, account, nickname, phone, roles, updated_at) VALUES ($1, $1, 'Holder', $2, '{}'::"Role"[], now())`, [
+      `e2e${crypto.randomBytes(8).toString("hex")}`,
+      taken,
+    ]);
     await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=phone-prompt-bind]").click();
     const form = page.locator("[data-testid=phone-bind-form]");

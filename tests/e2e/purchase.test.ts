@@ -23,14 +23,29 @@ let ledger: TLedger;
 
 async function makeAccount(edition: "basic" | "professional", coins: number) {
   const id = cuid();
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, language, updated_at) VALUES ($1, $2, $2, '{}', $3, now() + interval '30 days', 'en', now())`, [id, `pu${id.slice(-10)}`, edition]);
-  if (coins) await ledger.post({ key: `e2e-fund:${id}`, kind: "topup", accountId: id, legs: [{ account: "payment_clearing", amount: -coins }, { account: ledger.wallet("spendable", id), amount: coins }] });
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, language, updated_at) VALUES ($1, $2, $2, '{}', $3, now() + interval '30 days', 'en', now())`,
+    [id, `pu${id.slice(-10)}`, edition],
+  );
+  if (coins)
+    await ledger.post({
+      key: `e2e-fund:${id}`,
+      kind: "topup",
+      accountId: id,
+      legs: [
+        { account: "payment_clearing", amount: -coins },
+        { account: ledger.wallet("spendable", id), amount: coins },
+      ],
+    });
   return id;
 }
 
 async function signedInPhone(accountId: string): Promise<BrowserContext> {
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), accountId]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    accountId,
+  ]);
   const context = await browser.newContext({ ...PHONE, userAgent: IPHONE_UA, baseURL });
   await context.addCookies([
     { name: "lang", value: "en", url: baseURL },
@@ -66,7 +81,15 @@ describe("buying a plan in the H5 chat", () => {
       input: { free_per_day: 1, share_ratio: 30, plans: [{ kind: "count", quantity: 5, price_micro: 2 * Z, daily_limit: 5 }] } as never,
     });
     // The developer pays each reply's channel fee.
-    await ledger.post({ key: `e2e-fund:${owner.id}`, kind: "topup", accountId: owner.id, legs: [{ account: "payment_clearing", amount: -Z }, { account: ledger.wallet("spendable", owner.id), amount: Z }] });
+    await ledger.post({
+      key: `e2e-fund:${owner.id}`,
+      kind: "topup",
+      accountId: owner.id,
+      legs: [
+        { account: "payment_clearing", amount: -Z },
+        { account: ledger.wallet("spendable", owner.id), amount: Z },
+      ],
+    });
     const sharer = await makeAccount("professional", 0);
     const buyer = await makeAccount("basic", 5 * Z);
     const context = await signedInPhone(buyer);
@@ -107,7 +130,9 @@ describe("buying a plan in the H5 chat", () => {
   });
 
   it("shows a buyer whose balance is short the recharge link instead of paying", async () => {
-    const { appId } = await apps.createTestApp({ input: { free_per_day: 0, plans: [{ kind: "days", quantity: 30, price_micro: 9_900_000, daily_limit: null }] } as never });
+    const { appId } = await apps.createTestApp({
+      input: { free_per_day: 0, plans: [{ kind: "days", quantity: 30, price_micro: 9_900_000, daily_limit: null }] } as never,
+    });
     const buyer = await makeAccount("basic", 1 * Z);
     const context = await signedInPhone(buyer);
     const page = await context.newPage();
@@ -127,10 +152,16 @@ describe("buying a plan in the H5 chat", () => {
   it("buys an agent out on /detail with the Buy button and its confirm dialog", async () => {
     const owner = await apps.makeAppOwner();
     const agentId = await apps.makeLiveAgent(owner);
-    await sql(`INSERT INTO agent_version (id, agent_id, version, state, config, update_note, published_at, created_at, updated_at) VALUES ($1, $2, '3.0.0', 'on_shelf', $3, 'For sale', now(), now(), now())`, [cuid(), agentId, JSON.stringify({ name: "Seller", model_key: "offline", purchase_price_micro: 12_500_000, use_price_micro: 100_000 })]);
+    await sql(
+      `INSERT INTO agent_version (id, agent_id, version, state, config, update_note, published_at, created_at, updated_at) VALUES ($1, $2, '3.0.0', 'on_shelf', $3, 'For sale', now(), now(), now())`,
+      [cuid(), agentId, JSON.stringify({ name: "Seller", model_key: "offline", purchase_price_micro: 12_500_000, use_price_micro: 100_000 })],
+    );
     const buyer = await makeAccount("basic", 20 * Z);
     const token = crypto.randomBytes(32).toString("base64url");
-    await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), buyer]);
+    await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+      crypto.createHash("sha256").update(token).digest("hex"),
+      buyer,
+    ]);
     const context = await newContext(browser, { baseURL, lang: "en" });
     await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
     const page = await context.newPage();

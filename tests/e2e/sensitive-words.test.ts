@@ -16,7 +16,10 @@ async function makeSignedIn(account: string, roles: string[]): Promise<BrowserCo
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [id, account, roles]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: "en" });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return context;
@@ -61,7 +64,9 @@ describe("sensitive words", () => {
     await page.locator("[data-testid=words-result]", { hasText: "Added 1, skipped 1" }).waitFor();
 
     // A .txt file, one word a line.
-    await page.locator("[data-testid=words-import-input]").setInputFiles({ name: "words.txt", mimeType: "text/plain", buffer: Buffer.from(`# ours\n导入${run}甲\n导入${run}乙\n赌博\n`) });
+    await page
+      .locator("[data-testid=words-import-input]")
+      .setInputFiles({ name: "words.txt", mimeType: "text/plain", buffer: Buffer.from(`# ours\n导入${run}甲\n导入${run}乙\n赌博\n`) });
     await page.locator("[data-testid=words-result]", { hasText: "Added 2, skipped 1" }).waitFor();
     await page.goto(`/admin/sensitive_words?status=custom&q=${run}`);
     await row(page, `导入${run}甲`).waitFor();

@@ -76,7 +76,11 @@ describe("query carry-over", () => {
     const apiCalls: string[] = [];
     page.on("request", (r) => r.url().includes("/api/") && apiCalls.push(r.url()));
     await page.goto("/?touser=u42&channel=poster");
-    for (const [label, path] of [["Customers", "/case"], ["Solutions", "/scheme"], ["Partners", "/partner"]] as const) {
+    for (const [label, path] of [
+      ["Customers", "/case"],
+      ["Solutions", "/scheme"],
+      ["Partners", "/partner"],
+    ] as const) {
       await page.locator(".site-nav a", { hasText: label }).click();
       await page.waitForURL((u) => u.pathname === path);
       const url = new URL(page.url());
@@ -119,7 +123,13 @@ describe("shell state", () => {
     await page.goto("/");
     await page.waitForFunction(() => sessionStorage.getItem("private_info"));
     const info = JSON.parse((await page.evaluate(() => sessionStorage.getItem("private_info"))) ?? "{}");
-    expect(info).toEqual({ pay_enable: true, app_audio_enable: true, domain: { second_level: "", top_level: "zelinai.com" }, is_private: false, is_finished: true });
+    expect(info).toEqual({
+      pay_enable: true,
+      app_audio_enable: true,
+      domain: { second_level: "", top_level: "zelinai.com" },
+      is_private: false,
+      is_finished: true,
+    });
     await context.close();
   });
 
@@ -176,7 +186,10 @@ describe("antd's stylesheet (docs/decisions/0011-antd-stylesheet.md)", () => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
     await page.goto("/login");
-    const bg = await page.locator("button.ant-btn-primary").first().evaluate((b) => getComputedStyle(b).backgroundColor);
+    const bg = await page
+      .locator("button.ant-btn-primary")
+      .first()
+      .evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(bg).toBe("rgb(79, 70, 229)");
     await context.close();
   });

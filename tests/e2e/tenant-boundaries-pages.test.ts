@@ -21,7 +21,10 @@ const ID_PARAMS = ["id", "agent_id", "app_id", "bot_id", "dialogue_id", "set_id"
 beforeAll(async () => {
   fake = await startFakeOpenai();
   ada = await seedTenant({ fake, api: { base: baseURL } });
-  const bob = await getDb().account.create({ data: { account: `pages${crypto.randomBytes(4).toString("hex")}`, nickname: "Bob", edition: "flagship", language: "en" }, select: { id: true } });
+  const bob = await getDb().account.create({
+    data: { account: `pages${crypto.randomBytes(4).toString("hex")}`, nickname: "Bob", edition: "flagship", language: "en" },
+    select: { id: true },
+  });
   bobCookie = `zl_session=${(await startSession(bob.id)).token}; lang=en`;
 }, 180_000);
 afterAll(async () => {
@@ -46,7 +49,23 @@ describe("pages across tenants", () => {
     ["a visitor", () => "lang=en"],
   ] as const) {
     it(`opened by ${who} with each of Ada's ids, and with none, no page answers 500 or shows Ada's data`, async () => {
-      const { account, agent, draftAgent, app, apiApp, bot, qaSet, smartSet, databaseSet, dialogue, export: exportId, order, withdrawal, media, channel } = ada.ids;
+      const {
+        account,
+        agent,
+        draftAgent,
+        app,
+        apiApp,
+        bot,
+        qaSet,
+        smartSet,
+        databaseSet,
+        dialogue,
+        export: exportId,
+        order,
+        withdrawal,
+        media,
+        channel,
+      } = ada.ids;
       const ids = [account, agent, draftAgent, app, apiApp, bot, qaSet, smartSet, databaseSet, dialogue, exportId, order, withdrawal, media, channel];
       const failures: string[] = [];
       for (const path of pages) {

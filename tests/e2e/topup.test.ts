@@ -22,9 +22,17 @@ async function makeSignedIn(lang = "en", opts: { phone?: boolean } = {}): Promis
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, updated_at) VALUES ($1, $2, $2, now())`, [id, `pay_${crypto.randomBytes(4).toString("hex")}`]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
-  const context = opts.phone ? await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL, locale: lang }) : await newContext(browser, { baseURL, lang });
-  await context.addCookies([{ name: "zl_session", value: token, url: baseURL }, { name: "lang", value: lang, url: baseURL }]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
+  const context = opts.phone
+    ? await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL, locale: lang })
+    : await newContext(browser, { baseURL, lang });
+  await context.addCookies([
+    { name: "zl_session", value: token, url: baseURL },
+    { name: "lang", value: lang, url: baseURL },
+  ]);
   return { id, token, context };
 }
 
@@ -64,12 +72,20 @@ describe("recharge through the loopback WeChat Pay", () => {
     await qr.waitFor();
     const codeUrl = await qr.getAttribute("data-code-url");
     expect(codeUrl).toMatch(/^weixin:\/\/wxpay\/bizpayurl\?pr=/);
-    const [order] = (await sql("SELECT id, state, amount_micro FROM payment_order WHERE account_id = $1", [id])) as Array<{ id: string; state: string; amount_micro: string }>;
+    const [order] = (await sql("SELECT id, state, amount_micro FROM payment_order WHERE account_id = $1", [id])) as Array<{
+      id: string;
+      state: string;
+      amount_micro: string;
+    }>;
     expect(order).toMatchObject({ state: "pending" });
     expect(String(order.amount_micro)).toBe("50000000");
 
     // The payer scans the code and pays: WeChat Pay notifies the web instance.
-    const paid = await fetch(`${wechatPayUrl}/__fake/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code_url: codeUrl }) });
+    const paid = await fetch(`${wechatPayUrl}/__fake/pay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code_url: codeUrl }),
+    });
     expect(((await paid.json()) as { status: number }).status).toBe(204);
 
     await dialog.getByTestId("recharge-paid").waitFor();
@@ -82,7 +98,13 @@ describe("recharge through the loopback WeChat Pay", () => {
 });
 
 describe("recharge through the sandbox's cashier page", () => {
-  const ordersOf = async (id: string) => (await sql("SELECT id, state, provider, provider_trade_no FROM payment_order WHERE account_id = $1 ORDER BY created_at", [id])) as Array<{ id: string; state: string; provider: string; provider_trade_no: string | null }>;
+  const ordersOf = async (id: string) =>
+    (await sql("SELECT id, state, provider, provider_trade_no FROM payment_order WHERE account_id = $1 ORDER BY created_at", [id])) as Array<{
+      id: string;
+      state: string;
+      provider: string;
+      provider_trade_no: string | null;
+    }>;
 
   /** From the console header: the dialog, an amount, the sandbox, and off to its cashier. */
   async function startSandboxTopup(page: Page, amount: string) {

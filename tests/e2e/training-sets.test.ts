@@ -19,9 +19,15 @@ const shotsDir = process.env.TRAIN_SHOTS;
 /** A professional account with a live session, made in the database (login has its own tests). */
 async function makeAccount(account: string) {
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], 'professional', now() + interval '30 days', now())`, [id, account]);
+  await sql(
+    `INSERT INTO account (id, account, nickname, roles, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, '{individual_developer}'::"Role"[], 'professional', now() + interval '30 days', now())`,
+    [id, account],
+  );
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   return token;
 }
 
@@ -35,7 +41,6 @@ async function open(page: Page, url: string) {
   await page.goto(url);
   await page.waitForSelector("html[data-hydrated]");
 }
-
 
 async function shoot(page: Page, name: string) {
   if (!shotsDir) return;
@@ -93,7 +98,13 @@ describe("training sets", () => {
     expect(await page.locator("[data-testid=qa-row]").count()).toBe(2);
 
     // Import: two good rows, an empty answer, and a question already in the set.
-    const csv = ["Question,Answer", "How long is delivery?,Two to five working days.", "Can I pay by card?,", "Who pays for shipping?,Someone", "Do you ship abroad?,Yes to most countries."].join("\n");
+    const csv = [
+      "Question,Answer",
+      "How long is delivery?,Two to five working days.",
+      "Can I pay by card?,",
+      "Who pays for shipping?,Someone",
+      "Do you ship abroad?,Yes to most countries.",
+    ].join("\n");
     await page.locator("[data-testid=qa-card] input[type=file]").setInputFiles({ name: "faq.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     const report = page.locator(".ant-modal", { hasText: "Import report" });
     await report.waitFor();
@@ -129,7 +140,11 @@ describe("training sets", () => {
     await page.locator("[data-testid=docs-advice]", { hasText: "50,000" }).waitFor();
 
     const text = "退货政策：收到商品七天内可以无理由退货，请保持包装完好。Refunds reach the original payment method within three working days.";
-    await page.locator("[data-testid=docs-card] input[type=file]").setInputFiles({ name: "退货政策说明书第二版最终定稿版本修订稿.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: makeDocx(text) });
+    await page.locator("[data-testid=docs-card] input[type=file]").setInputFiles({
+      name: "退货政策说明书第二版最终定稿版本修订稿.docx",
+      mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      buffer: makeDocx(text),
+    });
     await toast(page, "1 file uploaded: training");
     const row = page.locator("[data-testid=doc-row]");
     await row.first().waitFor();
@@ -139,7 +154,11 @@ describe("training sets", () => {
     expect(await page.locator("[data-testid=doc-chars]").innerText()).toBe(String([...text].length));
     await page.locator(".train-head [data-testid=training-state][data-state=done]").waitFor();
     // A renamed executable is refused, named, and nothing is added.
-    await page.locator("[data-testid=docs-card] input[type=file]").setInputFiles({ name: "manual.docx", mimeType: "application/octet-stream", buffer: Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), crypto.randomBytes(512)]) });
+    await page.locator("[data-testid=docs-card] input[type=file]").setInputFiles({
+      name: "manual.docx",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), crypto.randomBytes(512)]),
+    });
     await toast(page, "manual.docx:");
     expect(await row.count()).toBe(1);
     await shoot(page, "smart-set-desktop");

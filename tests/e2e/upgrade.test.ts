@@ -43,7 +43,15 @@ describe("/upgrade", () => {
     await page.waitForURL(/\/workspace$/);
     const id = (await sql("SELECT id FROM account WHERE account = $1", [account]))[0].id as string;
     expect(await balance(`gift:${id}`)).toBe(100 * Z);
-    await ledger.post({ key: `e2e-fund:${id}`, kind: "topup", accountId: id, legs: [{ account: "payment_clearing", amount: -300 * Z }, { account: ledger.wallet("spendable", id), amount: 300 * Z }] });
+    await ledger.post({
+      key: `e2e-fund:${id}`,
+      kind: "topup",
+      accountId: id,
+      legs: [
+        { account: "payment_clearing", amount: -300 * Z },
+        { account: ledger.wallet("spendable", id), amount: 300 * Z },
+      ],
+    });
 
     await page.goto("/upgrade");
     await page.waitForSelector("html[data-hydrated]");

@@ -20,7 +20,10 @@ async function makeSignedIn(account: string, roles: string[]): Promise<{ id: str
   const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
   await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [id, account, roles]);
   const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [crypto.createHash("sha256").update(token).digest("hex"), id]);
+  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
+    crypto.createHash("sha256").update(token).digest("hex"),
+    id,
+  ]);
   const context = await newContext(browser, { baseURL, lang: "en" });
   await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
   return { id, context };
@@ -46,7 +49,15 @@ afterAll(() => browser?.close());
 describe("withdrawing", () => {
   it("shows tax and received before confirming, lists the withdrawal, and an administrator marks it arrived", async () => {
     const user = await makeSignedIn(`wd_${run}`, ["individual_developer"]);
-    await ledger.post({ key: `e2e-fund:${user.id}`, kind: "topup", accountId: user.id, legs: [{ account: "payment_clearing", amount: -6000 * Z }, { account: ledger.wallet("spendable", user.id), amount: 6000 * Z }] });
+    await ledger.post({
+      key: `e2e-fund:${user.id}`,
+      kind: "topup",
+      accountId: user.id,
+      legs: [
+        { account: "payment_clearing", amount: -6000 * Z },
+        { account: ledger.wallet("spendable", user.id), amount: 6000 * Z },
+      ],
+    });
     const page = await user.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));

@@ -45,7 +45,12 @@ export async function startFakeAlipay(merchant: TAlipayMerchant) {
   const trades = new Map<string, TFakeAlipayTrade>();
   const sign = (text: string) => crypto.createSign("RSA-SHA256").update(text, "utf8").sign(alipay.privateKey, "base64");
   const verifyMerchant = (params: Record<string, string>) =>
-    params.sign_type === "RSA2" && params.app_id === merchant.appId && crypto.createVerify("RSA-SHA256").update(content(params, ["sign"]), "utf8").verify(merchant.publicKeyPem, params.sign ?? "", "base64");
+    params.sign_type === "RSA2" &&
+    params.app_id === merchant.appId &&
+    crypto
+      .createVerify("RSA-SHA256")
+      .update(content(params, ["sign"]), "utf8")
+      .verify(merchant.publicKeyPem, params.sign ?? "", "base64");
 
   /** A notification as Alipay posts it; `over` changes fields after signing when `tamper` is set. */
   function buildNotification(outTradeNo: string, over: Partial<Record<string, string>> = {}, opts: { tamper?: Partial<Record<string, string>> } = {}) {
@@ -117,20 +122,38 @@ export async function startFakeAlipay(merchant: TAlipayMerchant) {
       const result = await pay(input.out_trade_no, { trade_status: input.trade_status });
       const back = trades.get(input.out_trade_no)!.return_url;
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      return res.end(`<!doctype html><title>支付宝</title><p id="paid">${result.body === "success" ? "支付成功" : "通知失败"}</p>${back ? `<a href="${escapeHtml(back)}">返回商家</a>` : ""}`);
+      return res.end(
+        `<!doctype html><title>支付宝</title><p id="paid">${result.body === "success" ? "支付成功" : "通知失败"}</p>${back ? `<a href="${escapeHtml(back)}">返回商家</a>` : ""}`,
+      );
     }
     if (url.pathname !== "/gateway.do") return res.writeHead(404).end();
 
     const params = Object.fromEntries(req.method === "GET" ? url.searchParams : new URLSearchParams(body));
     if (!verifyMerchant(params)) {
-      if (req.method === "GET") return res.writeHead(400, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><p id='error'>invalid-signature 验签出错</p>");
+      if (req.method === "GET")
+        return res.writeHead(400, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><p id='error'>invalid-signature 验签出错</p>");
       return answer(res, params.method ?? "alipay.error", { code: "40002", msg: "Invalid Arguments", sub_code: "isv.invalid-signature", sub_msg: "验签出错" });
     }
     const biz = JSON.parse(params.biz_content ?? "{}") as { out_trade_no?: string; total_amount?: string; subject?: string; product_code?: string };
 
     if (params.method === "alipay.trade.page.pay" && req.method === "GET") {
-      if (!biz.out_trade_no || !/^\d+\.\d{2}$/.test(biz.total_amount ?? "") || !biz.subject || biz.product_code !== "FAST_INSTANT_TRADE_PAY" || !params.notify_url) return res.writeHead(400).end("invalid parameters");
-      const t = trades.get(biz.out_trade_no) ?? { out_trade_no: biz.out_trade_no, total_amount: biz.total_amount!, subject: biz.subject, notify_url: params.notify_url, return_url: params.return_url ?? null, trade_status: "WAIT_BUYER_PAY" as const, trade_no: `2024${Date.now()}${crypto.randomInt(1000, 9999)}` };
+      if (
+        !biz.out_trade_no ||
+        !/^\d+\.\d{2}$/.test(biz.total_amount ?? "") ||
+        !biz.subject ||
+        biz.product_code !== "FAST_INSTANT_TRADE_PAY" ||
+        !params.notify_url
+      )
+        return res.writeHead(400).end("invalid parameters");
+      const t = trades.get(biz.out_trade_no) ?? {
+        out_trade_no: biz.out_trade_no,
+        total_amount: biz.total_amount!,
+        subject: biz.subject,
+        notify_url: params.notify_url,
+        return_url: params.return_url ?? null,
+        trade_status: "WAIT_BUYER_PAY" as const,
+        trade_no: `2024${Date.now()}${crypto.randomInt(1000, 9999)}`,
+      };
       trades.set(t.out_trade_no, t);
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       return res.end(
@@ -141,11 +164,20 @@ export async function startFakeAlipay(merchant: TAlipayMerchant) {
     const t = trades.get(biz.out_trade_no ?? "");
     if (params.method === "alipay.trade.query") {
       if (!t) return answer(res, params.method, { code: "40004", msg: "Business Failed", sub_code: "ACQ.TRADE_NOT_EXIST", sub_msg: "交易不存在" });
-      return answer(res, params.method, { code: "10000", msg: "Success", trade_no: t.trade_no, out_trade_no: t.out_trade_no, trade_status: t.trade_status, total_amount: t.total_amount, buyer_logon_id: "159****5620" });
+      return answer(res, params.method, {
+        code: "10000",
+        msg: "Success",
+        trade_no: t.trade_no,
+        out_trade_no: t.out_trade_no,
+        trade_status: t.trade_status,
+        total_amount: t.total_amount,
+        buyer_logon_id: "159****5620",
+      });
     }
     if (params.method === "alipay.trade.close") {
       if (!t) return answer(res, params.method, { code: "40004", msg: "Business Failed", sub_code: "ACQ.TRADE_NOT_EXIST", sub_msg: "交易不存在" });
-      if (t.trade_status !== "WAIT_BUYER_PAY") return answer(res, params.method, { code: "40004", msg: "Business Failed", sub_code: "ACQ.TRADE_STATUS_ERROR", sub_msg: "交易状态不合法" });
+      if (t.trade_status !== "WAIT_BUYER_PAY")
+        return answer(res, params.method, { code: "40004", msg: "Business Failed", sub_code: "ACQ.TRADE_STATUS_ERROR", sub_msg: "交易状态不合法" });
       t.trade_status = "TRADE_CLOSED";
       return answer(res, params.method, { code: "10000", msg: "Success", trade_no: t.trade_no, out_trade_no: t.out_trade_no });
     }
@@ -162,7 +194,12 @@ export async function startFakeAlipay(merchant: TAlipayMerchant) {
     buildNotification,
     deliver,
     pay,
-    env: (): Record<string, string> => ({ ALIPAY_APP_ID: merchant.appId, ALIPAY_PRIVATE_KEY: merchant.privateKeyPem, ALIPAY_PUBLIC_KEY: alipayPublicKeyPem, ALIPAY_GATEWAY: `${base}/gateway.do` }),
+    env: (): Record<string, string> => ({
+      ALIPAY_APP_ID: merchant.appId,
+      ALIPAY_PRIVATE_KEY: merchant.privateKeyPem,
+      ALIPAY_PUBLIC_KEY: alipayPublicKeyPem,
+      ALIPAY_GATEWAY: `${base}/gateway.do`,
+    }),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -44,7 +44,12 @@ export type TFakeRobotMessage = {
 type TFrame = { specVersion: string; type: "SYSTEM" | "CALLBACK" | "EVENT"; headers: Record<string, string>; data: string };
 type TAnswer = { code: number; headers: Record<string, string>; message: string; data: string };
 
-export type TCardRecord = { outTrackId: string; broken?: boolean; create: Record<string, unknown>; updates: Array<{ guid: string; key: string; content: string; isFull: boolean; isFinalize: boolean; isError: boolean; at: number }> };
+export type TCardRecord = {
+  outTrackId: string;
+  broken?: boolean;
+  create: Record<string, unknown>;
+  updates: Array<{ guid: string; key: string; content: string; isFull: boolean; isFinalize: boolean; isError: boolean; at: number }>;
+};
 
 /** One fake for any number of apps (each bot is its own DingTalk app); `app` is the default one. */
 export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: string } = {}) {
@@ -95,7 +100,8 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
       const clientId = String(body.clientId ?? "");
       connectionAttempts.set(clientId, (connectionAttempts.get(clientId) ?? 0) + 1);
       if (refuseConnections) return json(res, 503, { requestid: requestId(), code: "ServiceUnavailable", message: "fake's own: connections refused for now" });
-      if (!apps.has(clientId) || body.clientSecret !== apps.get(clientId)) return json(res, 401, { requestid: requestId(), code: "authFailed", message: "鉴权失败" });
+      if (!apps.has(clientId) || body.clientSecret !== apps.get(clientId))
+        return json(res, 401, { requestid: requestId(), code: "authFailed", message: "鉴权失败" });
       const ticket = crypto.randomUUID();
       tickets.set(ticket, { clientId, until: Date.now() + 90_000 });
       connectionOpens.push({ clientId: String(body.clientId), subscriptions: (body.subscriptions as Array<{ type: string; topic: string }>) ?? [] });
@@ -108,7 +114,8 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
       // fake's own errcode: a lapsed or unknown session refuses to post.
       if (!s || s.expiresAt < Date.now()) return json(res, 200, { errcode: 300001, errmsg: "session expired" });
       const markdown = body.markdown as { title?: unknown; text?: unknown } | undefined;
-      if (body.msgtype !== "markdown" || typeof markdown?.title !== "string" || typeof markdown?.text !== "string") return json(res, 200, { errcode: 40035, errmsg: "缺少参数 markdown" });
+      if (body.msgtype !== "markdown" || typeof markdown?.title !== "string" || typeof markdown?.text !== "string")
+        return json(res, 200, { errcode: 40035, errmsg: "缺少参数 markdown" });
       if ([...markdown.text].length > 5000) return json(res, 200, { errcode: 460101, errmsg: "message too long" });
       webhookPosts.push({ session, conversationId: s.conversationId, body });
       return json(res, 200, { errcode: 0, errmsg: "ok" });
@@ -117,7 +124,8 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
     if (method === "POST" && url.pathname === "/v1.0/oauth2/accessToken") {
       tokenRequests++;
       const appKey = String(body.appKey ?? "");
-      if (!apps.has(appKey) || body.appSecret !== apps.get(appKey)) return json(res, 400, { requestid: requestId(), code: "invalidClientSecret", message: "fake's own: appKey or appSecret refused" });
+      if (!apps.has(appKey) || body.appSecret !== apps.get(appKey))
+        return json(res, 400, { requestid: requestId(), code: "invalidClientSecret", message: "fake's own: appKey or appSecret refused" });
       const accessToken = crypto.randomBytes(16).toString("hex");
       tokens.set(accessToken, { clientId: appKey, until: Date.now() + 7200_000 });
       return json(res, 200, { accessToken, expireIn: 7200 });
@@ -130,16 +138,21 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
 
     if (method === "POST" && (url.pathname === "/v1.0/robot/oToMessages/batchSend" || url.pathname === "/v1.0/robot/groupMessages/send")) {
       const group = url.pathname.endsWith("/send");
-      const okParam = typeof body.msgParam === "string" && (() => {
-        try {
-          const p = JSON.parse(body.msgParam as string) as { title?: unknown; text?: unknown };
-          return typeof p.title === "string" && typeof p.text === "string";
-        } catch {
-          return false;
-        }
-      })();
-      const okTarget = group ? typeof body.openConversationId === "string" && body.openConversationId.length > 0 : Array.isArray(body.userIds) && body.userIds.length > 0;
-      if (body.robotCode !== caller || body.msgKey !== "sampleMarkdown" || !okParam || !okTarget) return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad robot message" });
+      const okParam =
+        typeof body.msgParam === "string" &&
+        (() => {
+          try {
+            const p = JSON.parse(body.msgParam as string) as { title?: unknown; text?: unknown };
+            return typeof p.title === "string" && typeof p.text === "string";
+          } catch {
+            return false;
+          }
+        })();
+      const okTarget = group
+        ? typeof body.openConversationId === "string" && body.openConversationId.length > 0
+        : Array.isArray(body.userIds) && body.userIds.length > 0;
+      if (body.robotCode !== caller || body.msgKey !== "sampleMarkdown" || !okParam || !okTarget)
+        return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad robot message" });
       (group ? groupSends : batchSends).push(body);
       return json(res, 200, group ? { processQueryKey: requestId() } : { processQueryKey: requestId(), invalidStaffIdList: [], flowControlledStaffIdList: [] });
     }
@@ -152,18 +165,32 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
         m?.[1] === "IM_ROBOT"
           ? (body.imRobotOpenDeliverModel as { spaceType?: string } | undefined)?.spaceType === "IM_ROBOT"
           : m?.[1] === "IM_GROUP" && (body.imGroupOpenDeliverModel as { robotCode?: string } | undefined)?.robotCode === caller;
-      if (!outTrackId || cards.has(outTrackId) || !body.cardTemplateId || !deliverOk || typeof body.cardData !== "object") return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad card" });
+      if (!outTrackId || cards.has(outTrackId) || !body.cardTemplateId || !deliverOk || typeof body.cardData !== "object")
+        return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad card" });
       cards.set(outTrackId, { outTrackId, create: body, updates: [] });
-      return json(res, 200, { success: true, result: { outTrackId, deliverResults: [{ spaceType: m![1], spaceId: m![2], success: true, carrierId: requestId() }] } });
+      return json(res, 200, {
+        success: true,
+        result: { outTrackId, deliverResults: [{ spaceType: m![1], spaceId: m![2], success: true, carrierId: requestId() }] },
+      });
     }
 
     if (method === "PUT" && url.pathname === "/v1.0/card/streaming") {
       const card = cards.get(String(body.outTrackId ?? ""));
       if (!card) return json(res, 400, { requestid: requestId(), code: "cardNotExist", message: "fake's own: no such card" });
       if (card.broken) return json(res, 400, { requestid: requestId(), code: "cardNotExist", message: "fake's own: the card is gone" });
-      if (card.updates.some((u) => u.isFinalize)) return json(res, 400, { requestid: requestId(), code: "cardFinalized", message: "fake's own: the card was finalized" });
-      if (typeof body.guid !== "string" || typeof body.key !== "string" || typeof body.content !== "string") return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad streaming update" });
-      card.updates.push({ guid: body.guid, key: body.key, content: body.content, isFull: body.isFull === true, isFinalize: body.isFinalize === true, isError: body.isError === true, at: Date.now() });
+      if (card.updates.some((u) => u.isFinalize))
+        return json(res, 400, { requestid: requestId(), code: "cardFinalized", message: "fake's own: the card was finalized" });
+      if (typeof body.guid !== "string" || typeof body.key !== "string" || typeof body.content !== "string")
+        return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad streaming update" });
+      card.updates.push({
+        guid: body.guid,
+        key: body.key,
+        content: body.content,
+        isFull: body.isFull === true,
+        isFinalize: body.isFinalize === true,
+        isError: body.isError === true,
+        at: Date.now(),
+      });
       return json(res, 200, { success: true, result: true });
     }
 
@@ -207,7 +234,14 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
     if (!ws) throw new Error(`fake dingtalk: no stream connection of ${clientId}`);
     return ws;
   };
-  const frameHeaders = (clientId: string, topic: string, messageId: string) => ({ appId: clientId, connectionId: crypto.randomUUID(), contentType: "application/json", messageId, time: String(Date.now()), topic });
+  const frameHeaders = (clientId: string, topic: string, messageId: string) => ({
+    appId: clientId,
+    connectionId: crypto.randomUUID(),
+    contentType: "application/json",
+    messageId,
+    time: String(Date.now()),
+    topic,
+  });
 
   function sendFrame(frame: TFrame) {
     newest(frame.headers.appId).send(JSON.stringify(frame));
@@ -245,7 +279,12 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
   /** Pushes a robot message down the newest connection; answers the frame's messageId. */
   function deliver(message: TFakeRobotMessage): string {
     const messageId = crypto.randomUUID();
-    const frame: TFrame = { specVersion: "1.0", type: "CALLBACK", headers: frameHeaders(message.robotCode, ROBOT_TOPIC, messageId), data: JSON.stringify(message) };
+    const frame: TFrame = {
+      specVersion: "1.0",
+      type: "CALLBACK",
+      headers: frameHeaders(message.robotCode, ROBOT_TOPIC, messageId),
+      data: JSON.stringify(message),
+    };
     frames.set(messageId, frame);
     sendFrame(frame);
     return messageId;
@@ -318,7 +357,14 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
     /** DingTalk moving the connection: a `disconnect` frame, then the socket goes after `afterMs`. */
     sendDisconnect(afterMs = 10_000, clientId = app.clientId) {
       const ws = newest(clientId);
-      ws.send(JSON.stringify({ specVersion: "1.0", type: "SYSTEM", headers: frameHeaders(clientId, "disconnect", crypto.randomUUID()), data: JSON.stringify({ reason: "server is going to restart" }) }));
+      ws.send(
+        JSON.stringify({
+          specVersion: "1.0",
+          type: "SYSTEM",
+          headers: frameHeaders(clientId, "disconnect", crypto.randomUUID()),
+          data: JSON.stringify({ reason: "server is going to restart" }),
+        }),
+      );
       setTimeout(() => ws.terminate(), afterMs).unref();
     },
     /** The card stops accepting updates (recalled in the chat, say). */

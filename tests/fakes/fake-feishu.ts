@@ -14,11 +14,28 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 
-export type TFakeFeishuApp = { appId: string; appSecret: string; botOpenId: string; botName: string; encryptKey: string; verificationToken: string; tenantKey: string };
+export type TFakeFeishuApp = {
+  appId: string;
+  appSecret: string;
+  botOpenId: string;
+  botName: string;
+  encryptKey: string;
+  verificationToken: string;
+  tenantKey: string;
+};
 
 export function makeFeishuApp(over: Partial<TFakeFeishuApp> = {}): TFakeFeishuApp {
   const hex = (n: number) => crypto.randomBytes(n).toString("hex");
-  return { appId: `cli_${hex(8)}`, appSecret: hex(16), botOpenId: `ou_${hex(16)}`, botName: "Zelin Bot", encryptKey: hex(12), verificationToken: hex(12), tenantKey: hex(8), ...over };
+  return {
+    appId: `cli_${hex(8)}`,
+    appSecret: hex(16),
+    botOpenId: `ou_${hex(16)}`,
+    botName: "Zelin Bot",
+    encryptKey: hex(12),
+    verificationToken: hex(12),
+    tenantKey: hex(8),
+    ...over,
+  };
 }
 
 export type TFeishuSent = {
@@ -103,10 +120,17 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
       return answer(res, 200, { code: 0, msg: "ok", data: { URL: URL_, ClientConfig: clientConfig } }, req, app.appId);
     }
     const appId = tokens.get((req.headers.authorization ?? "").replace(/^Bearer /, "")) ?? null;
-    if (path.startsWith("/open-apis/") && !appId) return answer(res, 400, { code: 99991663, msg: "Invalid access token for authorization. Please make a request with token attached." }, req, null);
+    if (path.startsWith("/open-apis/") && !appId)
+      return answer(res, 400, { code: 99991663, msg: "Invalid access token for authorization. Please make a request with token attached." }, req, null);
     if (req.method === "GET" && path === "/open-apis/bot/v3/info") {
       const app = apps.get(appId!)!;
-      return answer(res, 200, { code: 0, msg: "ok", bot: { activate_status: 2, app_name: app.botName, avatar_url: "", ip_white_list: [], open_id: app.botOpenId } }, req, appId);
+      return answer(
+        res,
+        200,
+        { code: 0, msg: "ok", bot: { activate_status: 2, app_name: app.botName, avatar_url: "", ip_white_list: [], open_id: app.botOpenId } },
+        req,
+        appId,
+      );
     }
     if (req.method === "POST" && path === "/open-apis/im/v1/messages") {
       const type = url.searchParams.get("receive_id_type");
@@ -128,16 +152,24 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
       if (record.msgType !== "interactive") return answer(res, 400, { code: 230001, msg: "only cards can be updated" }, req, appId);
       const card = parseCard(body.content);
       if (!card.ok) return answer(res, 400, { code: card.code, msg: card.msg }, req, appId);
-      if (!(card.value.schema === "2.0" || card.value.config?.update_multi === true)) return answer(res, 400, { code: 230099, msg: "Failed to update card: only shared cards (update_multi) can be updated" }, req, appId);
+      if (!(card.value.schema === "2.0" || card.value.config?.update_multi === true))
+        return answer(res, 400, { code: 230099, msg: "Failed to update card: only shared cards (update_multi) can be updated" }, req, appId);
       const now = Date.now();
-      if (record.patches.filter((p) => now - p.at < 1000).length >= PATCHES_PER_SECOND) return answer(res, 400, { code: 230020, msg: "This operation triggers the frequency limit" }, req, appId);
+      if (record.patches.filter((p) => now - p.at < 1000).length >= PATCHES_PER_SECOND)
+        return answer(res, 400, { code: 230020, msg: "This operation triggers the frequency limit" }, req, appId);
       record.patches.push({ content: card.value, at: now });
       return answer(res, 200, { code: 0, msg: "success", data: {} }, req, appId);
     }
     answer(res, 404, { code: 404, msg: "404 page not found" }, req, appId);
   }
 
-  function deliver(req: http.IncomingMessage, res: http.ServerResponse, appId: string, body: any, where: Pick<TFeishuSent, "kind" | "chatId" | "receiveIdType" | "receiveId" | "replyTo">) {
+  function deliver(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    appId: string,
+    body: any,
+    where: Pick<TFeishuSent, "kind" | "chatId" | "receiveIdType" | "receiveId" | "replyTo">,
+  ) {
     const msgType = String(body.msg_type ?? "");
     if (!["text", "post", "interactive"].includes(msgType)) return answer(res, 400, { code: 230001, msg: "invalid msg_type" }, req, appId);
     let content: any;
@@ -162,11 +194,30 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
     }
     const app = apps.get(appId)!;
     const ms = String(record.at);
-    return answer(res, 200, {
-      code: 0,
-      msg: "success",
-      data: { message_id: record.messageId, root_id: record.replyTo ?? "", parent_id: record.replyTo ?? "", msg_type: msgType, create_time: ms, update_time: ms, deleted: false, updated: false, chat_id: record.chatId, sender: { id: appId, id_type: "app_id", sender_type: "app", tenant_key: app.tenantKey }, body: { content: String(body.content) }, mentions: [] },
-    }, req, appId);
+    return answer(
+      res,
+      200,
+      {
+        code: 0,
+        msg: "success",
+        data: {
+          message_id: record.messageId,
+          root_id: record.replyTo ?? "",
+          parent_id: record.replyTo ?? "",
+          msg_type: msgType,
+          create_time: ms,
+          update_time: ms,
+          deleted: false,
+          updated: false,
+          chat_id: record.chatId,
+          sender: { id: appId, id_type: "app_id", sender_type: "app", tenant_key: app.tenantKey },
+          body: { content: String(body.content) },
+          mentions: [],
+        },
+      },
+      req,
+      appId,
+    );
   }
 
   // The long connection -------------------------------------------------------------------------
@@ -196,12 +247,26 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
         const type = frame.headers.find((h) => h.key === "type")?.value;
         if (frame.method === FRAME_CONTROL && type === "ping") {
           pings.set(appId, (pings.get(appId) ?? 0) + 1);
-          ws.send(encodeFrame({ SeqID: 0, LogID: 0, service, method: FRAME_CONTROL, headers: [{ key: "type", value: "pong" }], payload: Buffer.from(JSON.stringify(clientConfig)) }));
+          ws.send(
+            encodeFrame({
+              SeqID: 0,
+              LogID: 0,
+              service,
+              method: FRAME_CONTROL,
+              headers: [{ key: "type", value: "pong" }],
+              payload: Buffer.from(JSON.stringify(clientConfig)),
+            }),
+          );
           return;
         }
         if (frame.method === FRAME_DATA) {
           const headers = Object.fromEntries(frame.headers.map((h) => [h.key, h.value]));
-          const ack: TAck = { appId, messageId: headers.message_id ?? "", headers, payload: JSON.parse(Buffer.from(frame.payload ?? []).toString("utf8") || "{}") };
+          const ack: TAck = {
+            appId,
+            messageId: headers.message_id ?? "",
+            headers,
+            payload: JSON.parse(Buffer.from(frame.payload ?? []).toString("utf8") || "{}"),
+          };
           acks.push(ack);
           pendingAcks.get(ack.messageId)?.(ack);
           pendingAcks.delete(ack.messageId);
@@ -221,9 +286,24 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
 
   /** A v2 event as Feishu builds it (the message ids in it become messages the bot may reply to). */
   function event(a: TFakeFeishuApp, eventType: string, body: Record<string, unknown>) {
-    return { schema: "2.0", header: { event_id: crypto.randomBytes(16).toString("hex"), token: a.verificationToken, create_time: String(Date.now() * 1000), event_type: eventType, tenant_key: a.tenantKey, app_id: a.appId }, event: body };
+    return {
+      schema: "2.0",
+      header: {
+        event_id: crypto.randomBytes(16).toString("hex"),
+        token: a.verificationToken,
+        create_time: String(Date.now() * 1000),
+        event_type: eventType,
+        tenant_key: a.tenantKey,
+        app_id: a.appId,
+      },
+      event: body,
+    };
   }
-  const userId = (a: TFakeFeishuApp, u: TFakeUser) => ({ union_id: `on_${hash(u.openId).slice(0, 32)}`, user_id: hash(`${u.openId}:uid`).slice(0, 8), open_id: u.openId });
+  const userId = (a: TFakeFeishuApp, u: TFakeUser) => ({
+    union_id: `on_${hash(u.openId).slice(0, 32)}`,
+    user_id: hash(`${u.openId}:uid`).slice(0, 8),
+    open_id: u.openId,
+  });
 
   return {
     base,
@@ -254,27 +334,70 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
       for (const [t, id] of tokens) if (id === appId) tokens.delete(t);
     },
 
-    messageEvent(appId: string, m: { chatType: "p2p" | "group"; chatId?: string; sender: TFakeUser; text: string; mentions?: (TFakeUser & { bot?: boolean })[]; messageId?: string; messageType?: string; content?: string }) {
+    messageEvent(
+      appId: string,
+      m: {
+        chatType: "p2p" | "group";
+        chatId?: string;
+        sender: TFakeUser;
+        text: string;
+        mentions?: (TFakeUser & { bot?: boolean })[];
+        messageId?: string;
+        messageType?: string;
+        content?: string;
+      },
+    ) {
       const a = app(appId);
       const messageId = m.messageId ?? messageIdOf();
       const chatId = m.chatType === "p2p" ? p2pChatId(appId, m.sender.openId) : (m.chatId ?? `oc_${hash(`${appId}:group`).slice(0, 32)}`);
       messages.set(messageId, { appId, chatId, fromApp: false, msgType: m.messageType ?? "text" });
-      const mentions = (m.mentions ?? []).map((u, i) => ({ key: `@_user_${i + 1}`, id: u.bot ? { union_id: "", user_id: "", open_id: a.botOpenId } : userId(a, u), name: u.bot ? a.botName : (u.name ?? "User"), tenant_key: a.tenantKey }));
+      const mentions = (m.mentions ?? []).map((u, i) => ({
+        key: `@_user_${i + 1}`,
+        id: u.bot ? { union_id: "", user_id: "", open_id: a.botOpenId } : userId(a, u),
+        name: u.bot ? a.botName : (u.name ?? "User"),
+        tenant_key: a.tenantKey,
+      }));
       const now = String(Date.now());
       const body = event(a, "im.message.receive_v1", {
         sender: { sender_id: userId(a, m.sender), sender_type: "user", tenant_key: a.tenantKey },
-        message: { message_id: messageId, root_id: "", parent_id: "", create_time: now, update_time: now, chat_id: chatId, thread_id: "", chat_type: m.chatType, message_type: m.messageType ?? "text", content: m.content ?? JSON.stringify({ text: m.text }), ...(mentions.length ? { mentions } : {}), user_agent: "Mozilla/5.0 Lark/7.30.0" },
+        message: {
+          message_id: messageId,
+          root_id: "",
+          parent_id: "",
+          create_time: now,
+          update_time: now,
+          chat_id: chatId,
+          thread_id: "",
+          chat_type: m.chatType,
+          message_type: m.messageType ?? "text",
+          content: m.content ?? JSON.stringify({ text: m.text }),
+          ...(mentions.length ? { mentions } : {}),
+          user_agent: "Mozilla/5.0 Lark/7.30.0",
+        },
       });
       return { body, messageId, chatId };
     },
     userAddedEvent(appId: string, g: { chatId: string; chatName?: string; users: TFakeUser[]; operator?: TFakeUser }) {
       const a = app(appId);
       const operator = g.operator ?? g.users[0];
-      return event(a, "im.chat.member.user.added_v1", { chat_id: g.chatId, operator_id: userId(a, operator), external: false, operator_tenant_key: a.tenantKey, users: g.users.map((u) => ({ name: u.name ?? "User", tenant_key: a.tenantKey, user_id: userId(a, u) })), name: g.chatName ?? "Group", i18n_names: {} });
+      return event(a, "im.chat.member.user.added_v1", {
+        chat_id: g.chatId,
+        operator_id: userId(a, operator),
+        external: false,
+        operator_tenant_key: a.tenantKey,
+        users: g.users.map((u) => ({ name: u.name ?? "User", tenant_key: a.tenantKey, user_id: userId(a, u) })),
+        name: g.chatName ?? "Group",
+        i18n_names: {},
+      });
     },
     p2pEnteredEvent(appId: string, user: TFakeUser) {
       const a = app(appId);
-      return event(a, "im.chat.access_event.bot_p2p_chat_entered_v1", { chat_id: p2pChatId(appId, user.openId), operator_id: userId(a, user), last_message_id: "", last_message_create_time: "" });
+      return event(a, "im.chat.access_event.bot_p2p_chat_entered_v1", {
+        chat_id: p2pChatId(appId, user.openId),
+        operator_id: userId(a, user),
+        last_message_id: "",
+        last_message_create_time: "",
+      });
     },
     urlVerification(appId: string, challenge = crypto.randomUUID()) {
       return { challenge, token: app(appId).verificationToken, type: "url_verification" };
@@ -307,7 +430,17 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
           { key: "seq", value: String(i) },
           { key: "trace_id", value: traceId },
         ];
-        ws.send(encodeFrame({ SeqID: seq++, LogID: seq, service: 33554678, method: FRAME_DATA, headers, payloadType: "", payload: bytes.subarray(i * size, (i + 1) * size) }));
+        ws.send(
+          encodeFrame({
+            SeqID: seq++,
+            LogID: seq,
+            service: 33554678,
+            method: FRAME_DATA,
+            headers,
+            payloadType: "",
+            payload: bytes.subarray(i * size, (i + 1) * size),
+          }),
+        );
       }
       return acked;
     },
@@ -321,8 +454,15 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
       const raw = JSON.stringify({ encrypt: encryptFeishu(key, JSON.stringify(body)) });
       const timestamp = String(Math.floor(Date.now() / 1000));
       const nonce = crypto.randomBytes(8).toString("hex");
-      const signature = crypto.createHash("sha256").update(timestamp + nonce + key + raw).digest("hex");
-      Object.assign(headers, { "x-lark-request-timestamp": timestamp, "x-lark-request-nonce": nonce, "x-lark-signature": o.badSignature ? signature.replace(/^./, (c) => (c === "0" ? "1" : "0")) : signature });
+      const signature = crypto
+        .createHash("sha256")
+        .update(timestamp + nonce + key + raw)
+        .digest("hex");
+      Object.assign(headers, {
+        "x-lark-request-timestamp": timestamp,
+        "x-lark-request-nonce": nonce,
+        "x-lark-signature": o.badSignature ? signature.replace(/^./, (c) => (c === "0" ? "1" : "0")) : signature,
+      });
       return { headers, body: raw };
     },
     /** Posts an event to an event URL as Feishu does; answers the status and the parsed body. */
@@ -378,7 +518,17 @@ export function encryptFeishu(encryptKey: string, plain: string): string {
 
 export const FRAME_CONTROL = 0;
 export const FRAME_DATA = 1;
-export type TFrame = { SeqID: number; LogID: number; service: number; method: number; headers: { key: string; value: string }[]; payloadEncoding?: string; payloadType?: string; payload?: Uint8Array; LogIDNew?: string };
+export type TFrame = {
+  SeqID: number;
+  LogID: number;
+  service: number;
+  method: number;
+  headers: { key: string; value: string }[];
+  payloadEncoding?: string;
+  payloadType?: string;
+  payload?: Uint8Array;
+  LogIDNew?: string;
+};
 
 function varint(n: number | bigint): Buffer {
   let v = BigInt(n);

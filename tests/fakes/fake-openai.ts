@@ -78,10 +78,19 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
     // MP3-like bytes. Both are recorded in `audio`.
     if (req.method === "POST" && req.url?.endsWith("/audio/transcriptions")) {
       const raw = Buffer.concat(chunks);
-      const form = await new Request("http://fake/", { method: "POST", headers: { "content-type": String(req.headers["content-type"] ?? "") }, body: raw }).formData().catch(() => null);
+      const form = await new Request("http://fake/", { method: "POST", headers: { "content-type": String(req.headers["content-type"] ?? "") }, body: raw })
+        .formData()
+        .catch(() => null);
       const file = form?.get("file");
       const bytes = file && typeof file !== "string" ? Buffer.from(await file.arrayBuffer()) : null;
-      audio.push({ key, kind: "transcription", model: String(form?.get("model") ?? ""), file: bytes, filename: file && typeof file !== "string" ? file.name : null, body: null });
+      audio.push({
+        key,
+        kind: "transcription",
+        model: String(form?.get("model") ?? ""),
+        file: bytes,
+        filename: file && typeof file !== "string" ? file.name : null,
+        body: null,
+      });
       if (!bytes) return sendJson(res, 400, { error: { message: "no file" } });
       return sendJson(res, 200, { text: transcript });
     }
@@ -113,7 +122,12 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
     // share words end up close, as with a real model.
     if (req.method === "POST" && req.url?.endsWith("/embeddings")) {
       const inputs: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? "")];
-      return sendJson(res, 200, { object: "list", model: body?.model, data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+      return sendJson(res, 200, {
+        object: "list",
+        model: body?.model,
+        data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })),
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      });
     }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) return sendJson(res, 404, { error: { message: "not found" } });
 
@@ -148,7 +162,8 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
       await new Promise<void>((r) => res.write(`data: ${JSON.stringify(events[i])}\n\n`, () => r()));
       if (record) got.sent.push(events[i]);
       if (behaviour.stream?.delayMs) await sleep(behaviour.stream.delayMs);
-      if (behaviour.stream?.thinkMs && events[i].choices?.[0]?.delta?.reasoning_content && !events[i + 1]?.choices?.[0]?.delta?.reasoning_content) await sleep(behaviour.stream.thinkMs);
+      if (behaviour.stream?.thinkMs && events[i].choices?.[0]?.delta?.reasoning_content && !events[i + 1]?.choices?.[0]?.delta?.reasoning_content)
+        await sleep(behaviour.stream.thinkMs);
     }
     if (res.destroyed) return;
     res.end("data: [DONE]\n\n");
@@ -261,7 +276,14 @@ function usageChunk(id: string, created: number, body: any, events: any[]) {
     return d.content || d.reasoning_content || d.tool_calls;
   }).length;
   const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
-  return { id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
+  return {
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model: body.model,
+    choices: [],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
 }
 
 function fail(req: http.IncomingMessage, res: http.ServerResponse, failure: TFailure) {

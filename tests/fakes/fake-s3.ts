@@ -49,7 +49,14 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string; s
       .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1))
       .map(([k, v]) => `${k}=${v}`)
       .join("&");
-    const headers = signedHeaders.map((h) => `${h}:${String(req.headers[h] ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+    const headers = signedHeaders
+      .map(
+        (h) =>
+          `${h}:${String(req.headers[h] ?? "")
+            .trim()
+            .replace(/\s+/g, " ")}\n`,
+      )
+      .join("");
     const canonical = [req.method, rawPath, query, headers, signedList, payloadHash].join("\n");
     const scope = `${date}/${region}/${service}/aws4_request`;
     const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256(canonical)].join("\n");
@@ -69,7 +76,14 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string; s
       const key = rest.map((s) => decodeURIComponent(s)).join("/");
       const checked = verify(req, body);
       if ("error" in checked) return xmlError(res, 403, "SignatureDoesNotMatch", checked.error);
-      requests.push({ method: req.method ?? "", bucket, key, authorization: req.headers.authorization ?? "", credentialScope: checked.scope, signedHeaders: checked.signedHeaders });
+      requests.push({
+        method: req.method ?? "",
+        bucket,
+        key,
+        authorization: req.headers.authorization ?? "",
+        credentialScope: checked.scope,
+        signedHeaders: checked.signedHeaders,
+      });
       if (bucket !== opts.bucket) return xmlError(res, 404, "NoSuchBucket", "The specified bucket does not exist");
       if (!key) return xmlError(res, 400, "InvalidRequest", "object key required");
       const stored = objects.get(key);
@@ -86,10 +100,18 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string; s
           const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
           const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
           if (start >= size || end < start) return xmlError(res, 416, "InvalidRange", "The requested range is not satisfiable");
-          res.writeHead(206, { "content-type": stored.contentType, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${size}` });
+          res.writeHead(206, {
+            "content-type": stored.contentType,
+            "content-length": String(end - start + 1),
+            "content-range": `bytes ${start}-${end}/${size}`,
+          });
           return res.end(stored.bytes.subarray(start, end + 1));
         }
-        res.writeHead(200, { "content-type": stored.contentType, "content-length": String(stored.bytes.length), etag: `"${sha256(stored.bytes).slice(0, 32)}"` });
+        res.writeHead(200, {
+          "content-type": stored.contentType,
+          "content-length": String(stored.bytes.length),
+          etag: `"${sha256(stored.bytes).slice(0, 32)}"`,
+        });
         return res.end(req.method === "GET" ? stored.bytes : undefined);
       }
       if (req.method === "DELETE") {

@@ -25,7 +25,9 @@ export async function startFakeWechat(opts: { appId: string; appSecret: string; 
       back.searchParams.set("code", code);
       back.searchParams.set("state", q.get("state") ?? "");
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      return res.end(`<!doctype html><title>WeChat login</title><h1>微信登录</h1><div style="width:200px;height:200px;background:#111" aria-label="QR code"></div><a id="confirm" href="${back.toString().replace(/&/g, "&amp;")}">Confirm on phone</a>`);
+      return res.end(
+        `<!doctype html><title>WeChat login</title><h1>微信登录</h1><div style="width:200px;height:200px;background:#111" aria-label="QR code"></div><a id="confirm" href="${back.toString().replace(/&/g, "&amp;")}">Confirm on phone</a>`,
+      );
     }
     if (url.pathname === "/sns/oauth2/access_token") {
       if (q.get("appid") !== opts.appId || q.get("secret") !== opts.appSecret) return send(res, { errcode: 40125, errmsg: "invalid appsecret" });
@@ -34,7 +36,14 @@ export async function startFakeWechat(opts: { appId: string; appSecret: string; 
       codes.delete(q.get("code")!);
       const token = `at_${crypto.randomBytes(12).toString("hex")}`;
       tokens.set(token, user);
-      return send(res, { access_token: token, expires_in: 7200, refresh_token: "rt", openid: user.openid, scope: "snsapi_login", ...(user.unionid ? { unionid: user.unionid } : {}) });
+      return send(res, {
+        access_token: token,
+        expires_in: 7200,
+        refresh_token: "rt",
+        openid: user.openid,
+        scope: "snsapi_login",
+        ...(user.unionid ? { unionid: user.unionid } : {}),
+      });
     }
     if (url.pathname === "/sns/userinfo") {
       const user = tokens.get(q.get("access_token") ?? "");

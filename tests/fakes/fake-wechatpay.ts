@@ -109,7 +109,12 @@ export async function startFakeWechatPay(merchant: TWechatMerchant) {
     if (!t) throw new Error(`fake wechatpay: no trade ${outTradeNo}`);
     t.trade_state = opts.trade_state ?? "SUCCESS";
     if (t.trade_state === "SUCCESS") t.transaction_id ??= `4200${Date.now()}${crypto.randomInt(1000, 9999)}`;
-    return deliver(buildNotification(outTradeNo, opts.total !== undefined ? { amount: { total: opts.total, payer_total: opts.total, currency: "CNY", payer_currency: "CNY" } } : {}));
+    return deliver(
+      buildNotification(
+        outTradeNo,
+        opts.total !== undefined ? { amount: { total: opts.total, payer_total: opts.total, currency: "CNY", payer_currency: "CNY" } } : {},
+      ),
+    );
   }
 
   const server = http.createServer(async (req, res) => {
@@ -133,17 +138,49 @@ export async function startFakeWechatPay(merchant: TWechatMerchant) {
     // Every API call must carry the merchant's signature over this very request.
     const auth = parseAuthorization(String(req.headers.authorization ?? ""));
     const message = auth ? `${method}\n${url.pathname}${url.search}\n${auth.timestamp}\n${auth.nonce_str}\n${body}\n` : "";
-    const signed = Boolean(auth && auth.mchid === merchant.mchid && auth.serial_no === merchant.serialNo && crypto.createVerify("RSA-SHA256").update(message).verify(merchant.publicKeyPem, auth.signature ?? "", "base64"));
+    const signed = Boolean(
+      auth &&
+      auth.mchid === merchant.mchid &&
+      auth.serial_no === merchant.serialNo &&
+      crypto
+        .createVerify("RSA-SHA256")
+        .update(message)
+        .verify(merchant.publicKeyPem, auth.signature ?? "", "base64"),
+    );
     requests.push({ method, path: url.pathname, signed });
     if (!signed) return reply(res, 401, { code: "SIGN_ERROR", message: "签名错误" });
 
     if (method === "POST" && url.pathname === "/v3/pay/transactions/native") {
-      const o = JSON.parse(body) as { appid?: string; mchid?: string; description?: string; out_trade_no?: string; notify_url?: string; amount?: { total?: number; currency?: string } };
-      const valid = o.appid === merchant.appid && o.mchid === merchant.mchid && o.description && /^[\w\-|*]{6,32}$/.test(o.out_trade_no ?? "") && /^https?:\/\//.test(o.notify_url ?? "") && Number.isInteger(o.amount?.total) && o.amount!.total! > 0;
+      const o = JSON.parse(body) as {
+        appid?: string;
+        mchid?: string;
+        description?: string;
+        out_trade_no?: string;
+        notify_url?: string;
+        amount?: { total?: number; currency?: string };
+      };
+      const valid =
+        o.appid === merchant.appid &&
+        o.mchid === merchant.mchid &&
+        o.description &&
+        /^[\w\-|*]{6,32}$/.test(o.out_trade_no ?? "") &&
+        /^https?:\/\//.test(o.notify_url ?? "") &&
+        Number.isInteger(o.amount?.total) &&
+        o.amount!.total! > 0;
       if (!valid) return reply(res, 400, { code: "PARAM_ERROR", message: "参数错误" });
       if (trades.has(o.out_trade_no!)) return reply(res, 400, { code: "OUT_TRADE_NO_USED", message: "商户订单号重复" });
       const code_url = `weixin://wxpay/bizpayurl?pr=${crypto.randomBytes(6).toString("base64url")}`;
-      trades.set(o.out_trade_no!, { out_trade_no: o.out_trade_no!, appid: o.appid!, mchid: o.mchid!, description: o.description!, notify_url: o.notify_url!, total: o.amount!.total!, trade_state: "NOTPAY", transaction_id: null, code_url });
+      trades.set(o.out_trade_no!, {
+        out_trade_no: o.out_trade_no!,
+        appid: o.appid!,
+        mchid: o.mchid!,
+        description: o.description!,
+        notify_url: o.notify_url!,
+        total: o.amount!.total!,
+        trade_state: "NOTPAY",
+        transaction_id: null,
+        code_url,
+      });
       return reply(res, 200, { code_url });
     }
     const query = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(url.pathname);

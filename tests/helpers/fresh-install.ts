@@ -29,7 +29,13 @@ export type TFreshInstall = {
   stop: () => Promise<void>;
 };
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, child: ChildProcess, output: () => string, timeoutMs: number): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the supervisor exited with ${child.exitCode} before ${what}:\n${output()}`);
@@ -51,8 +57,19 @@ async function reconcileLedgerAt(databaseUrl: string): Promise<TReconciliation> 
     "process.stdout.write(JSON.stringify(await reconcileLedger()));",
     "await getDb().$disconnect();",
   ].join("\n");
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl, ZELIN_EMBEDDED_DB: "1", LOG_LEVEL: "silent" } as const;
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, env, timeout: 120_000 });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    ZELIN_EMBEDDED_DB: "1",
+    LOG_LEVEL: "silent",
+  } as const;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: ROOT,
+    env,
+    timeout: 120_000,
+  });
   return JSON.parse(stdout) as TReconciliation;
 }
 
@@ -60,7 +77,14 @@ export async function startFreshInstall(opts: { timeoutMs?: number } = {}): Prom
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zelin-fresh-"));
   const port = await freePort();
   // NODE_ENV as a shell without it leaves it: the settings' default, production.
-  const env: NodeJS.ProcessEnv = { ...Object.fromEntries(KEPT_ENV.map((k) => [k, process.env[k]])), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(KEPT_ENV.map((k) => [k, process.env[k]])),
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+  };
   const child = spawn(process.execPath, ["--import", "tsx", "server/supervisor.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
@@ -83,7 +107,10 @@ export async function startFreshInstall(opts: { timeoutMs?: number } = {}): Prom
     await waitFor(
       "healthy platform",
       async () => {
-        const health = await fetch(`${url}/healthz`).then((r) => (r.ok ? (r.json() as Promise<{ processes?: Record<string, string> }>) : undefined), () => undefined);
+        const health = await fetch(`${url}/healthz`).then(
+          (r) => (r.ok ? (r.json() as Promise<{ processes?: Record<string, string> }>) : undefined),
+          () => undefined,
+        );
         return health?.processes?.worker === "up" ? true : undefined;
       },
       child,

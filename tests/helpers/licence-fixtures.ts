@@ -16,7 +16,10 @@ export function writeLicenceFixtures(timeZone = "Asia/Shanghai") {
   const today = todayYmd(new Date(), timeZone);
   const write = (name: string, start: number, end: number) => {
     const file = path.join(dir, `${name}.json`);
-    fs.writeFileSync(file, JSON.stringify(signLicence({ licensee: "Test Co", start_time: start, end_time: end, contact_phone: "021-5555-0101" }, keys.privateKeyPem)));
+    fs.writeFileSync(
+      file,
+      JSON.stringify(signLicence({ licensee: "Test Co", start_time: start, end_time: end, contact_phone: "021-5555-0101" }, keys.privateKeyPem)),
+    );
     return file;
   };
   const valid = write("valid", shiftYmd(today, -100), shiftYmd(today, 300));

@@ -28,7 +28,12 @@ export async function freePort(): Promise<number> {
 function spawnProcess(file: string, env: Record<string, string | undefined>) {
   return fork(path.join(ROOT, file), [], {
     cwd: ROOT,
-    execArgv: ["--import", "tsx", ...(process.env.ZELIN_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.ZELIN_CPU_PROF_DIR}`] : []), ...(process.env.ZELIN_EXTRA_EXEC_ARGV?.split(" ").filter(Boolean) ?? [])],
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(process.env.ZELIN_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.ZELIN_CPU_PROF_DIR}`] : []),
+      ...(process.env.ZELIN_EXTRA_EXEC_ARGV?.split(" ").filter(Boolean) ?? []),
+    ],
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -56,7 +61,10 @@ export async function startWeb(env: Record<string, string | undefined>): Promise
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`web process exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { url, port, child, stop: stopper(child), ready };
     await new Promise((r) => setTimeout(r, 250));
   }

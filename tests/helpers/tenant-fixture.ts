@@ -67,9 +67,12 @@ async function makeMysqlDatabase() {
   const name = `zl_tenant_${crypto.randomBytes(4).toString("hex")}`;
   process.env.SSRF_ALLOWLIST = [process.env.SSRF_ALLOWLIST, `${root.host}:${root.port}`].filter(Boolean).join(",");
   const conn = await mysql.createConnection({ ...root, multipleStatements: true });
-  await conn.query(`CREATE DATABASE \`${name}\`; USE \`${name}\`; CREATE TABLE secrets (id INT PRIMARY KEY, note VARCHAR(80)); INSERT INTO secrets VALUES (1, '${MARKER}-row')`);
+  await conn.query(
+    `CREATE DATABASE \`${name}\`; USE \`${name}\`; CREATE TABLE secrets (id INT PRIMARY KEY, note VARCHAR(80)); INSERT INTO secrets VALUES (1, '${MARKER}-row')`,
+  );
   const user = { user: name, password: `Pw-${name}` };
-  for (const host of ["%", "localhost", "127.0.0.1"]) await conn.query(`CREATE USER '${user.user}'@'${host}' IDENTIFIED BY '${user.password}'; GRANT SELECT ON \`${name}\`.* TO '${user.user}'@'${host}'`);
+  for (const host of ["%", "localhost", "127.0.0.1"])
+    await conn.query(`CREATE USER '${user.user}'@'${host}' IDENTIFIED BY '${user.password}'; GRANT SELECT ON \`${name}\`.* TO '${user.user}'@'${host}'`);
   await conn.end();
   return {
     root,
@@ -89,38 +92,102 @@ async function makeMysqlDatabase() {
 export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { base: string } }): Promise<TTenant> {
   const user = await makeUser(h.api.base);
   const actor = user.actor;
-  await post({ key: `tenant:${user.id}:funds`, kind: "topup", accountId: user.id, legs: [{ account: platform("payment_clearing"), amount: -500_000_000 }, { account: wallet("spendable", user.id), amount: 500_000_000 }] });
+  await post({
+    key: `tenant:${user.id}:funds`,
+    kind: "topup",
+    accountId: user.id,
+    legs: [
+      { account: platform("payment_clearing"), amount: -500_000_000 },
+      { account: wallet("spendable", user.id), amount: 500_000_000 },
+    ],
+  });
   const db = await makeMysqlDatabase();
 
   const qaSet = await createTrainingSet(actor, { type: "standard", name: `问答${MARKER.slice(-4)}`, introduction: `Q&A of ${MARKER}` });
   const qaItem = await addQaItem(actor, { id: qaSet.id, question: "What is the vault code?", answer: `The vault code is ${MARKER}` });
   const smartSet = await createTrainingSet(actor, { type: "smart", name: `文本${MARKER.slice(-4)}`, introduction: `Text of ${MARKER}` });
-  const uploaded = await user.browser.upload(`/api/v1/training/sets/${smartSet.id}/documents`, { files: { file0: { bytes: Buffer.from(`Handbook of ${MARKER}.\n`), filename: "handbook.txt", type: "text/plain" } } });
-  const dbSet = await createDatabaseSet(actor, { name: `库${MARKER.slice(-4)}`, introduction: `Database of ${MARKER}`, host: db.root.host, port: db.root.port, username: db.user.user, password: db.user.password, database: db.name, ddl: db.ddl });
+  const uploaded = await user.browser.upload(`/api/v1/training/sets/${smartSet.id}/documents`, {
+    files: { file0: { bytes: Buffer.from(`Handbook of ${MARKER}.\n`), filename: "handbook.txt", type: "text/plain" } },
+  });
+  const dbSet = await createDatabaseSet(actor, {
+    name: `库${MARKER.slice(-4)}`,
+    introduction: `Database of ${MARKER}`,
+    host: db.root.host,
+    port: db.root.port,
+    username: db.user.user,
+    password: db.user.password,
+    database: db.name,
+    ddl: db.ddl,
+  });
 
-  const agent = await makeAgent(h, user, { config: { name: "Ada 私有", prompt: `System secret: ${MARKER}`, training_set_ids: [qaSet.id, dbSet.id] }, publish: true });
+  const agent = await makeAgent(h, user, {
+    config: { name: "Ada 私有", prompt: `System secret: ${MARKER}`, training_set_ids: [qaSet.id, dbSet.id] },
+    publish: true,
+  });
   const version = await getDb().agentVersion.findFirstOrThrow({ where: { agentId: agent.agentId, state: "published" }, select: { id: true } });
-  const draft = await createAgent(actor, ZAgentInput.parse({ name: "Ada 草稿", introduction: `Draft of ${MARKER}`, model_key: agent.modelKey, prompt: `Draft secret ${MARKER}` }));
+  const draft = await createAgent(
+    actor,
+    ZAgentInput.parse({ name: "Ada 草稿", introduction: `Draft of ${MARKER}`, model_key: agent.modelKey, prompt: `Draft secret ${MARKER}` }),
+  );
 
-  const media = await user.browser.upload("/api/v1/media", { fields: { name: `media ${MARKER}` }, files: { file: { bytes: makePng(400, 400), filename: "ada.png", type: "image/png" } } });
-  const app = await createTestApp({ owner: actor, agentId: agent.agentId, state: "under_review", input: { name: `应用 ${MARKER.slice(-8)}`, introduction: `App of ${MARKER}` } });
+  const media = await user.browser.upload("/api/v1/media", {
+    fields: { name: `media ${MARKER}` },
+    files: { file: { bytes: makePng(400, 400), filename: "ada.png", type: "image/png" } },
+  });
+  const app = await createTestApp({
+    owner: actor,
+    agentId: agent.agentId,
+    state: "under_review",
+    input: { name: `应用 ${MARKER.slice(-8)}`, introduction: `App of ${MARKER}` },
+  });
   const apiApp = await createApp(actor, await validAppInput(agent.agentId, { type: "api", name: `API ${MARKER.slice(-8)}` }));
   await createApiKey(actor, { app_id: apiApp.id });
   const botAgent = await createAgent(actor, ZAgentInput.parse({ name: "Ada 机器人", introduction: "bot agent", model_key: agent.modelKey }));
   await publishAgent(actor, { id: botAgent.id });
-  const bot = await createBot(actor, { name: `Bot ${MARKER.slice(-6)}`, agent_id: botAgent.id, channel: "wechat", credentials: {}, group_reply: "mention", greeting: `Hi from ${MARKER}` });
-  const schedule = await saveSchedule(actor, ZScheduleInput.parse({ bot_id: bot.bot_id, content: `Scheduled ${MARKER}`, targets: [{ kind: "contact", id: "c1", name: "Contact" }], send_at: new Date(Date.now() + 86_400_000).toISOString(), loop: "once", utc_offset_minutes: 480, enabled: true }));
+  const bot = await createBot(actor, {
+    name: `Bot ${MARKER.slice(-6)}`,
+    agent_id: botAgent.id,
+    channel: "wechat",
+    credentials: {},
+    group_reply: "mention",
+    greeting: `Hi from ${MARKER}`,
+  });
+  const schedule = await saveSchedule(
+    actor,
+    ZScheduleInput.parse({
+      bot_id: bot.bot_id,
+      content: `Scheduled ${MARKER}`,
+      targets: [{ kind: "contact", id: "c1", name: "Contact" }],
+      send_at: new Date(Date.now() + 86_400_000).toISOString(),
+      loop: "once",
+      utc_offset_minutes: 480,
+      enabled: true,
+    }),
+  );
 
   const chat = await sendSse(h.api.base, user, { agent_id: agent.agentId, content: `Hello, my secret is ${MARKER}` });
   const first = chat.events.find((e) => e.event === "message")?.data as { dialogue_id?: string; message_id?: string } | undefined;
   const dialogue = await getDb().dialogue.findFirstOrThrow({ where: { accountId: user.id }, select: { id: true } });
   const message = await getDb().chatMessage.findFirstOrThrow({ where: { dialogueId: dialogue.id, role: "assistant" }, select: { id: true } });
   const exported = await startAppExport(actor, { appId: app.appId, filters: {} }, "en");
-  const withdrawal = await user.browser.call("/api/v1/withdrawal", { body: { real_name: "张三", id_number: VALID_ID_NUMBER, phone: "13800138000", amount: "20", request_id: crypto.randomUUID() } });
+  const withdrawal = await user.browser.call("/api/v1/withdrawal", {
+    body: { real_name: "张三", id_number: VALID_ID_NUMBER, phone: "13800138000", amount: "20", request_id: crypto.randomUUID() },
+  });
   // A top-up waiting for its payment (made as the payment service makes one; no provider is set up here).
-  const order = await getDb().paymentOrder.create({ data: { accountId: user.id, purpose: "topup", provider: "sandbox", amountMicro: 10_000_000n, details: { note: MARKER } }, select: { id: true } });
+  const order = await getDb().paymentOrder.create({
+    data: { accountId: user.id, purpose: "topup", provider: "sandbox", amountMicro: 10_000_000n, details: { note: MARKER } },
+    select: { id: true },
+  });
   const channel = await getDb().channel.create({
-    data: { name: `own ${MARKER}`, type: "openai", baseUrl: "https://api.example.com/v1", keyEncrypted: sealSecret(`sk-${MARKER}`), keyHint: "sk-…", models: [agent.modelKey], ownerAccountId: user.id },
+    data: {
+      name: `own ${MARKER}`,
+      type: "openai",
+      baseUrl: "https://api.example.com/v1",
+      keyEncrypted: sealSecret(`sk-${MARKER}`),
+      keyHint: "sk-…",
+      models: [agent.modelKey],
+      ownerAccountId: user.id,
+    },
     select: { id: true },
   });
 
@@ -188,10 +255,17 @@ export async function snapshotTenant(accountId: string): Promise<Record<string, 
   for (const [table, cols] of byTable) {
     if (VOLATILE_TABLES.has(table)) continue;
     const owning = cols.filter((c) => OWNING_COLUMNS[c]);
-    const where = [...owning.map((c) => (OWNING_COLUMNS[c] === "$1" ? `"${c}"::text = $1` : `"${c}"::text IN (${OWNING_COLUMNS[c]})`)), ...(table === "account" ? ["id = $1"] : []), ...(table === "ledger_account" ? ["id LIKE '%:' || $1"] : [])];
+    const where = [
+      ...owning.map((c) => (OWNING_COLUMNS[c] === "$1" ? `"${c}"::text = $1` : `"${c}"::text IN (${OWNING_COLUMNS[c]})`)),
+      ...(table === "account" ? ["id = $1"] : []),
+      ...(table === "ledger_account" ? ["id LIKE '%:' || $1"] : []),
+    ];
     if (!where.length) continue;
     const order = cols.includes("id") ? "ORDER BY id" : "ORDER BY 1";
-    const rows = await queryDirect<{ row: string }>({ text: `SELECT row_to_json(t)::text AS row FROM "${table}" t WHERE ${where.join(" OR ")} ${order}`, values: [accountId] });
+    const rows = await queryDirect<{ row: string }>({
+      text: `SELECT row_to_json(t)::text AS row FROM "${table}" t WHERE ${where.join(" OR ")} ${order}`,
+      values: [accountId],
+    });
     snapshot[table] = rows.map((r) => JSON.parse(r.row));
   }
   return snapshot;

@@ -61,12 +61,19 @@ export function useTenantHarness() {
 
 /** A tRPC call as `browser` (its cookies and CSRF header): the HTTP status and the body. */
 export async function callTrpc(base: string, browser: Browser, path: string, type: "query" | "mutation", input: unknown) {
-  const headers: Record<string, string> = { cookie: [...browser.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "), "x-forwarded-for": browser.ip };
+  const headers: Record<string, string> = {
+    cookie: [...browser.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "),
+    "x-forwarded-for": browser.ip,
+  };
   const payload = JSON.stringify({ json: input ?? null });
   const res =
     type === "query"
       ? await fetch(`${base}/trpc/${path}?input=${encodeURIComponent(payload)}`, { headers })
-      : await fetch(`${base}/trpc/${path}`, { method: "POST", headers: { ...headers, "content-type": "application/json", "x-csrf-token": browser.cookies.get("zl_csrf")! }, body: payload });
+      : await fetch(`${base}/trpc/${path}`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json", "x-csrf-token": browser.cookies.get("zl_csrf")! },
+          body: payload,
+        });
   const text = await res.text();
   let body: any;
   try {

@@ -67,11 +67,15 @@ describe("npm run admin on the embedded database", () => {
     try {
       const body = { account: "ops_first", password: "Ops-Admin-2026", confirm: "Ops-Admin-2026" };
       expect((await new Browser(api.base, "10.9.0.1").call("/api/v1/setup", { body: { ...body, code: out.stdout } })).body.status).toBe(421102);
-      expect((await new Browser(api.base, "10.9.0.2").call("/api/v1/setup", { body: { ...body, code: again.stdout.toLowerCase().replace("-", " ") } })).body.status).toBe(200);
+      expect(
+        (await new Browser(api.base, "10.9.0.2").call("/api/v1/setup", { body: { ...body, code: again.stdout.toLowerCase().replace("-", " ") } })).body.status,
+      ).toBe(200);
     } finally {
       await api.close();
     }
-    expect(await getDb().account.findUnique({ where: { account: "ops_first" }, select: { roles: true } })).toEqual({ roles: ["platform_admin", "individual_developer"] });
+    expect(await getDb().account.findUnique({ where: { account: "ops_first" }, select: { roles: true } })).toEqual({
+      roles: ["platform_admin", "individual_developer"],
+    });
   });
 
   it("keeps its other commands, and says setup is closed once an administrator exists", async () => {
@@ -87,7 +91,9 @@ describe("npm run admin on the embedded database", () => {
     const api = await startApiServer();
     try {
       const user = new Browser(api.base, "10.9.0.3");
-      const registered = await user.call("/api/v1/auth/register", { body: { account: "no_phone_user", password: "old-pass-1", confirm: "old-pass-1", agreed: true } });
+      const registered = await user.call("/api/v1/auth/register", {
+        body: { account: "no_phone_user", password: "old-pass-1", confirm: "old-pass-1", agreed: true },
+      });
       expect(registered.body.status, registered.body.description).toBe(200);
       expect((await user.call("/api/v1/account/me")).body.status).toBe(200);
       const unknown = await admin("reset-password", "--account", "nobody_here", "--password", "new-pass-2");
@@ -96,7 +102,10 @@ describe("npm run admin on the embedded database", () => {
       expect(short.code).toBe(2);
       expect(short.stderr).toContain("--password");
       // Neither refusal changed anything: the old password still signs in.
-      expect((await new Browser(api.base, "10.9.0.4").call("/api/v1/auth/login", { body: { account: "no_phone_user", password: "old-pass-1", agreed: true } })).body.status).toBe(200);
+      expect(
+        (await new Browser(api.base, "10.9.0.4").call("/api/v1/auth/login", { body: { account: "no_phone_user", password: "old-pass-1", agreed: true } })).body
+          .status,
+      ).toBe(200);
       const done = await admin("reset-password", "--account", "no_phone_user", "--password", "new-pass-2");
       expect(done.code, done.stderr).toBe(0);
       expect((await user.call("/api/v1/account/me")).body.status).not.toBe(200);

@@ -24,7 +24,11 @@ function makeVisitor(): TUser {
   return { id: "", browser, actor: { id: "", roles: [], enterpriseId: null } };
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => mapError(e, "en").code);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => mapError(e, "en").code,
+  );
 const stateOf = async (versionId: string) => (await getDb().agentVersion.findUniqueOrThrow({ where: { id: versionId }, select: { state: true } })).state;
 const versionsOf = (agentId: string) => getDb().agentVersion.count({ where: { agentId } });
 
@@ -61,7 +65,9 @@ describe("submitting a published agent to the market as it is", () => {
     const approved = await agents.approveAgentVersion(admin, { versionId: live.id });
     expect(approved).toMatchObject({ state: "on_shelf", version: "1.0.0", published_at: live.published_at });
     expect((await listAgentMarket({ limit: 50 })).items.map((a) => a.id)).toContain(agentId);
-    expect((await agents.getUpdateLog(null, { id: agentId })).entries).toEqual([expect.objectContaining({ version: "1.0.0", published_at: live.published_at })]);
+    expect((await agents.getUpdateLog(null, { id: agentId })).entries).toEqual([
+      expect.objectContaining({ version: "1.0.0", published_at: live.published_at }),
+    ]);
     expect((await chat(appId)).names).toContain("close");
   });
 

@@ -23,7 +23,13 @@ let n = 0;
 
 async function makeAccount(edition: "basic" | "professional" | "flagship" = "professional", roles: string[] = ["individual_developer"]) {
   const row = await getDb().account.create({
-    data: { account: `ag${run}${++n}`, nickname: `Dev ${n}`, roles: roles as never, edition, editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000) },
+    data: {
+      account: `ag${run}${++n}`,
+      nickname: `Dev ${n}`,
+      roles: roles as never,
+      edition,
+      editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000),
+    },
     select: { id: true, enterpriseId: true, roles: true },
   });
   return { ...row, roles: row.roles as string[] };
@@ -40,7 +46,10 @@ const agents = {
 };
 
 async function refusal(p: Promise<unknown>, lng = "en") {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, lng);
 }
@@ -53,8 +62,30 @@ const countRows = async (agentId: string) => ({
 let admin: Awaited<ReturnType<typeof makeAccount>>;
 
 beforeAll(async () => {
-  await insertModel({ key: TOOL_MODEL, displayName: "Tools", kind: "text", upstreamModel: TOOL_MODEL, contextWindow: 8192, inputPriceMicro: 0, outputPriceMicro: 0, supportsTools: true, supportsReasoning: false, enabled: true });
-  await insertModel({ key: PLAIN_MODEL, displayName: "Plain", kind: "text", upstreamModel: PLAIN_MODEL, contextWindow: 8192, inputPriceMicro: 0, outputPriceMicro: 0, supportsTools: false, supportsReasoning: false, enabled: true });
+  await insertModel({
+    key: TOOL_MODEL,
+    displayName: "Tools",
+    kind: "text",
+    upstreamModel: TOOL_MODEL,
+    contextWindow: 8192,
+    inputPriceMicro: 0,
+    outputPriceMicro: 0,
+    supportsTools: true,
+    supportsReasoning: false,
+    enabled: true,
+  });
+  await insertModel({
+    key: PLAIN_MODEL,
+    displayName: "Plain",
+    kind: "text",
+    upstreamModel: PLAIN_MODEL,
+    contextWindow: 8192,
+    inputPriceMicro: 0,
+    outputPriceMicro: 0,
+    supportsTools: false,
+    supportsReasoning: false,
+    enabled: true,
+  });
   admin = await makeAccount("professional", ["platform_admin"]);
 });
 
@@ -75,7 +106,10 @@ describe("creating and editing", () => {
     const before = await getDb().agent.count({ where: { ownerAccountId: dev.id } });
     const tooLong = await refusal(agents.createAgent(dev, input({ name: "abcdefghijklmnopq" })));
     expect(tooLong.envelope.description).toBe("An agent name is at most 8 characters (two Latin letters count as one)");
-    expect((tooLong.envelope.data as { fields: { path: string; message: string }[] }).fields).toContainEqual({ path: "name", message: "An agent name is at most 8 characters (two Latin letters count as one)" });
+    expect((tooLong.envelope.data as { fields: { path: string; message: string }[] }).fields).toContainEqual({
+      path: "name",
+      message: "An agent name is at most 8 characters (two Latin letters count as one)",
+    });
     const price = await refusal(agents.createAgent(dev, input({ use_price_micro: 50_000 })), "zh_hans");
     expect((price.envelope.data as { fields: { message: string }[] }).fields[0].message).toBe("价格为 0 或不低于 0.1 元");
     const plugins = await refusal(agents.createAgent(dev, input({ model_key: PLAIN_MODEL, plugins: ["web_reader"] })));
@@ -185,7 +219,10 @@ describe("lifecycle", () => {
     const dev = await makeAccount();
     const a = await agents.createAgent(dev, input());
     const s = await agents.submitAgent(dev, { id: a.id });
-    const results = await Promise.allSettled([agents.approveAgentVersion(admin, { versionId: s.under_review!.id }), agents.approveAgentVersion(admin, { versionId: s.under_review!.id })]);
+    const results = await Promise.allSettled([
+      agents.approveAgentVersion(admin, { versionId: s.under_review!.id }),
+      agents.approveAgentVersion(admin, { versionId: s.under_review!.id }),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
   });
 
@@ -252,11 +289,25 @@ describe("tenancy and ordering", () => {
 describe("models in use", () => {
   it("refuses to delete a model an agent runs on, and allows it once the agent is gone", async () => {
     const key = `agents-del-${run}`;
-    const model = await insertModel({ key, displayName: "Del", kind: "text", upstreamModel: key, contextWindow: 8192, inputPriceMicro: 0, outputPriceMicro: 0, supportsTools: false, supportsReasoning: false, enabled: true });
+    const model = await insertModel({
+      key,
+      displayName: "Del",
+      kind: "text",
+      upstreamModel: key,
+      contextWindow: 8192,
+      inputPriceMicro: 0,
+      outputPriceMicro: 0,
+      supportsTools: false,
+      supportsReasoning: false,
+      enabled: true,
+    });
     const dev = await makeAccount();
     const a = await agents.createAgent(dev, input({ model_key: key }));
     const refused = await refusal(deleteModel(model.id));
-    expect(refused.envelope).toMatchObject({ status: 420302, description: "This model is still used by 1 agent versions and 0 channels: disable it instead of deleting it" });
+    expect(refused.envelope).toMatchObject({
+      status: 420302,
+      description: "This model is still used by 1 agent versions and 0 channels: disable it instead of deleting it",
+    });
     expect(await getDb().model.count({ where: { id: model.id } })).toBe(1);
     await agents.deleteAgent(dev, { id: a.id });
     await deleteModel(model.id);

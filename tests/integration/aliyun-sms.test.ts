@@ -16,7 +16,15 @@ const KEY_ID = "LTAI-test-key-id";
 const SECRET = "test-secret-of-the-fake-dysmsapi";
 const SIGN_NAME = "泽林AI";
 const TEMPLATE = "SMS_100000001";
-const SETTING_NAMES = ["SMS_PROVIDER", "ALIYUN_SMS_ACCESS_KEY_ID", "ALIYUN_SMS_ACCESS_KEY_SECRET", "ALIYUN_SMS_SIGN_NAME", "ALIYUN_SMS_TEMPLATE_CODE", "ALIYUN_SMS_REGION", "ALIYUN_SMS_ENDPOINT"];
+const SETTING_NAMES = [
+  "SMS_PROVIDER",
+  "ALIYUN_SMS_ACCESS_KEY_ID",
+  "ALIYUN_SMS_ACCESS_KEY_SECRET",
+  "ALIYUN_SMS_SIGN_NAME",
+  "ALIYUN_SMS_TEMPLATE_CODE",
+  "ALIYUN_SMS_REGION",
+  "ALIYUN_SMS_ENDPOINT",
+];
 const saved = Object.fromEntries(SETTING_NAMES.map((k) => [k, process.env[k]]));
 
 type TReceived = { query: URLSearchParams; signatureValid: boolean };
@@ -38,7 +46,10 @@ function encodeIndependently(value: string) {
 function computeSignature(query: URLSearchParams, secret: string) {
   const pairs = [...query.entries()].filter(([k]) => k !== "Signature").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const canonical = pairs.map(([k, v]) => `${encodeIndependently(k)}=${encodeIndependently(v)}`).join("&");
-  return crypto.createHmac("sha1", `${secret}&`).update(`GET&%2F&${encodeIndependently(canonical)}`).digest("base64");
+  return crypto
+    .createHmac("sha1", `${secret}&`)
+    .update(`GET&%2F&${encodeIndependently(canonical)}`)
+    .digest("base64");
 }
 
 function answer(res: http.ServerResponse, status: number, body: object) {
@@ -59,7 +70,12 @@ function handleDysmsapi(req: http.IncomingMessage, res: http.ServerResponse) {
   received.push({ query, signatureValid });
   const requestId = crypto.randomUUID();
   if (!signatureValid) {
-    return answer(res, 400, { Code: "SignatureDoesNotMatch", Message: "Specified signature is not matched with our calculation.", RequestId: requestId, HostId: "dysmsapi.aliyuncs.com" });
+    return answer(res, 400, {
+      Code: "SignatureDoesNotMatch",
+      Message: "Specified signature is not matched with our calculation.",
+      RequestId: requestId,
+      HostId: "dysmsapi.aliyuncs.com",
+    });
   }
   if (query.get("Action") !== "SendSms" || query.get("Version") !== "2017-05-25" || query.get("Format") !== "JSON") {
     return answer(res, 400, { Code: "InvalidParameter", Message: "bad Action, Version or Format", RequestId: requestId });
@@ -147,14 +163,20 @@ describe("AliyunSmsProvider", () => {
   });
 
   it("throws when Aliyun refuses the signature or the message", async () => {
-    await expect(new AliyunSmsProvider(settings({ accessKeySecret: "not-the-secret" })).send({ phone: uniquePhone(), code: "123456", purpose: "login", text: "" })).rejects.toThrow(/SignatureDoesNotMatch/);
+    await expect(
+      new AliyunSmsProvider(settings({ accessKeySecret: "not-the-secret" })).send({ phone: uniquePhone(), code: "123456", purpose: "login", text: "" }),
+    ).rejects.toThrow(/SignatureDoesNotMatch/);
     expect(received[0].signatureValid).toBe(false);
     mode = "limit";
-    await expect(new AliyunSmsProvider(settings()).send({ phone: uniquePhone(), code: "123456", purpose: "login", text: "" })).rejects.toThrow(/isv\.BUSINESS_LIMIT_CONTROL/);
+    await expect(new AliyunSmsProvider(settings()).send({ phone: uniquePhone(), code: "123456", purpose: "login", text: "" })).rejects.toThrow(
+      /isv\.BUSINESS_LIMIT_CONTROL/,
+    );
   });
 
   it("throws when Dysmsapi cannot be reached", async () => {
-    await expect(new AliyunSmsProvider(settings({ endpoint: await findClosedEndpoint() })).send({ phone: uniquePhone(), code: "123456", purpose: "login", text: "" })).rejects.toThrow(/unreachable/);
+    await expect(
+      new AliyunSmsProvider(settings({ endpoint: await findClosedEndpoint() })).send({ phone: uniquePhone(), code: "123456", purpose: "login", text: "" }),
+    ).rejects.toThrow(/unreachable/);
   });
 });
 
@@ -166,7 +188,9 @@ describe("settings", () => {
   });
 
   it("has Aliyun's region and endpoint by default", () => {
-    const read = readAliyunSmsSettings(parseEnv({ ALIYUN_SMS_ACCESS_KEY_ID: "a", ALIYUN_SMS_ACCESS_KEY_SECRET: "b", ALIYUN_SMS_SIGN_NAME: "c", ALIYUN_SMS_TEMPLATE_CODE: "d" }));
+    const read = readAliyunSmsSettings(
+      parseEnv({ ALIYUN_SMS_ACCESS_KEY_ID: "a", ALIYUN_SMS_ACCESS_KEY_SECRET: "b", ALIYUN_SMS_SIGN_NAME: "c", ALIYUN_SMS_TEMPLATE_CODE: "d" }),
+    );
     expect(read).toMatchObject({ region: "cn-hangzhou", endpoint: "https://dysmsapi.aliyuncs.com" });
   });
 

@@ -92,7 +92,12 @@ describe("the API app through the official openai client", () => {
 
   it("streams chat.completion.chunk events with the usage chunk when asked", async () => {
     const { appId, issued } = await apiApp();
-    const stream = await clientFor(issued.key).chat.completions.create({ model: appId, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "stream please" }] });
+    const stream = await clientFor(issued.key).chat.completions.create({
+      model: appId,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "stream please" }],
+    });
     let text = "";
     const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
     for await (const chunk of stream) {
@@ -126,7 +131,11 @@ describe("the API app through the official openai client", () => {
     expect(json.choices[0].message).toMatchObject({ content: "word0 word1 ", reasoning_content: "think 0 think 1 " });
 
     const hidden = await apiApp({ config: { show_reasoning: false }, behaviour: thinking });
-    const quiet = await clientFor(hidden.issued.key).chat.completions.create({ model: hidden.appId, stream: true, messages: [{ role: "user", content: "think quietly" }] });
+    const quiet = await clientFor(hidden.issued.key).chat.completions.create({
+      model: hidden.appId,
+      stream: true,
+      messages: [{ role: "user", content: "think quietly" }],
+    });
     let text = "";
     for await (const chunk of quiet) {
       expect(chunk.choices[0]?.delta ?? {}).not.toHaveProperty("reasoning_content");
@@ -139,11 +148,17 @@ describe("the API app through the official openai client", () => {
 
   it("refuses a wrong key with 401 and OpenAI's error shape", async () => {
     const { appId } = await apiApp();
-    const err = await clientFor("zk-not-a-real-key").chat.completions.create({ model: appId, messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    const err = await clientFor("zk-not-a-real-key")
+      .chat.completions.create({ model: appId, messages: [{ role: "user", content: "hi" }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(err.status).toBe(401);
     expect(err.error).toMatchObject({ type: "invalid_request_error", code: "invalid_api_key" });
-    expect(await clientFor("sk-other").models.list().catch((e) => e.status)).toBe(401);
+    expect(
+      await clientFor("sk-other")
+        .models.list()
+        .catch((e) => e.status),
+    ).toBe(401);
   });
 
   it("limits each key's requests per minute: 429 with Retry-After, nothing sent upstream", async () => {
@@ -165,11 +180,17 @@ describe("the API app through the official openai client", () => {
     const reset = await resetApiKey(actor, { app_id: appId });
     expect(reset.key).not.toBe(issued.key);
     expect((await getApiKey(actor, { app_id: appId }))!.key_hint).toBe(reset.key_hint);
-    expect(await clientFor(issued.key).models.list().catch((e) => e.status)).toBe(401);
+    expect(
+      await clientFor(issued.key)
+        .models.list()
+        .catch((e) => e.status),
+    ).toBe(401);
     expect((await clientFor(reset.key).models.list()).data[0].id).toBe(appId);
 
     await revokeApiKey(actor, { app_id: appId });
-    const err = await clientFor(reset.key).chat.completions.create({ model: appId, messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    const err = await clientFor(reset.key)
+      .chat.completions.create({ model: appId, messages: [{ role: "user", content: "hi" }] })
+      .catch((e) => e);
     expect(err.status).toBe(401);
     expect(await getApiKey(actor, { app_id: appId })).toBeNull();
     expect(await getDb().appUse.count({ where: { appId } })).toBe(0);
@@ -183,26 +204,38 @@ describe("the API app through the official openai client", () => {
     const stranger = await makeUser(h.base);
     await expect(resetApiKey({ id: stranger.id, roles: [], enterpriseId: null }, { app_id: appId })).rejects.toMatchObject({ code: "not_found" });
     await getDb().app.update({ where: { id: appId }, data: { state: "removed", removedReason: "test" } });
-    const err = await clientFor(issued.key).chat.completions.create({ model: appId, messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    const err = await clientFor(issued.key)
+      .chat.completions.create({ model: appId, messages: [{ role: "user", content: "hi" }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect(err.status).toBe(403);
   });
 
   it("answers 400 when the last message is not the user's", async () => {
     const { appId, issued } = await apiApp();
-    const err = await clientFor(issued.key).chat.completions.create({ model: appId, messages: [{ role: "system", content: "only a system message" }] }).catch((e) => e);
+    const err = await clientFor(issued.key)
+      .chat.completions.create({ model: appId, messages: [{ role: "system", content: "only a system message" }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(await getDb().appUse.count({ where: { appId } })).toBe(0);
   });
 
   it("serves the native SSE endpoint with the same bearer key (no cookies, no CSRF token)", async () => {
     const { appId, issued } = await apiApp();
-    const res = await fetch(`${h.base}/api/v2/app/send_message/sse`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${issued.key}` }, body: JSON.stringify({ content: "native", ufids: [], ctype: 0 }) });
+    const res = await fetch(`${h.base}/api/v2/app/send_message/sse`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${issued.key}` },
+      body: JSON.stringify({ content: "native", ufids: [], ctype: 0 }),
+    });
     const events = [];
     for await (const e of readSseEvents(res.body!)) events.push(e);
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["message", "close"]));
     expect(await getDb().appUse.findFirstOrThrow({ where: { appId } })).toMatchObject({ source: "api", apiKeyId: issued.id });
-    const bad = await fetch(`${h.base}/api/v2/app/send_message/sse`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer zk-wrong" }, body: JSON.stringify({ app_id: appId, content: "x" }) });
+    const bad = await fetch(`${h.base}/api/v2/app/send_message/sse`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer zk-wrong" },
+      body: JSON.stringify({ app_id: appId, content: "x" }),
+    });
     const badEvents = [];
     for await (const e of readSseEvents(bad.body!)) badEvents.push(e);
     expect((badEvents[0].data as { status: number }).status).toBe(110003);

@@ -83,7 +83,10 @@ describe("an expired licence makes the deployment read-only", () => {
       body: JSON.stringify({ items: [{ img_name: "x", img_url: "https://img.example/x.png" }] }),
       lang: "zh_hans",
     });
-    expect(put).toEqual({ http: 403, body: { status: 10002, description: "授权已到期，暂时无法保存修改", data: expect.objectContaining({ end_time: licences.shiftYmd(licences.today, -1) }) } });
+    expect(put).toEqual({
+      http: 403,
+      body: { status: 10002, description: "授权已到期，暂时无法保存修改", data: expect.objectContaining({ end_time: licences.shiftYmd(licences.today, -1) }) },
+    });
     expect((await call("/api/v1/system/screen_lock")).body).toMatchObject({ status: 200, data: { screen_control: 0, items: [] } });
   });
 
@@ -109,12 +112,21 @@ describe("GET /api/v1/system/config", () => {
 
 describe("screen lock", () => {
   const put = (items: unknown, token = ADMIN, lang = "en") =>
-    call("/api/v1/admin/screen_lock", { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ items }), lang });
+    call("/api/v1/admin/screen_lock", {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ items }),
+      lang,
+    });
 
   it("an administrator locks every page and an empty list unlocks", async () => {
     configure({ ADMIN_API_TOKEN: ADMIN });
     const locked = await put([{ img_name: "Exam in progress", img_url: "https://img.example/exam.png", screen_control: 1 }]);
-    expect(locked.body).toEqual({ status: 200, description: "success", data: { screen_control: 1, items: [{ img_name: "Exam in progress", img_url: "https://img.example/exam.png", screen_control: 1 }] } });
+    expect(locked.body).toEqual({
+      status: 200,
+      description: "success",
+      data: { screen_control: 1, items: [{ img_name: "Exam in progress", img_url: "https://img.example/exam.png", screen_control: 1 }] },
+    });
     expect((await call("/api/v1/system/screen_lock")).body.data.screen_control).toBe(1);
     expect((await put([])).body.data).toEqual({ screen_control: 0, items: [] });
     expect((await call("/api/v1/system/screen_lock")).body.data).toEqual({ screen_control: 0, items: [] });
@@ -134,15 +146,29 @@ describe("screen lock", () => {
 
   it("refuses bad items with a localized reason, and changes nothing", async () => {
     configure({ ADMIN_API_TOKEN: ADMIN });
-    const res = await put([{ img_name: "ok", img_url: "/a.png" }, { img_name: "x", img_url: "javascript:alert(1)" }], ADMIN, "pt");
+    const res = await put(
+      [
+        { img_name: "ok", img_url: "/a.png" },
+        { img_name: "x", img_url: "javascript:alert(1)" },
+      ],
+      ADMIN,
+      "pt",
+    );
     expect(res.http).toBe(400);
-    expect(res.body).toMatchObject({ status: 400001, description: "Uma ligação deve começar por http:// ou https://", data: { fields: [{ path: "items.1.img_url" }] } });
+    expect(res.body).toMatchObject({
+      status: 400001,
+      description: "Uma ligação deve começar por http:// ou https://",
+      data: { fields: [{ path: "items.1.img_url" }] },
+    });
     expect((await call("/api/v1/system/screen_lock")).body.data.items).toEqual([]);
   });
 });
 
 describe("unknown API paths", () => {
   it("answer 404 in the envelope", async () => {
-    expect(await call("/api/v1/nothing/here", { lang: "en" })).toEqual({ http: 404, body: { status: 404001, description: "Not found, or it has been removed", data: null } });
+    expect(await call("/api/v1/nothing/here", { lang: "en" })).toEqual({
+      http: 404,
+      body: { status: 404001, description: "Not found, or it has been removed", data: null },
+    });
   });
 });

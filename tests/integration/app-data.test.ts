@@ -38,19 +38,41 @@ const ids: Record<string, string> = {};
 let workers: Worker[] = [];
 
 async function refusal(p: Promise<unknown>) {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, "en").code;
 }
 
 type TSeedMessage = { role: "user" | "assistant"; content: string; at: Date; feedback?: "liked" | "disliked"; status?: "done" | "censored" };
-async function seedDialogue(app: string, d: { title: string; source: string; accountId?: string; visitorId?: string; at: Date; deleted?: boolean; messages: TSeedMessage[] }) {
+async function seedDialogue(
+  app: string,
+  d: { title: string; source: string; accountId?: string; visitorId?: string; at: Date; deleted?: boolean; messages: TSeedMessage[] },
+) {
   const row = await getDb().dialogue.create({
-    data: { appId: app, title: d.title, source: d.source, accountId: d.accountId ?? null, visitorId: d.visitorId ?? null, createdAt: d.at, lastMessageAt: d.messages.at(-1)!.at, deletedAt: d.deleted ? new Date() : null },
+    data: {
+      appId: app,
+      title: d.title,
+      source: d.source,
+      accountId: d.accountId ?? null,
+      visitorId: d.visitorId ?? null,
+      createdAt: d.at,
+      lastMessageAt: d.messages.at(-1)!.at,
+      deletedAt: d.deleted ? new Date() : null,
+    },
     select: { id: true },
   });
   await getDb().chatMessage.createMany({
-    data: d.messages.map((m) => ({ dialogueId: row.id, role: m.role, content: m.content, createdAt: m.at, feedback: m.feedback ?? "none", status: m.status ?? "done" })),
+    data: d.messages.map((m) => ({
+      dialogueId: row.id,
+      role: m.role,
+      content: m.content,
+      createdAt: m.at,
+      feedback: m.feedback ?? "none",
+      status: m.status ?? "done",
+    })),
   });
   return row.id;
 }
@@ -82,7 +104,7 @@ beforeAll(async () => {
       { role: "user", content: "When does it ship?", at: cst(DAY1, "23:30") },
       { role: "assistant", content: "Within two days.", at: cst(DAY1, "23:31"), feedback: "disliked" },
       { role: "user", content: "And returns?", at: cst(DAY2, "00:10") },
-      { role: "assistant", content: "=HYPERLINK(\"http://x\") stays text", at: cst(DAY2, "00:11") },
+      { role: "assistant", content: '=HYPERLINK("http://x") stays text', at: cst(DAY2, "00:11") },
     ],
   });
   // Day 2: an API caller's dialogue, one censored reply.
@@ -111,7 +133,13 @@ beforeAll(async () => {
   // An OpenAI-compatible call keeps no dialogue: its AppUse row still counts its caller.
   await getDb().appUse.create({ data: { appId, source: "api", basis: "owner", day: 20260311, apiKeyId: `key-${run}`, createdAt: cst(DAY2, "15:00") } });
   // Another app's dialogue on the same day must not count.
-  await seedDialogue(otherAppId, { title: "other", source: "h5", visitorId: `visitor-x-${run}`, at: cst(DAY1, "11:00"), messages: [{ role: "user", content: "退货", at: cst(DAY1, "11:00") }] });
+  await seedDialogue(otherAppId, {
+    title: "other",
+    source: "h5",
+    visitorId: `visitor-x-${run}`,
+    at: cst(DAY1, "11:00"),
+    messages: [{ role: "user", content: "退货", at: cst(DAY1, "11:00") }],
+  });
 });
 
 afterAll(async () => {
@@ -205,8 +233,15 @@ describe("another account's app", () => {
     expect(await refusal(data.getAppDialogue(stranger, { appId, dialogueId: ids.d1 }))).toBe("not_found");
     expect(await refusal(exportsSvc.listAppExports(stranger, { appId }))).toBe("not_found");
     expect(await refusal(data.getAppOverview(owner, { appId: "no-such-app", range }))).toBe("not_found");
-    const caller = appRouter.createCaller({ lng: "en", isPlatformAdmin: false, account: { ...stranger, account: "x", nickname: "x", avatarUrl: null, phone: null, edition: "flagship" } as never });
-    const err = await caller.appData.overview({ appId, range }).then(() => null, (e) => e);
+    const caller = appRouter.createCaller({
+      lng: "en",
+      isPlatformAdmin: false,
+      account: { ...stranger, account: "x", nickname: "x", avatarUrl: null, phone: null, edition: "flagship" } as never,
+    });
+    const err = await caller.appData.overview({ appId, range }).then(
+      () => null,
+      (e) => e,
+    );
     expect(err?.code).toBe("NOT_FOUND");
   });
 
@@ -320,7 +355,9 @@ describe("sharing", () => {
       `<iframe src="https://zelinai.com/mobi/dialogue?app=a%221&amp;embed=1&amp;touser=u%261" title="&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;" width="400" height="640" style="border:0;border-radius:12px;max-width:100%" allow="microphone; clipboard-write"></iframe>`,
     );
     const script = buildScriptSnippet("https://zelinai.com", app, "u1");
-    expect(script).toBe(`<script src="https://zelinai.com/embed.js" data-app="a&quot;1" data-touser="u1" data-title="&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;" defer></script>`);
+    expect(script).toBe(
+      `<script src="https://zelinai.com/embed.js" data-app="a&quot;1" data-touser="u1" data-title="&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;" defer></script>`,
+    );
   });
 
   it("lets anyone share an app on the shelf, only its owner one that is not served", async () => {

@@ -102,7 +102,9 @@ describe("entitlement", () => {
     for (let i = 0; i < 2; i++) expect(names(await send(visitor, { app_id: appId, content: `q${i}` }))).toContain("close");
     const before = await countRows(appId);
     const refused = await send(visitor, { app_id: appId, content: "one more" });
-    expect(errorOf(refused)).toEqual(expect.objectContaining({ status: ERROR_CODES.times_exhausted.status, description: "Times exhausted, please try tomorrow" }));
+    expect(errorOf(refused)).toEqual(
+      expect.objectContaining({ status: ERROR_CODES.times_exhausted.status, description: "Times exhausted, please try tomorrow" }),
+    );
     expect(await countRows(appId)).toEqual(before);
     expect(h.fake.requestsFor(key)).toBe(2);
 
@@ -118,7 +120,9 @@ describe("entitlement", () => {
   });
 
   it("refuses with trial_count_zero when the app sells plans, and serves a trial while it lasts", async () => {
-    const { appId } = await createTestApp({ input: { free_per_day: 1, plans: [{ kind: "days", quantity: 30, price_micro: 1_000_000, daily_limit: null }] } as never });
+    const { appId } = await createTestApp({
+      input: { free_per_day: 1, plans: [{ kind: "days", quantity: 30, price_micro: 1_000_000, daily_limit: null }] } as never,
+    });
     const visitor = makeVisitor();
     expect(names(await send(visitor, { app_id: appId, content: "free one" }))).toContain("close");
     expect(errorOf(await send(visitor, { app_id: appId, content: "again" }))?.status).toBe(ERROR_CODES.trial_count_zero.status);
@@ -149,7 +153,11 @@ describe("entitlement", () => {
   it("releases the use of a turn whose upstream failed: no reply, no use", async () => {
     const owner = await makeUser(base());
     const agent = await makeAgent(h, owner, { publish: true, behaviour: { fail: "500" } });
-    const { appId } = await createTestApp({ owner: { id: owner.id, roles: [], enterpriseId: null }, agentId: agent.agentId, input: { free_per_day: 1 } as never });
+    const { appId } = await createTestApp({
+      owner: { id: owner.id, roles: [], enterpriseId: null },
+      agentId: agent.agentId,
+      input: { free_per_day: 1 } as never,
+    });
     const visitor = makeVisitor();
     expect(errorOf(await send(visitor, { app_id: appId, content: "fails" }))?.status).toBe(ERROR_CODES.model_failed.status);
     expect(await getDb().appUse.count({ where: { appId } })).toBe(0);
@@ -163,7 +171,10 @@ describe("who may open an app", () => {
   });
 
   it("serves a sub-account app only to signed-in staff of the owner's enterprise", async () => {
-    const enterprise = await getDb().enterprise.create({ data: { name: "Acme", domain: `acme${crypto.randomBytes(4).toString("hex")}` }, select: { id: true } });
+    const enterprise = await getDb().enterprise.create({
+      data: { name: "Acme", domain: `acme${crypto.randomBytes(4).toString("hex")}` },
+      select: { id: true },
+    });
     const owner = await makeUser(base());
     await getDb().account.update({ where: { id: owner.id }, data: { enterpriseId: enterprise.id, edition: "enterprise" } });
     const { appId } = await createTestApp({ owner: { id: owner.id, roles: [], enterpriseId: enterprise.id }, input: { mode: "sub_account" } as never });
@@ -223,15 +234,20 @@ describe("a consumer's dialogues", () => {
     const visitor = makeVisitor();
     const other = makeVisitor();
     let refused: unknown = null;
-    const r = await sendSse(base(), visitor, { app_id: appId, content: "long answer" }, {
-      ...APP_SSE,
-      onEvent: async (e, all) => {
-        if (all.length !== 3) return;
-        const id = (e.data as { id: string }).id;
-        refused = (await other.browser.call("/api/v2/app/stop", { body: { message_id: id } })).body.status;
-        expect((await visitor.browser.call("/api/v2/app/stop", { body: { message_id: id } })).body.data.status).toBe("stopped");
+    const r = await sendSse(
+      base(),
+      visitor,
+      { app_id: appId, content: "long answer" },
+      {
+        ...APP_SSE,
+        onEvent: async (e, all) => {
+          if (all.length !== 3) return;
+          const id = (e.data as { id: string }).id;
+          refused = (await other.browser.call("/api/v2/app/stop", { body: { message_id: id } })).body.status;
+          expect((await visitor.browser.call("/api/v2/app/stop", { body: { message_id: id } })).body.data.status).toBe("stopped");
+        },
       },
-    });
+    );
     expect(refused).toBe(ERROR_CODES.not_found.status);
     expect(names(r).at(-1)).toBe("close");
     const reply = await getDb().chatMessage.findUniqueOrThrow({ where: { id: dataOf(r, "close")[0].id } });

@@ -45,7 +45,8 @@ async function makeVoiceModel() {
 }
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]), Buffer.from("B\x82\x84webm"), crypto.randomBytes(64)]);
-const transcribe = (who: TUser, appId: string, bytes: Uint8Array = WEBM) => who.browser.upload("/api/v2/app/transcribe", { fields: { app_id: appId }, files: { file: { bytes, filename: "voice.webm", type: "audio/webm" } } });
+const transcribe = (who: TUser, appId: string, bytes: Uint8Array = WEBM) =>
+  who.browser.upload("/api/v2/app/transcribe", { fields: { app_id: appId }, files: { file: { bytes, filename: "voice.webm", type: "audio/webm" } } });
 const voiceModels = () => getDb().model.findMany({ where: { kind: "voice", enabled: true }, select: { id: true } });
 
 describe("app voice", () => {
@@ -125,7 +126,10 @@ describe("app images", () => {
     const { appId, key } = await makeApp({ input_modes: ["text", "image"] });
     const visitor = makeVisitor();
     const png = makePng(400, 300);
-    const up = await visitor.browser.upload("/api/v2/app/image", { fields: { app_id: appId }, files: { file: { bytes: png, filename: "a.png", type: "image/png" } } });
+    const up = await visitor.browser.upload("/api/v2/app/image", {
+      fields: { app_id: appId },
+      files: { file: { bytes: png, filename: "a.png", type: "image/png" } },
+    });
     expect(up.body.status).toBe(200);
     const url = up.body.data.url as string;
     expect(url).toMatch(new RegExp(`^/files/images/app/${appId}/`));
@@ -143,15 +147,28 @@ describe("app images", () => {
     // Regenerating the answer shows the model the picture again.
     const dialogueId = (dataOf(r, "message")[0] as { dialogue_id: string }).dialogue_id;
     const firstAnswerId = (dataOf(r, "close")[0] as { id: string }).id;
-    const again = await sendSse(base(), visitor, { app_id: appId, dialogue_id: dialogueId, regenerate_message_id: firstAnswerId }, { path: "/api/v2/app/send_message/sse" });
+    const again = await sendSse(
+      base(),
+      visitor,
+      { app_id: appId, dialogue_id: dialogueId, regenerate_message_id: firstAnswerId },
+      { path: "/api/v2/app/send_message/sse" },
+    );
     expect(contentOf(again)).toBe("word0 word1 word2 ");
-    const regenerated = h.fake.receivedFor(key).at(-1)!.body.messages.filter((m: { role: string }) => m.role === "user").at(-1);
+    const regenerated = h.fake
+      .receivedFor(key)
+      .at(-1)!
+      .body.messages.filter((m: { role: string }) => m.role === "user")
+      .at(-1);
     expect(regenerated.content[0]).toEqual({ type: "text", text: expect.stringContaining("what is this?") });
     expect(regenerated.content[1].image_url.url).toBe(`data:image/png;base64,${Buffer.from(png).toString("base64")}`);
 
     // A text-only turn keeps its plain string content.
     await sendSse(base(), visitor, { app_id: appId, dialogue_id: dialogueId, content: "and now?" }, { path: "/api/v2/app/send_message/sse" });
-    const plain = h.fake.receivedFor(key).at(-1)!.body.messages.filter((m: { role: string }) => m.role === "user").at(-1);
+    const plain = h.fake
+      .receivedFor(key)
+      .at(-1)!
+      .body.messages.filter((m: { role: string }) => m.role === "user")
+      .at(-1);
     expect(typeof plain.content).toBe("string");
 
     // The question keeps its picture: stored with the message and given back by the dialogue's history.
@@ -168,7 +185,11 @@ describe("app images", () => {
   it("limits a visitor's picture uploads per minute (20), another visitor unaffected", async () => {
     const { appId } = await makeApp({ input_modes: ["text", "image"] });
     const visitor = makeVisitor();
-    const post = (who: TUser) => who.browser.upload("/api/v2/app/image", { fields: { app_id: appId }, files: { file: { bytes: Buffer.from("not a picture at all"), type: "image/png" } } });
+    const post = (who: TUser) =>
+      who.browser.upload("/api/v2/app/image", {
+        fields: { app_id: appId },
+        files: { file: { bytes: Buffer.from("not a picture at all"), type: "image/png" } },
+      });
     // The window is a fixed minute: start clear of its edge so all 21 hits fall in one.
     const left = 60_000 - (Date.now() % 60_000);
     if (left < 8000) await new Promise((r) => setTimeout(r, left + 50));
@@ -182,7 +203,10 @@ describe("app images", () => {
   it("the offline channel answers a message with pictures as it answers any other", async () => {
     const { appId } = await createTestApp({ input: { input_modes: ["text", "image"] } as never });
     const visitor = makeVisitor();
-    const up = await visitor.browser.upload("/api/v2/app/image", { fields: { app_id: appId }, files: { file: { bytes: makePng(400, 300), type: "image/png" } } });
+    const up = await visitor.browser.upload("/api/v2/app/image", {
+      fields: { app_id: appId },
+      files: { file: { bytes: makePng(400, 300), type: "image/png" } },
+    });
     const r = await sendSse(base(), visitor, { app_id: appId, content: "hello there", images: [up.body.data.url] }, { path: "/api/v2/app/send_message/sse" });
     expect(contentOf(r)).toBe("I only answer questions about Zelin.");
   });
@@ -190,15 +214,24 @@ describe("app images", () => {
   it("refuses a non-image, an app without image input, and a foreign picture URL (nothing asked upstream)", async () => {
     const { appId, key } = await makeApp({ input_modes: ["text", "image"] });
     const visitor = makeVisitor();
-    const notImage = await visitor.browser.upload("/api/v2/app/image", { fields: { app_id: appId }, files: { file: { bytes: Buffer.from("just some text here"), filename: "a.png", type: "image/png" } } });
+    const notImage = await visitor.browser.upload("/api/v2/app/image", {
+      fields: { app_id: appId },
+      files: { file: { bytes: Buffer.from("just some text here"), filename: "a.png", type: "image/png" } },
+    });
     expect(notImage.body.status).toBe(ERROR_CODES.file_type_not_allowed.status);
 
     const textApp = await makeApp({ input_modes: ["text"] });
-    const refused = await visitor.browser.upload("/api/v2/app/image", { fields: { app_id: textApp.appId }, files: { file: { bytes: makePng(400, 300), type: "image/png" } } });
+    const refused = await visitor.browser.upload("/api/v2/app/image", {
+      fields: { app_id: textApp.appId },
+      files: { file: { bytes: makePng(400, 300), type: "image/png" } },
+    });
     expect(refused.body.status).toBe(ERROR_CODES.no_permission.status);
 
     // A picture stored for another app, an outside URL, and images to an app without image input.
-    const other = await visitor.browser.upload("/api/v2/app/image", { fields: { app_id: (await makeApp({ input_modes: ["text", "image"] })).appId }, files: { file: { bytes: makePng(400, 300), type: "image/png" } } });
+    const other = await visitor.browser.upload("/api/v2/app/image", {
+      fields: { app_id: (await makeApp({ input_modes: ["text", "image"] })).appId },
+      files: { file: { bytes: makePng(400, 300), type: "image/png" } },
+    });
     expect(other.body.status).toBe(200);
     const before = h.fake.requestsFor(key);
     const dialogues = await getDb().dialogue.count({ where: { appId } });
@@ -206,7 +239,12 @@ describe("app images", () => {
       const r = await sendSse(base(), visitor, { app_id: appId, content: "look", images }, { path: "/api/v2/app/send_message/sse" });
       expect((dataOf(r, "error")[0] as { status: number }).status).toBe(ERROR_CODES.validation_failed.status);
     }
-    const textSend = await sendSse(base(), visitor, { app_id: textApp.appId, content: "look", images: [other.body.data.url] }, { path: "/api/v2/app/send_message/sse" });
+    const textSend = await sendSse(
+      base(),
+      visitor,
+      { app_id: textApp.appId, content: "look", images: [other.body.data.url] },
+      { path: "/api/v2/app/send_message/sse" },
+    );
     expect((dataOf(textSend, "error")[0] as { status: number }).status).toBe(ERROR_CODES.no_permission.status);
     expect(h.fake.requestsFor(key)).toBe(before);
     expect(await getDb().dialogue.count({ where: { appId } })).toBe(dialogues);

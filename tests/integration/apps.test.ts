@@ -21,7 +21,10 @@ const apps = {
 };
 
 async function refusal(p: Promise<unknown>, lng = "en") {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, lng);
 }
@@ -51,9 +54,19 @@ describe("apps: validation (every rule, same message, nothing written)", async (
     ["two agents for an H5 app", { agent_ids: [agentId, secondAgent] }, "agent_ids", "This type of app runs exactly one agent"],
     ["someone else's agent", { agent_ids: ["not-an-agent-of-mine"] }, "agent_ids", "Choose your own agent that has a published version"],
     ["bad style", { style: "poem" }, "style", "Choose a style"],
-    ["menu title of 13 characters", { menu_items: [{ title: "x".repeat(13), reply_type: "text", content: "hi" }] }, "menu_items.0.title", "A menu title has 1 to 12 characters"],
+    [
+      "menu title of 13 characters",
+      { menu_items: [{ title: "x".repeat(13), reply_type: "text", content: "hi" }] },
+      "menu_items.0.title",
+      "A menu title has 1 to 12 characters",
+    ],
     ["menu reply type unknown", { menu_items: [{ title: "Site", reply_type: "video", content: "hi" }] }, "menu_items.0.reply_type", "Choose a reply type"],
-    ["menu link without http", { menu_items: [{ title: "Site", reply_type: "link", content: "ftp://example.com" }] }, "menu_items.0.content", "A link must start with http:// or https://"],
+    [
+      "menu link without http",
+      { menu_items: [{ title: "Site", reply_type: "link", content: "ftp://example.com" }] },
+      "menu_items.0.content",
+      "A link must start with http:// or https://",
+    ],
     ["menu content missing", { menu_items: [{ title: "Site", reply_type: "text", content: "" }] }, "menu_items.0.content", "Enter the reply content"],
     ["no input mode", { input_modes: [] }, "input_modes", "Choose at least one input mode"],
     ["unknown input mode", { input_modes: ["smell"] }, "input_modes.0", "Choose at least one input mode"],
@@ -64,17 +77,42 @@ describe("apps: validation (every rule, same message, nothing written)", async (
     ["six plans", { plans: Array.from({ length: 6 }, () => ({ kind: "days", quantity: 30, price_micro: MICRO })) }, "plans", "At most 5 paid plans"],
     ["plan kind unknown", { plans: [{ kind: "weeks", quantity: 1, price_micro: MICRO }] }, "plans.0.kind", "Choose by days or by count"],
     ["plan quantity 0", { plans: [{ kind: "days", quantity: 0, price_micro: MICRO }] }, "plans.0.quantity", "Days or uses are a whole number of at least 1"],
-    ["plan quantity 1.5", { plans: [{ kind: "days", quantity: 1.5, price_micro: MICRO }] }, "plans.0.quantity", "Days or uses are a whole number of at least 1"],
+    [
+      "plan quantity 1.5",
+      { plans: [{ kind: "days", quantity: 1.5, price_micro: MICRO }] },
+      "plans.0.quantity",
+      "Days or uses are a whole number of at least 1",
+    ],
     ["plan price 0.09 Z", { plans: [{ kind: "days", quantity: 30, price_micro: 90_000 }] }, "plans.0.price_micro", "A price is at least 0.1 Z"],
-    ["per-count plan with unlimited daily use", { plans: [{ kind: "count", quantity: 100, price_micro: MICRO, daily_limit: null }] }, "plans.0.daily_limit", "A per-count plan cannot allow unlimited daily use"],
+    [
+      "per-count plan with unlimited daily use",
+      { plans: [{ kind: "count", quantity: 100, price_micro: MICRO, daily_limit: null }] },
+      "plans.0.daily_limit",
+      "A per-count plan cannot allow unlimited daily use",
+    ],
     ["trial days -1", { trial_days: -1 }, "trial_days", "The trial period cannot be below 0 days"],
     ["free per day -1", { free_per_day: -1 }, "free_per_day", "The free count per day cannot be below 0"],
     ["share ratio 9", { share_ratio: 9 }, "share_ratio", "The distribution share is a whole number from 10% to 70%"],
     ["share ratio 71", { share_ratio: 71 }, "share_ratio", "The distribution share is a whole number from 10% to 70%"],
     ["share ratio 10.5", { share_ratio: 10.5 }, "share_ratio", "The distribution share is a whole number from 10% to 70%"],
-    ["input content without variables", { input_content: { enabled: true, variables: [] } }, "input_content.variables", "The input-content function needs variables"],
-    ["input content with no required variable", { input_content: { enabled: true, variables: [{ name: "city", type: "fill", required: false }] } }, "input_content.variables", "At least one variable must be required"],
-    ["input content variable with a bad name", { input_content: { enabled: true, variables: [{ name: "a b", type: "fill", required: true }] } }, "input_content.variables.0.name", "A variable name has 1 to 20 letters, digits or underscores"],
+    [
+      "input content without variables",
+      { input_content: { enabled: true, variables: [] } },
+      "input_content.variables",
+      "The input-content function needs variables",
+    ],
+    [
+      "input content with no required variable",
+      { input_content: { enabled: true, variables: [{ name: "city", type: "fill", required: false }] } },
+      "input_content.variables",
+      "At least one variable must be required",
+    ],
+    [
+      "input content variable with a bad name",
+      { input_content: { enabled: true, variables: [{ name: "a b", type: "fill", required: true }] } },
+      "input_content.variables.0.name",
+      "A variable name has 1 to 20 letters, digits or underscores",
+    ],
     ["bot without a channel", { type: "bot", settings: { greeting: "hi" } }, "settings.channel", "Choose the bot's channel"],
     ["digital human on its side", { type: "digital_human", settings: { orientation: "diagonal" } }, "settings.orientation", "Choose horizontal or vertical"],
   ];
@@ -100,7 +138,10 @@ describe("apps: validation (every rule, same message, nothing written)", async (
       introduction: "字".repeat(150) + " " + Array.from({ length: 150 }, () => "w").join(" "),
       menu_items: [{ title: "x".repeat(12), reply_type: "link", content: "https://example.com" }],
       speaker: "x".repeat(32),
-      plans: [...Array.from({ length: 4 }, () => ({ kind: "days", quantity: 30, price_micro: MICRO / 10 })), { kind: "count", quantity: 10, price_micro: MICRO, daily_limit: 5 }],
+      plans: [
+        ...Array.from({ length: 4 }, () => ({ kind: "days", quantity: 30, price_micro: MICRO / 10 })),
+        { kind: "count", quantity: 10, price_micro: MICRO, daily_limit: 5 },
+      ],
       share_ratio: 70,
       input_content: { enabled: true, variables: [{ name: "city", type: "fill", required: true }] },
     });
@@ -120,19 +161,34 @@ describe("apps: validation (every rule, same message, nothing written)", async (
     expect(bot.input.settings).toEqual({ channel: "feishu", greeting: "" });
     const dh = await apps.createApp(ent, await validAppInput(entAgent, { type: "digital_human", settings: { figure_id: "f1" } }));
     expect(dh.input.settings).toEqual({ figure_id: "f1", voice_id: "", orientation: "vertical" });
-    const ws = await apps.createApp(ent, await validAppInput(entAgent, { type: "workshop", agent_ids: [entAgent, await makeLiveAgent(ent)], settings: { roles: [{ name: "host", role_type: "agent" }], nodes: [{ mode: "sequential" }] } }));
+    const ws = await apps.createApp(
+      ent,
+      await validAppInput(entAgent, {
+        type: "workshop",
+        agent_ids: [entAgent, await makeLiveAgent(ent)],
+        settings: { roles: [{ name: "host", role_type: "agent" }], nodes: [{ mode: "sequential" }] },
+      }),
+    );
     expect(ws.agent_ids).toHaveLength(2);
   });
 
   it("an agent without a live version is refused", async () => {
-    const draftOnly = (await import("../../server/agents/agents.service")).createAgent(owner, ZAgentInput.parse({ name: "草稿", introduction: "draft", model_key: "zelin-offline" }));
+    const draftOnly = (await import("../../server/agents/agents.service")).createAgent(
+      owner,
+      ZAgentInput.parse({ name: "草稿", introduction: "draft", model_key: "zelin-offline" }),
+    );
     const m = await refusal(apps.createApp(owner, { ...base, agent_ids: [(await draftOnly).id] }));
     expect((m.envelope.data as { fields: Array<{ path: string }> }).fields[0].path).toBe("agent_ids");
   });
 
   it("search lexemes are written on create and on update (name, tags, introduction)", async () => {
     const app = await apps.createApp(owner, { ...base, name: "旅行规划师", tags: ["travel"], introduction: "帮你规划 itinerary" });
-    const hit = async (q: string) => (await getDb().$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM app WHERE id = ${app.id} AND search_lexemes @@ ${toTsqueryLiteral(queryWords(q))}::tsquery`)[0].n;
+    const hit = async (q: string) =>
+      (
+        await getDb().$queryRaw<
+          Array<{ n: number }>
+        >`SELECT count(*)::int AS n FROM app WHERE id = ${app.id} AND search_lexemes @@ ${toTsqueryLiteral(queryWords(q))}::tsquery`
+      )[0].n;
     expect(await hit("travel")).toBe(1);
     expect(await hit("旅行")).toBe(1);
     await apps.updateApp(owner, { id: app.id, app: { ...app.input, tags: ["voyage"] } });
@@ -171,7 +227,8 @@ describe("apps: lifecycle through the service", () => {
   it("forbidden moves are refused and change nothing", async () => {
     const admin = await makeAppOwner({ roles: ["platform_admin"] });
     const { appId, owner } = await createTestApp({ state: "under_review" });
-    for (const verb of [apps.takeDownApp, apps.putBackApp, apps.submitApp]) expect(["app_state_refused", "repeat_action"]).toContain((await refusal(verb(owner, { id: appId }))).code);
+    for (const verb of [apps.takeDownApp, apps.putBackApp, apps.submitApp])
+      expect(["app_state_refused", "repeat_action"]).toContain((await refusal(verb(owner, { id: appId }))).code);
     await apps.approveApp(admin, { id: appId });
     expect((await refusal(apps.approveApp(admin, { id: appId }))).code).toBe("repeat_action");
     expect((await refusal(apps.submitApp(owner, { id: appId }))).code).toBe("app_state_refused");

@@ -50,16 +50,28 @@ describe("registration", () => {
     const before = await getDb().account.count();
     expect((await register(new Browser(api.base), account, {})).body).toMatchObject({ status: 420107 });
     expect((await register(new Browser(api.base), "ab", {})).body.data.fields[0]).toMatchObject({ path: "account" });
-    expect((await new Browser(api.base).call("/api/v1/auth/register", { body: { account: name(), password: "secret123", confirm: "secret124", agreed: true }, lang: "en" })).body).toMatchObject({ status: 400001, description: "The passwords do not match" });
+    expect(
+      (
+        await new Browser(api.base).call("/api/v1/auth/register", {
+          body: { account: name(), password: "secret123", confirm: "secret124", agreed: true },
+          lang: "en",
+        })
+      ).body,
+    ).toMatchObject({ status: 400001, description: "The passwords do not match" });
     expect((await register(new Browser(api.base), name(), { agreed: false })).body.data.fields[0]).toMatchObject({ path: "agreed" });
     expect(await getDb().account.count()).toBe(before);
   });
 
   it("applies the strict password rule where it is turned on", async () => {
     setEnv({ STRICT_PASSWORD: "1" });
-    const weak = await new Browser(api.base).call("/api/v1/auth/register", { body: { account: name(), password: "secret123", confirm: "secret123", agreed: true }, lang: "en" });
+    const weak = await new Browser(api.base).call("/api/v1/auth/register", {
+      body: { account: name(), password: "secret123", confirm: "secret123", agreed: true },
+      lang: "en",
+    });
     expect(weak.body.description).toMatch(/10-16 characters/);
-    const strong = await new Browser(api.base).call("/api/v1/auth/register", { body: { account: name(), password: "Str0ng!Pass", confirm: "Str0ng!Pass", agreed: true } });
+    const strong = await new Browser(api.base).call("/api/v1/auth/register", {
+      body: { account: name(), password: "Str0ng!Pass", confirm: "Str0ng!Pass", agreed: true },
+    });
     expect(strong.body.status).toBe(200);
   });
 
@@ -69,7 +81,10 @@ describe("registration", () => {
     expect((await register(new Browser(api.base), name(), { invitation_code: "NOPE" })).body.status).toBe(420109);
     const code = `INV${run}`.toUpperCase();
     await getDb().invitationCode.create({ data: { code, maxUses: 1 } });
-    const [a, b] = await Promise.all([register(new Browser(api.base), name(), { invitation_code: code }), register(new Browser(api.base), name(), { invitation_code: code })]);
+    const [a, b] = await Promise.all([
+      register(new Browser(api.base), name(), { invitation_code: code }),
+      register(new Browser(api.base), name(), { invitation_code: code }),
+    ]);
     expect([a.body.status, b.body.status].sort()).toEqual([200, 420109]);
     expect((await getDb().invitationCode.findUnique({ where: { code } }))?.uses).toBe(1);
   });
@@ -121,7 +136,9 @@ describe("sessions", () => {
     await register(a, account);
     const b = new Browser(api.base, ip());
     expect((await b.call("/api/v1/auth/login", { body: { account, password: "secret123", agreed: true } })).body.status).toBe(200);
-    expect((await a.call("/api/v1/auth/password/change", { body: { current: "secret123", password: "newsecret1", confirm: "newsecret1" } })).body.status).toBe(200);
+    expect((await a.call("/api/v1/auth/password/change", { body: { current: "secret123", password: "newsecret1", confirm: "newsecret1" } })).body.status).toBe(
+      200,
+    );
     expect((await b.call("/api/v1/account/me")).body.status).toBe(110003);
     expect((await a.call("/api/v1/account/me")).body.status).toBe(200);
     expect((await b.call("/api/v1/auth/login", { body: { account, password: "secret123", agreed: true } })).body.status).toBe(420101);
@@ -135,7 +152,9 @@ describe("sessions", () => {
     const a = new Browser(api.base, ip());
     const account = name();
     await register(a, account);
-    expect((await a.call("/api/v1/auth/password/change", { body: { current: "not-it", password: "newsecret1", confirm: "newsecret1" } })).body.status).toBe(420101);
+    expect((await a.call("/api/v1/auth/password/change", { body: { current: "not-it", password: "newsecret1", confirm: "newsecret1" } })).body.status).toBe(
+      420101,
+    );
     expect((await new Browser(api.base, ip()).call("/api/v1/auth/login", { body: { account, password: "secret123", agreed: true } })).body.status).toBe(200);
   });
 
@@ -153,7 +172,10 @@ describe("SMS codes", () => {
     const b = new Browser(api.base, ip());
     const p = phone();
     await register(b, name());
-    await getDb().account.update({ where: { account: [...b.cookies.keys()].length ? (await b.call("/api/v1/account/me")).body.data.account : "" }, data: { phone: p } });
+    await getDb().account.update({
+      where: { account: [...b.cookies.keys()].length ? (await b.call("/api/v1/account/me")).body.data.account : "" },
+      data: { phone: p },
+    });
     return { b, p };
   }
   const lastCode = async (p: string) => /\d{6}/.exec((await getDb().devSmsMessage.findFirst({ where: { phone: p }, orderBy: { id: "desc" } }))!.text)![0];
@@ -197,7 +219,9 @@ describe("SMS codes", () => {
     const c = new Browser(api.base, ip());
     expect((await c.call("/api/v1/auth/sms/send", { body: { phone: p, purpose: "reset_password" } })).body.status).toBe(200);
     const code = await lastCode(p);
-    expect((await c.call("/api/v1/auth/password/reset", { body: { phone: p, code, password: "reset-pass-1", confirm: "reset-pass-1" } })).body.status).toBe(200);
+    expect((await c.call("/api/v1/auth/password/reset", { body: { phone: p, code, password: "reset-pass-1", confirm: "reset-pass-1" } })).body.status).toBe(
+      200,
+    );
     expect((await b.call("/api/v1/account/me")).body.status).toBe(110003);
     expect((await c.call("/api/v1/auth/login", { body: { account: p, password: "reset-pass-1", agreed: true } })).body.status).toBe(200);
   });
@@ -220,17 +244,29 @@ describe("enterprise login by domain (/sso_login)", () => {
     const code = `ENT${run}`.toUpperCase();
     await getDb().invitationCode.create({ data: { code, enterpriseId: ent.id, maxUses: 5 } });
     const member = name("m");
-    const weak = await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account: member, password: "secret123", confirm: "secret123", invitation_code: code, agreed: true, domain } });
+    const weak = await new Browser(api.base, ip()).call("/api/v1/auth/register", {
+      body: { account: member, password: "secret123", confirm: "secret123", invitation_code: code, agreed: true, domain },
+    });
     expect(weak.body.status).toBe(400001);
-    const ok = await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account: member, password: "Str0ng!Pass", confirm: "Str0ng!Pass", invitation_code: code, agreed: true, domain } });
+    const ok = await new Browser(api.base, ip()).call("/api/v1/auth/register", {
+      body: { account: member, password: "Str0ng!Pass", confirm: "Str0ng!Pass", invitation_code: code, agreed: true, domain },
+    });
     expect(ok.body.data.account).toMatchObject({ enterpriseId: ent.id, roles: ["enterprise_staff"] });
 
     // An invitation of the platform (no enterprise) does not admit anyone to the enterprise.
     const platformCode = `PLT${run}`.toUpperCase();
     await getDb().invitationCode.create({ data: { code: platformCode, maxUses: 5 } });
-    expect((await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account: name("m"), password: "Str0ng!Pass", confirm: "Str0ng!Pass", invitation_code: platformCode, agreed: true, domain } })).body.status).toBe(420109);
+    expect(
+      (
+        await new Browser(api.base, ip()).call("/api/v1/auth/register", {
+          body: { account: name("m"), password: "Str0ng!Pass", confirm: "Str0ng!Pass", invitation_code: platformCode, agreed: true, domain },
+        })
+      ).body.status,
+    ).toBe(420109);
 
-    expect((await new Browser(api.base, ip()).call("/api/v1/auth/login", { body: { account: member, password: "Str0ng!Pass", agreed: true, domain } })).body.status).toBe(200);
+    expect(
+      (await new Browser(api.base, ip()).call("/api/v1/auth/login", { body: { account: member, password: "Str0ng!Pass", agreed: true, domain } })).body.status,
+    ).toBe(200);
     const outsider = name();
     await register(new Browser(api.base), outsider);
     const refused = new Browser(api.base, ip());

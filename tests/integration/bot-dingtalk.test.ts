@@ -172,7 +172,13 @@ describe("DingTalk channel: messages in", () => {
       conversation: { kind: "contact", id: "staff001" },
       text: "what is Zelin?",
       mentionedBot: true,
-      replyContext: { sessionWebhook: msg.sessionWebhook, conversationId: msg.conversationId, conversationType: "1", robotCode: APP.clientId, senderStaffId: "staff001" },
+      replyContext: {
+        sessionWebhook: msg.sessionWebhook,
+        conversationId: msg.conversationId,
+        conversationType: "1",
+        robotCode: APP.clientId,
+        senderStaffId: "staff001",
+      },
     });
     expect(fake.acks.get(id)![0]).toMatchObject({ code: 200, headers: { messageId: id }, message: "OK" });
   });
@@ -204,7 +210,9 @@ describe("DingTalk channel: messages in", () => {
     const { channel, rec, hooks } = makeChannel();
     await channel.connect(hooks);
     const a = fake.deliver(fake.robotMessage({ conversationType: "2", isInAtList: false, text: { content: "chatting among ourselves" } }));
-    const b = fake.deliver(fake.robotMessage({ conversationType: "2", conversationId: "cidGroup1==", isInAtList: true, text: { content: "@Helper what is Zelin?" } }));
+    const b = fake.deliver(
+      fake.robotMessage({ conversationType: "2", conversationId: "cidGroup1==", isInAtList: true, text: { content: "@Helper what is Zelin?" } }),
+    );
     await until(() => fake.isAcked(a) && fake.isAcked(b));
     expect(rec.messages.map((m) => [m.conversation.kind, m.mentionedBot, m.text])).toEqual([
       ["group", false, "chatting among ourselves"],
@@ -217,7 +225,14 @@ describe("DingTalk channel: messages in", () => {
     const { channel, rec, hooks } = makeChannel();
     await channel.connect(hooks);
     fake.sendRaw("{not json");
-    fake.sendRaw(JSON.stringify({ specVersion: "1.0", type: "CALLBACK", headers: { messageId: "m-bad", topic: "/v1.0/im/bot/messages/get", contentType: "application/json" }, data: "<xml/>" }));
+    fake.sendRaw(
+      JSON.stringify({
+        specVersion: "1.0",
+        type: "CALLBACK",
+        headers: { messageId: "m-bad", topic: "/v1.0/im/bot/messages/get", contentType: "application/json" },
+        data: "<xml/>",
+      }),
+    );
     const id = fake.deliver(fake.robotMessage({ text: { content: "still here" } }));
     await until(() => fake.isAcked(id));
     expect(rec.messages.map((m) => m.text)).toEqual(["still here"]);
@@ -263,8 +278,17 @@ describe("DingTalk channel: answers out", () => {
     await channel.reply(rec.messages[0], { text: "to you" });
     await channel.reply(rec.messages[1], { text: "to the group" });
     expect(fake.webhookPosts.length).toBe(w);
-    expect(fake.batchSends.slice(b)).toEqual([{ robotCode: APP.clientId, userIds: ["staff777"], msgKey: "sampleMarkdown", msgParam: JSON.stringify({ title: "to you", text: "to you" }) }]);
-    expect(fake.groupSends.slice(g)).toEqual([{ robotCode: APP.clientId, openConversationId: "cidLapsed==", msgKey: "sampleMarkdown", msgParam: JSON.stringify({ title: "to the group", text: "to the group" }) }]);
+    expect(fake.batchSends.slice(b)).toEqual([
+      { robotCode: APP.clientId, userIds: ["staff777"], msgKey: "sampleMarkdown", msgParam: JSON.stringify({ title: "to you", text: "to you" }) },
+    ]);
+    expect(fake.groupSends.slice(g)).toEqual([
+      {
+        robotCode: APP.clientId,
+        openConversationId: "cidLapsed==",
+        msgKey: "sampleMarkdown",
+        msgParam: JSON.stringify({ title: "to the group", text: "to the group" }),
+      },
+    ]);
   });
 
   it("send(): contacts through batchSend and groups through groupMessages/send, with one cached token for all", async () => {
@@ -273,7 +297,11 @@ describe("DingTalk channel: answers out", () => {
     fake.expireTokens();
     const tokensBefore = fake.tokenRequests;
     const [b, g] = [fake.batchSends.length, fake.groupSends.length];
-    await Promise.all([channel.send({ kind: "contact", id: "staff002" }, { text: "Good morning" }), channel.send({ kind: "group", id: "cidDaily==" }, { text: "# Daily\nnews" }), channel.send({ kind: "group", id: "cidOther==" }, { text: "more" })]);
+    await Promise.all([
+      channel.send({ kind: "contact", id: "staff002" }, { text: "Good morning" }),
+      channel.send({ kind: "group", id: "cidDaily==" }, { text: "# Daily\nnews" }),
+      channel.send({ kind: "group", id: "cidOther==" }, { text: "more" }),
+    ]);
     expect(fake.tokenRequests).toBe(tokensBefore + 1);
     expect(fake.batchSends.slice(b).map((s) => s.userIds)).toEqual([["staff002"]]);
     expect(fake.groupSends.slice(g).map((s) => [s.openConversationId, JSON.parse(String(s.msgParam)).title])).toEqual([
@@ -345,9 +373,14 @@ describe("DingTalk channel: answers out", () => {
     expect(new Set(updates.map((u) => u.guid)).size).toBe(updates.length);
 
     const groupReply = (await channel.startStreamingReply!(rec.messages[1])) as TCardReply;
-    expect(fake.cards.get(groupReply.outTrackId)!.create).toMatchObject({ openSpaceId: "dtv1.card//IM_GROUP.cidCards==", imGroupOpenDeliverModel: { robotCode: APP.clientId } });
+    expect(fake.cards.get(groupReply.outTrackId)!.create).toMatchObject({
+      openSpaceId: "dtv1.card//IM_GROUP.cidCards==",
+      imGroupOpenDeliverModel: { robotCode: APP.clientId },
+    });
     await groupReply.fail("Sorry, something went wrong.");
-    expect(fake.cards.get(groupReply.outTrackId)!.updates).toEqual([expect.objectContaining({ content: "Sorry, something went wrong.", isFinalize: true, isError: true })]);
+    expect(fake.cards.get(groupReply.outTrackId)!.updates).toEqual([
+      expect.objectContaining({ content: "Sorry, something went wrong.", isFinalize: true, isError: true }),
+    ]);
   });
 
   it("a card DingTalk refuses to finish: the answer goes through the session webhook instead", async () => {
@@ -361,7 +394,9 @@ describe("DingTalk channel: answers out", () => {
     await until(() => fake.cards.get(reply.outTrackId)!.updates.length === 1);
     fake.breakCard(reply.outTrackId);
     await reply.finish("the whole answer");
-    expect(fake.webhookPosts.filter((p) => p.conversationId === msg.conversationId).map((p) => (p.body.markdown as { text: string }).text)).toEqual(["the whole answer"]);
+    expect(fake.webhookPosts.filter((p) => p.conversationId === msg.conversationId).map((p) => (p.body.markdown as { text: string }).text)).toEqual([
+      "the whole answer",
+    ]);
   });
 
   it("a card that cannot be created (DingTalk refuses it): no streaming reply, so the answer goes as markdown", async () => {
@@ -371,7 +406,11 @@ describe("DingTalk channel: answers out", () => {
     await until(() => rec.messages.length === 1);
     const cards = fake.cards.size;
     // No group id makes no card space: DingTalk answers 400.
-    const broken = { ...rec.messages[0], conversation: { kind: "group" as const, id: "" }, replyContext: { ...(rec.messages[0].replyContext as object), conversationId: "" } };
+    const broken = {
+      ...rec.messages[0],
+      conversation: { kind: "group" as const, id: "" },
+      replyContext: { ...(rec.messages[0].replyContext as object), conversationId: "" },
+    };
     expect(await channel.startStreamingReply!(broken)).toBeNull();
     expect(fake.cards.size).toBe(cards);
   });
@@ -408,8 +447,15 @@ describe("DingTalk bots through the gateway", () => {
 
     owner = await makeBotOwner();
     bot = await makeTestBot(owner, { channel: "dingtalk", name: "Helper", credentials: { client_id: BOT_A.clientId, client_secret: BOT_A.clientSecret } });
-    cardBot = await makeTestBot(owner, { channel: "dingtalk", credentials: { ...BOT_CARD, client_id: BOT_CARD.clientId, client_secret: BOT_CARD.clientSecret, card_template_id: "ai-card-tpl.schema" }, agentConfig: { model_key: modelKey } });
-    refusedBot = await makeTestBot(await makeBotOwner(), { channel: "dingtalk", credentials: { client_id: BOT_REFUSED.clientId, client_secret: "not-the-secret" } });
+    cardBot = await makeTestBot(owner, {
+      channel: "dingtalk",
+      credentials: { ...BOT_CARD, client_id: BOT_CARD.clientId, client_secret: BOT_CARD.clientSecret, card_template_id: "ai-card-tpl.schema" },
+      agentConfig: { model_key: modelKey },
+    });
+    refusedBot = await makeTestBot(await makeBotOwner(), {
+      channel: "dingtalk",
+      credentials: { client_id: BOT_REFUSED.clientId, client_secret: "not-the-secret" },
+    });
     // Only DingTalk bots, and no queue: DingTalk's messages come down the stream, not through the web process.
     gateway = await startTestGateway({ factories: { dingtalk: createDingtalkChannel }, consumeQueue: false });
     await waitFor(async () => (await botRow(bot.botId)).state === "online" && (await botRow(cardBot.botId)).state === "online", 15_000, "the bots online");
@@ -440,11 +486,29 @@ describe("DingTalk bots through the gateway", () => {
 
   it("in a group (group_reply mention): not mentioned, no answer; mentioned, an answer in the group", async () => {
     const group = `cidGroup${run}==`;
-    const quiet = fake.deliver(fake.robotMessage({ robotCode: BOT_A.clientId, conversationType: "2", conversationId: group, isInAtList: false, senderStaffId: `staff-${run}-2`, text: { content: "just chatting" } }));
+    const quiet = fake.deliver(
+      fake.robotMessage({
+        robotCode: BOT_A.clientId,
+        conversationType: "2",
+        conversationId: group,
+        isInAtList: false,
+        senderStaffId: `staff-${run}-2`,
+        text: { content: "just chatting" },
+      }),
+    );
     await waitFor(() => fake.isAcked(quiet), 10_000, "the ACK of the quiet message");
     await sleep(300);
     expect(postsTo(group)).toEqual([]);
-    const asked = fake.deliver(fake.robotMessage({ robotCode: BOT_A.clientId, conversationType: "2", conversationId: group, isInAtList: true, senderStaffId: `staff-${run}-2`, text: { content: "@Helper hello there" } }));
+    const asked = fake.deliver(
+      fake.robotMessage({
+        robotCode: BOT_A.clientId,
+        conversationType: "2",
+        conversationId: group,
+        isInAtList: true,
+        senderStaffId: `staff-${run}-2`,
+        text: { content: "@Helper hello there" },
+      }),
+    );
     const posts = await waitFor(() => nonEmpty(postsTo(group)), 20_000, "the group answer");
     expect(posts.map(textOf)).toEqual([OUT_OF_SCOPE]);
     await waitFor(() => fake.isAcked(asked), 5000, "the ACK");
@@ -455,8 +519,15 @@ describe("DingTalk bots through the gateway", () => {
   it("with a card template: the answer streams into an AI card in several updates, the last finalized with the whole text", async () => {
     const msg = fake.robotMessage({ robotCode: BOT_CARD.clientId, senderStaffId: `staff-${run}-3`, text: { content: "tell me about cards" } });
     fake.deliver(msg);
-    const card = await waitFor(() => [...fake.cards.values()].find((c) => c.create.openSpaceId === `dtv1.card//IM_ROBOT.staff-${run}-3` && c.updates.some((u) => u.isFinalize)), 30_000, "the finalized card");
-    expect(card.create).toMatchObject({ cardTemplateId: "ai-card-tpl.schema", imRobotOpenDeliverModel: { spaceType: "IM_ROBOT", robotCode: BOT_CARD.clientId } });
+    const card = await waitFor(
+      () => [...fake.cards.values()].find((c) => c.create.openSpaceId === `dtv1.card//IM_ROBOT.staff-${run}-3` && c.updates.some((u) => u.isFinalize)),
+      30_000,
+      "the finalized card",
+    );
+    expect(card.create).toMatchObject({
+      cardTemplateId: "ai-card-tpl.schema",
+      imRobotOpenDeliverModel: { spaceType: "IM_ROBOT", robotCode: BOT_CARD.clientId },
+    });
     expect(card.updates.length).toBeGreaterThanOrEqual(3);
     const last = card.updates.at(-1)!;
     expect(last).toMatchObject({ key: "content", isFull: true, isFinalize: true, isError: false });
@@ -481,21 +552,38 @@ describe("DingTalk bots through the gateway", () => {
   it("a scheduled message to a group goes out through groupMessages/send, once", async () => {
     const group = `cidSched${run}==`;
     const content = "## Daily news\n\nZelin has **news** for you.";
-    await saveSchedule(owner, ZScheduleInput.parse({ bot_id: bot.botId, content, targets: [{ kind: "group", id: group, name: "Daily" }], send_at: new Date(Date.now() + 500).toISOString(), loop: "once" }));
+    await saveSchedule(
+      owner,
+      ZScheduleInput.parse({
+        bot_id: bot.botId,
+        content,
+        targets: [{ kind: "group", id: group, name: "Daily" }],
+        send_at: new Date(Date.now() + 500).toISOString(),
+        loop: "once",
+      }),
+    );
     const sent = await waitFor(() => fake.groupSends.find((s) => s.openConversationId === group), 20_000, "the scheduled message");
     expect(sent).toMatchObject({ robotCode: BOT_A.clientId, msgKey: "sampleMarkdown" });
     expect(JSON.parse(String(sent.msgParam))).toEqual({ title: "Daily news", text: content });
-    const delivery = await waitFor(() => getDb().botDelivery.findFirst({ where: { botId: bot.botId, kind: "scheduled", state: "sent" } }), 10_000, "the delivery row");
+    const delivery = await waitFor(
+      () => getDb().botDelivery.findFirst({ where: { botId: bot.botId, kind: "scheduled", state: "sent" } }),
+      10_000,
+      "the delivery row",
+    );
     expect(delivery.target).toMatchObject({ kind: "group", id: group });
     await sleep(800);
     expect(fake.groupSends.filter((s) => s.openConversationId === group)).toHaveLength(1);
   });
 
   it("refused credentials: the bot is offline with the reason, and no connection is held", async () => {
-    const row = await waitFor(async () => {
-      const r = await botRow(refusedBot.botId);
-      return r.state === "offline" && r.stateDetail === "detail.credentials_refused" ? r : null;
-    }, 15_000, "the refused bot offline");
+    const row = await waitFor(
+      async () => {
+        const r = await botRow(refusedBot.botId);
+        return r.state === "offline" && r.stateDetail === "detail.credentials_refused" ? r : null;
+      },
+      15_000,
+      "the refused bot offline",
+    );
     expect(row.stateDetail).toBe("detail.credentials_refused");
     expect(fake.liveConnections(BOT_REFUSED.clientId)).toBe(0);
   });

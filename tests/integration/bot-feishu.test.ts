@@ -47,7 +47,15 @@ afterAll(async () => {
 
 type TRecorder = { messages: TInboundMessage[]; greetings: TGreetingTrigger[]; health: TChannelHealth[]; onMessage?: (m: TInboundMessage) => Promise<void> };
 
-const credentialsOf = (app = APP, over: Record<string, unknown> = {}) => ({ app_id: app.appId, app_secret: app.appSecret, mode: "websocket", encrypt_key: "", verification_token: "", stream_card: true, ...over });
+const credentialsOf = (app = APP, over: Record<string, unknown> = {}) => ({
+  app_id: app.appId,
+  app_secret: app.appSecret,
+  mode: "websocket",
+  encrypt_key: "",
+  verification_token: "",
+  stream_card: true,
+  ...over,
+});
 
 function makeChannel(credentials: Record<string, unknown> = credentialsOf()) {
   const channel = createFeishuChannel({ botId: "bot_feishu_test", name: "Helper", credentials });
@@ -166,7 +174,13 @@ describe("Feishu channel: events in", () => {
     const { rec } = await connected();
     const chatId = "oc_group00000000000000000000000001";
     const a = fake.messageEvent(APP.appId, { chatType: "group", chatId, sender: ALICE, text: "@_user_1 lunch?", mentions: [BOB] });
-    const b = fake.messageEvent(APP.appId, { chatType: "group", chatId, sender: ALICE, text: "@_user_1 what is Zelin? ask @_user_2", mentions: [{ openId: "", bot: true }, BOB] });
+    const b = fake.messageEvent(APP.appId, {
+      chatType: "group",
+      chatId,
+      sender: ALICE,
+      text: "@_user_1 what is Zelin? ask @_user_2",
+      mentions: [{ openId: "", bot: true }, BOB],
+    });
     await fake.push(APP.appId, a.body);
     await fake.push(APP.appId, b.body);
     expect(rec.messages.map((m) => [m.conversation, m.mentionedBot, m.text])).toEqual([
@@ -177,12 +191,41 @@ describe("Feishu channel: events in", () => {
 
   it("a rich-text post is read as its words; pictures, other bots' messages and events the bot does not want are ACKed and not passed on", async () => {
     const { rec } = await connected();
-    const post = { title: "Question", content: [[{ tag: "at", user_id: "@_user_1", user_name: "Zelin Bot" }, { tag: "text", text: " opening " }, { tag: "text", text: "hours?" }], [{ tag: "a", text: "our site", href: "https://example.com" }]] };
-    const p = fake.messageEvent(APP.appId, { chatType: "group", chatId: "oc_post", sender: ALICE, text: "", messageType: "post", content: JSON.stringify(post), mentions: [{ openId: "", bot: true }] });
-    const image = fake.messageEvent(APP.appId, { chatType: "p2p", sender: ALICE, text: "", messageType: "image", content: JSON.stringify({ image_key: "img_v2_abc" }) });
+    const post = {
+      title: "Question",
+      content: [
+        [
+          { tag: "at", user_id: "@_user_1", user_name: "Zelin Bot" },
+          { tag: "text", text: " opening " },
+          { tag: "text", text: "hours?" },
+        ],
+        [{ tag: "a", text: "our site", href: "https://example.com" }],
+      ],
+    };
+    const p = fake.messageEvent(APP.appId, {
+      chatType: "group",
+      chatId: "oc_post",
+      sender: ALICE,
+      text: "",
+      messageType: "post",
+      content: JSON.stringify(post),
+      mentions: [{ openId: "", bot: true }],
+    });
+    const image = fake.messageEvent(APP.appId, {
+      chatType: "p2p",
+      sender: ALICE,
+      text: "",
+      messageType: "image",
+      content: JSON.stringify({ image_key: "img_v2_abc" }),
+    });
     const fromBot = fake.messageEvent(APP.appId, { chatType: "group", chatId: "oc_post", sender: BOB, text: "beep" });
     (fromBot.body.event as any).sender.sender_type = "app";
-    for (const body of [p.body, image.body, fromBot.body, { schema: "2.0", header: { event_id: "e1", event_type: "im.message.reaction.created_v1", token: APP.verificationToken, app_id: APP.appId }, event: {} }]) {
+    for (const body of [
+      p.body,
+      image.body,
+      fromBot.body,
+      { schema: "2.0", header: { event_id: "e1", event_type: "im.message.reaction.created_v1", token: APP.verificationToken, app_id: APP.appId }, event: {} },
+    ]) {
       expect((await fake.push(APP.appId, body)).payload.code).toBe(200);
     }
     expect(rec.messages.map((m) => [m.text, m.mentionedBot])).toEqual([["Question\nopening hours?\nour site (https://example.com)", true]]);
@@ -212,7 +255,11 @@ describe("Feishu channel: events in", () => {
     await fake.push(APP.appId, joined);
     await fake.push(APP.appId, fake.p2pEnteredEvent(APP.appId, ALICE));
     await fake.push(APP.appId, fake.p2pEnteredEvent(APP.appId, ALICE));
-    const added = { schema: "2.0", header: { event_id: "ev_bot_added_1", event_type: "im.chat.member.bot.added_v1", token: APP.verificationToken, app_id: APP.appId }, event: { chat_id: "oc_new", name: "New group", operator_id: { open_id: BOB.openId } } };
+    const added = {
+      schema: "2.0",
+      header: { event_id: "ev_bot_added_1", event_type: "im.chat.member.bot.added_v1", token: APP.verificationToken, app_id: APP.appId },
+      event: { chat_id: "oc_new", name: "New group", operator_id: { open_id: BOB.openId } },
+    };
     await fake.push(APP.appId, added);
     expect(rec.greetings).toEqual([
       { externalId: joined.header.event_id, target: { kind: "group", id: "oc_join", name: "Team" }, who: { id: BOB.openId, name: "Bob" } },
@@ -226,7 +273,13 @@ describe("Feishu channel: events in", () => {
 describe("Feishu channel: answers out", () => {
   async function inbound(text = "hello", chatType: "p2p" | "group" = "p2p") {
     const made = await connected();
-    const e = fake.messageEvent(APP.appId, { chatType, chatId: "oc_answers", sender: ALICE, text, mentions: chatType === "group" ? [{ openId: "", bot: true }] : [] });
+    const e = fake.messageEvent(APP.appId, {
+      chatType,
+      chatId: "oc_answers",
+      sender: ALICE,
+      text,
+      mentions: chatType === "group" ? [{ openId: "", bot: true }] : [],
+    });
     await fake.push(APP.appId, e.body);
     return { ...made, msg: made.rec.messages.at(-1)!, messageId: e.messageId };
   }
@@ -239,7 +292,10 @@ describe("Feishu channel: answers out", () => {
     expect(fake.repliesTo(messageId)).toHaveLength(1);
     const [card] = fake.repliesTo(messageId);
     expect(card).toMatchObject({ kind: "reply", msgType: "interactive", replyTo: messageId });
-    expect(card.content).toMatchObject({ schema: "2.0", config: { update_multi: true, summary: { content: "Hours We open at 9. map (https://example.com/map.png)" } } });
+    expect(card.content).toMatchObject({
+      schema: "2.0",
+      config: { update_multi: true, summary: { content: "Hours We open at 9. map (https://example.com/map.png)" } },
+    });
     expect(markdownOf(card.content)).toEqual(["## Hours\n\nWe open at **9**. [map](https://example.com/map.png)"]);
 
     const long = Array.from({ length: 2500 }, (_, i) => `第${i}句，一个很长的回答。`).join("");
@@ -255,7 +311,15 @@ describe("Feishu channel: answers out", () => {
     const reply = (await channel.startStreamingReply!(msg))!;
     const [card] = fake.repliesTo(messageId);
     expect(markdownOf(card.content)).toHaveLength(1);
-    expect(card.content.body.elements[0]).toMatchObject({ tag: "markdown", i18n_content: { zh_cn: expect.stringContaining("正在思考"), en_us: expect.stringContaining("Thinking"), pt_br: expect.stringContaining("Pensando"), zh_hk: expect.any(String) } });
+    expect(card.content.body.elements[0]).toMatchObject({
+      tag: "markdown",
+      i18n_content: {
+        zh_cn: expect.stringContaining("正在思考"),
+        en_us: expect.stringContaining("Thinking"),
+        pt_br: expect.stringContaining("Pensando"),
+        zh_hk: expect.any(String),
+      },
+    });
     let text = "";
     for (let i = 0; i < 40; i++) {
       text += `word${i} `;
@@ -338,7 +402,11 @@ describe("Feishu bot through the gateway: long connection", () => {
 
   beforeAll(async () => {
     owner = await makeBotOwner();
-    bot = await makeTestBot(owner, { channel: "feishu", credentials: { app_id: WS_APP.appId, app_secret: WS_APP.appSecret }, greeting: "Welcome to **Zelin**!" });
+    bot = await makeTestBot(owner, {
+      channel: "feishu",
+      credentials: { app_id: WS_APP.appId, app_secret: WS_APP.appSecret },
+      greeting: "Welcome to **Zelin**!",
+    });
     gateway = await startTestGateway({ factories: { feishu: createFeishuChannel } });
     await waitFor(async () => (await botRow(bot.botId)).state === "online", 15_000, "bot online");
   });
@@ -368,7 +436,13 @@ describe("Feishu bot through the gateway: long connection", () => {
   it("in a group: not mentioned, no answer; mentioned, an answer to that message", async () => {
     const chatId = "oc_gateway_group_000000000000001";
     const quiet = fake.messageEvent(WS_APP.appId, { chatType: "group", chatId, sender: BOB, text: "lunch at noon?" });
-    const asked = fake.messageEvent(WS_APP.appId, { chatType: "group", chatId, sender: BOB, text: "@_user_1 what about lunch?", mentions: [{ openId: "", bot: true }] });
+    const asked = fake.messageEvent(WS_APP.appId, {
+      chatType: "group",
+      chatId,
+      sender: BOB,
+      text: "@_user_1 what about lunch?",
+      mentions: [{ openId: "", bot: true }],
+    });
     await fake.push(WS_APP.appId, quiet.body);
     await fake.push(WS_APP.appId, asked.body);
     await waitFor(() => answerTo(asked.messageId) === OUT_OF_SCOPE, 15_000, "group answer");
@@ -390,10 +464,21 @@ describe("Feishu bot through the gateway: long connection", () => {
 
   it("a scheduled message to a group goes out through im.message.create with the chat id", async () => {
     const chatId = "oc_gateway_sched_000000000000001";
-    await saveSchedule(owner, ZScheduleInput.parse({ bot_id: bot.botId, content: "Daily **news**", targets: [{ kind: "group", id: chatId, name: "Daily" }], send_at: new Date().toISOString(), loop: "once" }));
+    await saveSchedule(
+      owner,
+      ZScheduleInput.parse({
+        bot_id: bot.botId,
+        content: "Daily **news**",
+        targets: [{ kind: "group", id: chatId, name: "Daily" }],
+        send_at: new Date().toISOString(),
+        loop: "once",
+      }),
+    );
     await gateway.tick();
     await waitFor(() => fake.sentTo(chatId).length > 0, 10_000, "scheduled send");
-    expect(fake.sentTo(chatId).map((s) => [s.kind, s.receiveIdType, s.receiveId, markdownOf(s.content)])).toEqual([["create", "chat_id", chatId, ["Daily **news**"]]]);
+    expect(fake.sentTo(chatId).map((s) => [s.kind, s.receiveIdType, s.receiveId, markdownOf(s.content)])).toEqual([
+      ["create", "chat_id", chatId, ["Daily **news**"]],
+    ]);
   });
 });
 
@@ -407,7 +492,16 @@ describe("Feishu bot through the gateway: webhook mode", () => {
   beforeAll(async () => {
     api = await startApiServer();
     owner = await makeBotOwner();
-    bot = await makeTestBot(owner, { channel: "feishu", credentials: { app_id: HOOK_APP.appId, app_secret: HOOK_APP.appSecret, mode: "webhook", encrypt_key: HOOK_APP.encryptKey, verification_token: HOOK_APP.verificationToken } });
+    bot = await makeTestBot(owner, {
+      channel: "feishu",
+      credentials: {
+        app_id: HOOK_APP.appId,
+        app_secret: HOOK_APP.appSecret,
+        mode: "webhook",
+        encrypt_key: HOOK_APP.encryptKey,
+        verification_token: HOOK_APP.verificationToken,
+      },
+    });
     url = `${api.base}/api/v1/bots/${bot.botId}/feishu`;
     gateway = await startTestGateway({ factories: { feishu: createFeishuChannel } });
     await waitFor(async () => (await botRow(bot.botId)).state === "to_be_associated", 15_000, "waiting for the first callback");
@@ -448,7 +542,9 @@ describe("Feishu bot through the gateway: webhook mode", () => {
     expect((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" })).status).toBe(400);
     await sleep(1500);
     for (const e of [wrongToken, badSignature, otherKey]) expect(fake.repliesTo(e.messageId)).toEqual([]);
-    expect(await getDb().botInbound.count({ where: { botId: bot.botId, externalId: { in: [wrongToken.messageId, badSignature.messageId, otherKey.messageId] } } })).toBe(0);
+    expect(
+      await getDb().botInbound.count({ where: { botId: bot.botId, externalId: { in: [wrongToken.messageId, badSignature.messageId, otherKey.messageId] } } }),
+    ).toBe(0);
   });
 
   it("an unknown bot, or a bot on the long connection, has no event URL: 404", async () => {

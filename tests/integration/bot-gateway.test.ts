@@ -49,13 +49,31 @@ async function wecomBot(o: { freePerDay?: number; agentConfig?: Record<string, u
   const app = { corpId: `ww${uid()}`, agentId: String(1_000_000 + crypto.randomInt(1000)), secret: `secret-${uid()}` };
   wecom.addApp(app);
   const owner = o.owner ?? (await makeBotOwner());
-  const credentials = { corp_id: app.corpId, agent_id: app.agentId, secret: app.secret, token: `t${uid()}`, encoding_aes_key: crypto.randomBytes(32).toString("base64").replace(/[^A-Za-z0-9]/g, "").padEnd(43, "x").slice(0, 43) };
+  const credentials = {
+    corp_id: app.corpId,
+    agent_id: app.agentId,
+    secret: app.secret,
+    token: `t${uid()}`,
+    encoding_aes_key: crypto
+      .randomBytes(32)
+      .toString("base64")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .padEnd(43, "x")
+      .slice(0, 43),
+  };
   const bot = await makeTestBot(owner, { channel: "wecom", credentials, freePerDay: o.freePerDay, agentConfig: o.agentConfig });
   return { ...bot, owner, app };
 }
 
 const sentTo = (app: { agentId: string }, to?: string) => wecom.sent.filter((s) => s.agentId === app.agentId && (to === undefined || s.to === to));
-const message = (from: string, text: string, id = uid()) => ({ externalId: id, sender: { id: from, name: from }, conversation: { kind: "contact" as const, id: from }, text, mentionedBot: true, receivedAt: new Date() });
+const message = (from: string, text: string, id = uid()) => ({
+  externalId: id,
+  sender: { id: from, name: from },
+  conversation: { kind: "contact" as const, id: from },
+  text,
+  mentionedBot: true,
+  receivedAt: new Date(),
+});
 
 describe("answering", () => {
   it("answers through the app's agent, counts the sender's uses against the free count, and says the refusal in words", async () => {
@@ -115,13 +133,22 @@ describe("unreadable credentials", () => {
     const foreign = crypto.createCipheriv("aes-256-gcm", crypto.randomBytes(32), crypto.randomBytes(12));
     foreign.update("{}");
     foreign.final();
-    await getDb().bot.update({ where: { id: broken.botId }, data: { credentials: `v1.${crypto.randomBytes(12).toString("base64url")}.${foreign.getAuthTag().toString("base64url")}.${crypto.randomBytes(8).toString("base64url")}` } });
+    await getDb().bot.update({
+      where: { id: broken.botId },
+      data: {
+        credentials: `v1.${crypto.randomBytes(12).toString("base64url")}.${foreign.getAuthTag().toString("base64url")}.${crypto.randomBytes(8).toString("base64url")}`,
+      },
+    });
     const gw = await startTestGateway({ claimPerScan: 5 });
     gateways.push(gw);
-    const row = await waitFor(async () => {
-      const r = await botRow(broken.botId);
-      return r.stateDetail === "detail.credentials_unreadable" ? r : null;
-    }, 10_000, "the broken bot parked");
+    const row = await waitFor(
+      async () => {
+        const r = await botRow(broken.botId);
+        return r.stateDetail === "detail.credentials_unreadable" ? r : null;
+      },
+      10_000,
+      "the broken bot parked",
+    );
     expect(row).toMatchObject({ state: "offline", leaseOwner: gw.instanceId });
     await waitFor(async () => (await botRow(good.botId)).leaseOwner === gw.instanceId && gw.held().includes(good.botId), 10_000, "the good bot taken");
     await enqueueInbound(good.botId, message("wangwu", "Hi"));
@@ -139,7 +166,19 @@ describe("scheduled messages", () => {
     gateways.push(first);
     await waitFor(async () => (await botRow(botId)).leaseOwner === first.instanceId, 10_000, "the first gateway holds the bot");
     const sendAt = new Date(Date.now() + 2500);
-    const schedule = await saveSchedule(owner, ZScheduleInput.parse({ bot_id: botId, content: "Daily report time", targets: [{ kind: "contact", id: "boss", name: "Boss" }, { kind: "group", id: "chat-1", name: "Team" }], send_at: sendAt.toISOString(), loop: "daily" }));
+    const schedule = await saveSchedule(
+      owner,
+      ZScheduleInput.parse({
+        bot_id: botId,
+        content: "Daily report time",
+        targets: [
+          { kind: "contact", id: "boss", name: "Boss" },
+          { kind: "group", id: "chat-1", name: "Team" },
+        ],
+        send_at: sendAt.toISOString(),
+        loop: "daily",
+      }),
+    );
     expect(new Date(schedule.next_run_at!).getTime()).toBe(sendAt.getTime());
 
     // The gateway restarts before the time: the new instance fires it.
@@ -149,10 +188,14 @@ describe("scheduled messages", () => {
     gateways.push(second);
     const sent = await waitFor(() => (sentTo(app).length >= 2 ? sentTo(app) : null), 15_000, "the scheduled sends");
     // The platform has the message before the gateway records the answer: wait for the record.
-    const deliveries = await waitFor(async () => {
-      const rows = await getDb().botDelivery.findMany({ where: { botId }, orderBy: { createdAt: "asc" } });
-      return rows.length >= 2 && rows.every((d) => d.state !== "sending") ? rows : null;
-    }, 5_000, "the deliveries recorded");
+    const deliveries = await waitFor(
+      async () => {
+        const rows = await getDb().botDelivery.findMany({ where: { botId }, orderBy: { createdAt: "asc" } });
+        return rows.length >= 2 && rows.every((d) => d.state !== "sending") ? rows : null;
+      },
+      5_000,
+      "the deliveries recorded",
+    );
     expect(deliveries.map((d) => d.state)).toEqual(["sent", "sent"]);
     expect(deliveries.every((d) => d.sentBy === second.instanceId)).toBe(true);
     // On time: not before its time, and within a couple of ticks after it.
@@ -184,10 +227,14 @@ describe("logging in again", () => {
     const second = await waitForMocker(botId, { after: first, timeoutMs: 15_000 });
     expect(specs.map((x) => Boolean(x.freshLogin))).toEqual([false, true]);
     second.scan(`https://login.weixin.qq.com/l/fresh-${uid()}`);
-    const row = await waitFor(async () => {
-      const r = await botRow(botId);
-      return r.state === "to_be_associated" && r.loginQr ? r : null;
-    }, 10_000, "a new QR");
+    const row = await waitFor(
+      async () => {
+        const r = await botRow(botId);
+        return r.state === "to_be_associated" && r.loginQr ? r : null;
+      },
+      10_000,
+      "a new QR",
+    );
     expect(row.loginName).toBeNull();
   });
 });
@@ -199,7 +246,16 @@ describe("two gateway processes", () => {
   function startChild(instanceId: string, scope: string[], maxBots?: number): Promise<ChildProcess> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, instanceId], {
-        env: { ...process.env, BOT_LEASE_MS: String(LEASE_MS), BOT_SCAN_MS: "300", BOT_TICK_MS: "200", BOT_CLAIM_PER_SCAN: "1", BOT_OWNER_SCOPE: scope.join(","), LOG_LEVEL: "warn", ...(maxBots ? { TEST_GATEWAY_MAX_BOTS: String(maxBots) } : {}) },
+        env: {
+          ...process.env,
+          BOT_LEASE_MS: String(LEASE_MS),
+          BOT_SCAN_MS: "300",
+          BOT_TICK_MS: "200",
+          BOT_CLAIM_PER_SCAN: "1",
+          BOT_OWNER_SCOPE: scope.join(","),
+          LOG_LEVEL: "warn",
+          ...(maxBots ? { TEST_GATEWAY_MAX_BOTS: String(maxBots) } : {}),
+        },
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.push(child);
@@ -224,14 +280,29 @@ describe("two gateway processes", () => {
     const ids = bots.map((x) => x.botId);
     const owners = async () => (await getDb().bot.findMany({ where: { id: { in: ids } }, select: { id: true, leaseOwner: true } })).map((r) => r.leaseOwner);
     // Both instances take bots (one per scan each): spread across the two.
-    await waitFor(async () => {
-      const o = await owners();
-      return o.every(Boolean) && o.includes(a) && o.includes(b);
-    }, 20_000, "bots spread across both gateways");
+    await waitFor(
+      async () => {
+        const o = await owners();
+        return o.every(Boolean) && o.includes(a) && o.includes(b);
+      },
+      20_000,
+      "bots spread across both gateways",
+    );
 
     // An occurrence due while both run: each bot's goes out once, from its holder.
     const due = new Date(Date.now() + 2000);
-    for (const x of bots) await saveSchedule(owner, ZScheduleInput.parse({ bot_id: x.botId, content: `tick ${x.botId}`, targets: [{ kind: "contact", id: "ops" }], send_at: due.toISOString(), loop: "hours", every_hours: 1 }));
+    for (const x of bots)
+      await saveSchedule(
+        owner,
+        ZScheduleInput.parse({
+          bot_id: x.botId,
+          content: `tick ${x.botId}`,
+          targets: [{ kind: "contact", id: "ops" }],
+          send_at: due.toISOString(),
+          loop: "hours",
+          every_hours: 1,
+        }),
+      );
     await waitFor(() => bots.every((x) => sentTo(x.app, "ops").length >= 1), 20_000, "every bot's occurrence sent");
     await new Promise((r) => setTimeout(r, 1500));
     for (const x of bots) expect(sentTo(x.app, "ops")).toHaveLength(1);

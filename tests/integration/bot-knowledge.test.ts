@@ -53,7 +53,10 @@ function sourcesLabel(): string {
 
 /** The fake model's answer: the texts of the numbered passages in its system prompt (not their titles), or that it has none. */
 function answerFromPrompt(body: any): string {
-  const system = ((body?.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === "system").map((m) => String(m.content)).join("\n\n");
+  const system = ((body?.messages ?? []) as { role: string; content: unknown }[])
+    .filter((m) => m.role === "system")
+    .map((m) => String(m.content))
+    .join("\n\n");
   // A passage is a "[n] title" line, then its text up to a blank line.
   const texts: string[] = [];
   let current: string[] | null = null;
@@ -72,7 +75,8 @@ function answerFromPrompt(body: any): string {
   return texts.length ? `From my notes: ${texts.join(" ")}` : NO_NOTES;
 }
 
-const lastUserText = (body: any) => String(((body?.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)?.content ?? "");
+const lastUserText = (body: any) =>
+  String(((body?.messages ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)?.content ?? "");
 
 /** Polls `read` until what it returns has not changed for a while (a streamed card gets its last patch). */
 async function settled(read: () => string, quietMs = 800, ms = 15_000) {
@@ -162,7 +166,13 @@ const CASES: TChannelCase[] = [
   },
   {
     channel: "wecom",
-    credentials: () => ({ corp_id: WECOM_APP.corpId, agent_id: WECOM_APP.agentId, secret: WECOM_APP.secret, token: WECOM_KEYS.token, encoding_aes_key: WECOM_KEYS.encodingAesKey }),
+    credentials: () => ({
+      corp_id: WECOM_APP.corpId,
+      agent_id: WECOM_APP.agentId,
+      secret: WECOM_APP.secret,
+      token: WECOM_KEYS.token,
+      encoding_aes_key: WECOM_KEYS.encodingAesKey,
+    }),
     async connect(botId) {
       await waitFor(async () => (await botRow(botId)).state === "to_be_associated", 20_000, "the bot waiting for WeCom's callback");
       const res = await fetch(`${web.base}/api/v1/bots/${botId}/wecom?${buildWecomVerification(WECOM_KEYS, "4242")}`);
@@ -170,10 +180,17 @@ const CASES: TChannelCase[] = [
       await online(botId);
     },
     async ask(botId, who, text) {
-      const { query, body } = buildWecomCallback(WECOM_KEYS, wecomTextXml({ corpId: WECOM_APP.corpId, agentId: WECOM_APP.agentId, from: who, content: text, msgId: `${Date.now()}${crypto.randomInt(1000)}` }));
+      const { query, body } = buildWecomCallback(
+        WECOM_KEYS,
+        wecomTextXml({ corpId: WECOM_APP.corpId, agentId: WECOM_APP.agentId, from: who, content: text, msgId: `${Date.now()}${crypto.randomInt(1000)}` }),
+      );
       const res = await fetch(`${web.base}/api/v1/bots/${botId}/wecom?${query}`, { method: "POST", headers: { "content-type": "text/xml" }, body });
       expect(res.status).toBe(200);
-      return () => wecom.sent.filter((s) => s.to === who).map((s) => s.content).join("\n");
+      return () =>
+        wecom.sent
+          .filter((s) => s.to === who)
+          .map((s) => s.content)
+          .join("\n");
     },
   },
   {
@@ -183,7 +200,11 @@ const CASES: TChannelCase[] = [
     async ask(_botId, who, text) {
       const msg = dingtalk.robotMessage({ robotCode: DING_APP.clientId, senderStaffId: `staff-${who}`, senderNick: who, text: { content: text } });
       dingtalk.deliver(msg);
-      return () => dingtalk.webhookPosts.filter((p) => p.conversationId === msg.conversationId).map((p) => (p.body.markdown as { text: string }).text).join("\n");
+      return () =>
+        dingtalk.webhookPosts
+          .filter((p) => p.conversationId === msg.conversationId)
+          .map((p) => (p.body.markdown as { text: string }).text)
+          .join("\n");
     },
   },
   {
@@ -206,7 +227,14 @@ const bots = new Map<TBotChannel, TKnowledgeBot>();
 /** A Q&A set and a smart-text set of `owner`, both trained. */
 async function makeTrainingSets(owner: TTestActor) {
   const db = getDb();
-  const qa = await db.trainingSet.create({ data: { ownerAccountId: owner.id, name: "Office Q&A", type: "standard", qaItems: { create: [{ question: QA_QUESTION, answer: `The wifi password is ${WIFI}.`, position: 0 }] } } });
+  const qa = await db.trainingSet.create({
+    data: {
+      ownerAccountId: owner.id,
+      name: "Office Q&A",
+      type: "standard",
+      qaItems: { create: [{ question: QA_QUESTION, answer: `The wifi password is ${WIFI}.`, position: 0 }] },
+    },
+  });
   const text = await db.trainingSet.create({ data: { ownerAccountId: owner.id, name: "Office handbook", type: "smart" } });
   const fileKey = `training/${owner.id}/${uid()}.txt`;
   await getFileStore().put(fileKey, Buffer.from(DOC_TEXT), "text/plain");
@@ -229,19 +257,29 @@ async function makeKnowledgeBot(c: TChannelCase): Promise<TKnowledgeBot> {
   const owner = await makeBotOwner();
   const trainingSetIds = await makeTrainingSets(owner);
   const { modelKey, key } = await makeAnsweringModel(c.channel);
-  const bot = await makeTestBot(owner, { channel: c.channel, name: "Office helper", credentials: c.credentials(), agentConfig: { model_key: modelKey, training_set_ids: trainingSetIds, show_reasoning: false } });
+  const bot = await makeTestBot(owner, {
+    channel: c.channel,
+    name: "Office helper",
+    credentials: c.credentials(),
+    agentConfig: { model_key: modelKey, training_set_ids: trainingSetIds, show_reasoning: false },
+  });
   return { owner, botId: bot.botId, appId: bot.appId, key };
 }
 
 /** The model's request for the turn that answered `question`. */
-const requestAbout = (key: string, question: string) => waitFor(() => upstream.receivedFor(key).find((r) => lastUserText(r.body) === question), 30_000, "the model's request");
+const requestAbout = (key: string, question: string) =>
+  waitFor(() => upstream.receivedFor(key).find((r) => lastUserText(r.body) === question), 30_000, "the model's request");
 
 /** The passages the turn stored on the assistant message of the dialogue the bot's use was counted on. */
 async function storedPassages(appId: string, visitors: number) {
-  const uses = await waitFor(async () => {
-    const u = await botUses(appId);
-    return u.length >= visitors ? u : null;
-  }, 10_000, "the bot's use");
+  const uses = await waitFor(
+    async () => {
+      const u = await botUses(appId);
+      return u.length >= visitors ? u : null;
+    },
+    10_000,
+    "the bot's use",
+  );
   const dialogueId = uses.at(-1)!.dialogueId!;
   const answer = await getDb().chatMessage.findFirstOrThrow({ where: { dialogueId, role: "assistant" }, orderBy: { createdAt: "desc" } });
   return answer.retrieve as { title: string; text: string }[];

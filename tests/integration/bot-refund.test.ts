@@ -13,7 +13,11 @@ import { reconcileLedger } from "../../server/money/reconciliation.service";
 import { makeBotOwner, makeTestBot } from "../helpers/bots";
 import { fundAccount } from "../helpers/money";
 
-const code = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; name?: string }) => e.code ?? e.name);
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: { code?: string; name?: string }) => e.code ?? e.name,
+  );
 const refunds = (botId: string) => getDb().ledgerTransaction.count({ where: { idempotencyKey: `bot_refund:${botId}` } });
 const HOUR = 3_600_000;
 

@@ -81,10 +81,14 @@ afterAll(async () => {
 describe("login", () => {
   it("the QR code wechaty shows is the bot's login_qr (to be associated); a new one replaces it", async () => {
     wx.scan(`https://login.weixin.qq.com/l/first-${run}`);
-    const first = await waitFor(async () => {
-      const row = await botRow(bot.botId);
-      return row.loginQr?.endsWith(`first-${run}`) ? row : null;
-    }, 15_000, "the first QR");
+    const first = await waitFor(
+      async () => {
+        const row = await botRow(bot.botId);
+        return row.loginQr?.endsWith(`first-${run}`) ? row : null;
+      },
+      15_000,
+      "the first QR",
+    );
     expect(first).toMatchObject({ state: "to_be_associated", stateDetail: "detail.waiting_scan" });
     wx.scan(`https://login.weixin.qq.com/l/second-${run}`);
     await waitFor(async () => (await botRow(bot.botId)).loginQr?.endsWith(`second-${run}`), 10_000, "the second QR");
@@ -92,10 +96,14 @@ describe("login", () => {
 
   it("the owner scans: online, with the WeChat name and no QR", async () => {
     wx.login("泽林小助手");
-    const row = await waitFor(async () => {
-      const r = await botRow(bot.botId);
-      return r.state === "online" ? r : null;
-    }, 10_000, "online");
+    const row = await waitFor(
+      async () => {
+        const r = await botRow(bot.botId);
+        return r.state === "online" ? r : null;
+      },
+      10_000,
+      "online",
+    );
     expect(row).toMatchObject({ loginName: "泽林小助手", loginQr: null, stateDetail: null });
     alice = wx.contact(`Alice ${run}`);
   });
@@ -106,10 +114,14 @@ describe("messages", () => {
     wx.say(alice, "What is the weather like?");
     const said = await waitFor(() => wx.said(alice.id)[0], 20_000, "the reply");
     expect(said).toBe(ANSWER_PLAIN);
-    const uses = await waitFor(async () => {
-      const u = await botUses(bot.appId);
-      return u.length ? u : null;
-    }, 10_000, "the app_use row");
+    const uses = await waitFor(
+      async () => {
+        const u = await botUses(bot.appId);
+        return u.length ? u : null;
+      },
+      10_000,
+      "the app_use row",
+    );
     expect(uses).toHaveLength(1);
     expect(uses[0]).toMatchObject({ source: "bot", visitorId: botVisitorId(bot.botId, alice.id), accountId: null });
     const conversation = await getDb().botConversation.findFirst({ where: { botId: bot.botId, externalId: alice.id } });
@@ -149,10 +161,14 @@ describe("messages", () => {
     const carol = lwx.contact(`Carol ${run}`);
     lwx.say(carol, "tell me everything");
     const expected = LONG_MD.replace(/^## /gm, "").replace(/\*\*/g, "");
-    const said = await waitFor(() => {
-      const s = lwx.said(carol.id);
-      return s.join("").replace(/\s/g, "") === expected.replace(/\s/g, "") ? s : null;
-    }, 30_000, "the whole answer");
+    const said = await waitFor(
+      () => {
+        const s = lwx.said(carol.id);
+        return s.join("").replace(/\s/g, "") === expected.replace(/\s/g, "") ? s : null;
+      },
+      30_000,
+      "the whole answer",
+    );
     expect([...expected].length).toBeGreaterThan(4_000);
     expect(said.length).toBeGreaterThanOrEqual(3);
     for (const piece of said) expect([...piece].length).toBeLessThanOrEqual(2000);
@@ -197,31 +213,47 @@ describe("faults", () => {
     first.login("会掉线的机器人");
     await waitFor(async () => (await botRow(other.botId)).state === "online", 10_000, "online");
     await first.kill();
-    const down = await waitFor(async () => {
-      const r = await botRow(other.botId);
-      return r.state === "offline" ? r : null;
-    }, 10_000, "offline");
+    const down = await waitFor(
+      async () => {
+        const r = await botRow(other.botId);
+        return r.state === "offline" ? r : null;
+      },
+      10_000,
+      "offline",
+    );
     expect(down.stateDetail).toBe("detail.reconnecting");
     expect(await eventsOf(other.botId, "login_lapsed")).toHaveLength(0);
     const second = await waitForMocker(other.botId, { after: first, timeoutMs: 10_000 });
     second.scan(`https://login.weixin.qq.com/l/again-${run}`);
-    await waitFor(async () => {
-      const r = await botRow(other.botId);
-      return r.state === "to_be_associated" && r.loginQr?.endsWith(`again-${run}`);
-    }, 10_000, "a new QR");
+    await waitFor(
+      async () => {
+        const r = await botRow(other.botId);
+        return r.state === "to_be_associated" && r.loginQr?.endsWith(`again-${run}`);
+      },
+      10_000,
+      "a new QR",
+    );
   });
 
   it("the login lapses: offline with detail.login_lapsed, and the owner is told (bot_event login_lapsed)", async () => {
     await wx.logout();
-    const row = await waitFor(async () => {
-      const r = await botRow(bot.botId);
-      return r.state === "offline" ? r : null;
-    }, 10_000, "offline");
+    const row = await waitFor(
+      async () => {
+        const r = await botRow(bot.botId);
+        return r.state === "offline" ? r : null;
+      },
+      10_000,
+      "offline",
+    );
     expect(row.stateDetail).toBe("detail.login_lapsed");
-    const events = await waitFor(async () => {
-      const e = await eventsOf(bot.botId, "login_lapsed");
-      return e.length ? e : null;
-    }, 10_000, "the owner's event");
+    const events = await waitFor(
+      async () => {
+        const e = await eventsOf(bot.botId, "login_lapsed");
+        return e.length ? e : null;
+      },
+      10_000,
+      "the owner's event",
+    );
     expect(events).toHaveLength(1);
     expect(events[0]!.readAt).toBeNull();
   });

@@ -113,10 +113,14 @@ describe("messages", () => {
     const reply = await waitFor(() => sentTo("zhangsan")[0], 20_000, "the reply");
     expect(reply).toMatchObject({ api: "message/send", msgtype: "markdown", content: OUT_OF_SCOPE, agentId: APP.agentId });
     expect(reply.body).toMatchObject({ touser: "zhangsan", agentid: Number(APP.agentId), markdown: { content: OUT_OF_SCOPE } });
-    const uses = await waitFor(async () => {
-      const u = await botUses(bot.appId);
-      return u.length ? u : null;
-    }, 10_000, "the app_use row");
+    const uses = await waitFor(
+      async () => {
+        const u = await botUses(bot.appId);
+        return u.length ? u : null;
+      },
+      10_000,
+      "the app_use row",
+    );
     expect(uses).toHaveLength(1);
     expect(uses[0]).toMatchObject({ source: "bot", visitorId: botVisitorId(bot.botId, "zhangsan"), accountId: null });
     expect(await getDb().botInbound.count({ where: { botId: bot.botId, externalId: res.msgId } })).toBe(1);
@@ -185,7 +189,16 @@ describe("messages", () => {
   it("splits a long answer into markdown messages within 2048 bytes, in order, the whole answer", async () => {
     expect(Buffer.byteLength(LONG_ANSWER)).toBeGreaterThan(2048);
     await sendText(longBot.botId, "hanmeimei", "tell me everything");
-    await waitFor(() => sentTo("hanmeimei").length >= 2 && sentTo("hanmeimei").map((s) => s.content).join("").replace(/\s/g, "") === LONG_ANSWER.replace(/\s/g, ""), 20_000, "the whole answer");
+    await waitFor(
+      () =>
+        sentTo("hanmeimei").length >= 2 &&
+        sentTo("hanmeimei")
+          .map((s) => s.content)
+          .join("")
+          .replace(/\s/g, "") === LONG_ANSWER.replace(/\s/g, ""),
+      20_000,
+      "the whole answer",
+    );
     for (const part of sentTo("hanmeimei")) {
       expect(part).toMatchObject({ api: "message/send", msgtype: "markdown" });
       expect(Buffer.byteLength(part.content, "utf8")).toBeLessThanOrEqual(2048);
@@ -214,12 +227,25 @@ describe("greetings and scheduled messages", () => {
 
   it("a scheduled message to a group chat goes out through appchat/send", async () => {
     const content = `周会提醒 ${run}：今天 **15:00** 开会。`;
-    await saveSchedule(owner, ZScheduleInput.parse({ bot_id: bot.botId, content, targets: [{ kind: "group", id: GROUP, name: "产品组" }], send_at: new Date(Date.now() + 500).toISOString(), loop: "once" }));
+    await saveSchedule(
+      owner,
+      ZScheduleInput.parse({
+        bot_id: bot.botId,
+        content,
+        targets: [{ kind: "group", id: GROUP, name: "产品组" }],
+        send_at: new Date(Date.now() + 500).toISOString(),
+        loop: "once",
+      }),
+    );
     // The gateway holding the bot fires it: a WeCom bot sends through the API as soon as its credentials are accepted.
     const sent = await waitFor(() => fake.sent.find((s) => s.api === "appchat/send" && s.to === GROUP), 20_000, "the scheduled message");
     expect(sent).toMatchObject({ msgtype: "markdown", content });
     expect(sent.body).toMatchObject({ chatid: GROUP, msgtype: "markdown", markdown: { content } });
-    const delivery = await waitFor(() => getDb().botDelivery.findFirst({ where: { botId: bot.botId, kind: "scheduled", state: "sent" } }), 10_000, "the delivery row");
+    const delivery = await waitFor(
+      () => getDb().botDelivery.findFirst({ where: { botId: bot.botId, kind: "scheduled", state: "sent" } }),
+      10_000,
+      "the delivery row",
+    );
     expect(delivery.target).toMatchObject({ kind: "group", id: GROUP });
     await sleep(1000);
     expect(fake.sent.filter((s) => s.api === "appchat/send" && s.content === content)).toHaveLength(1);

@@ -20,7 +20,11 @@ const createBot = async (actor: TActor, raw: unknown) => bots.createBot(actor, Z
 const saveSchedule = async (actor: TActor, raw: unknown) => schedules.saveSchedule(actor, ZScheduleInput.parse(raw));
 
 const WECOM = { corp_id: "wwcorp0001", agent_id: "1000002", secret: "wecom-secret-abcdef", token: "tok123", encoding_aes_key: "a".repeat(43) };
-const code = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; name?: string }) => e.code ?? e.name);
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: { code?: string; name?: string }) => e.code ?? e.name,
+  );
 const total = (w: { spendable: number; gift: number }) => w.spendable + w.gift;
 
 describe("creating a bot", () => {
@@ -56,7 +60,9 @@ describe("creating a bot", () => {
 
     const owner = await makeBotOwner();
     const agent = await makeLiveAgent(owner);
-    expect(await code(createBot(owner, { ...input, agent_id: agent, channel: "wecom", credentials: { ...WECOM, encoding_aes_key: "short" } }))).toBe("ZodError");
+    expect(await code(createBot(owner, { ...input, agent_id: agent, channel: "wecom", credentials: { ...WECOM, encoding_aes_key: "short" } }))).toBe(
+      "ZodError",
+    );
     expect(await code(createBot(owner, { ...input, agent_id: "nope" }))).toBe("ZodError");
     for (const who of [basic, poor, owner]) {
       expect(await getDb().bot.count({ where: { ownerAccountId: who.id } })).toBe(0);
@@ -118,7 +124,16 @@ describe("managing a bot", () => {
     expect(await code(getBot(stranger, botId))).toBe("not_found");
     expect(await code(updateBot(stranger, { bot_id: botId, greeting: "pwned" }))).toBe("not_found");
     expect(await code(deleteBot(stranger, botId))).toBe("not_found");
-    expect(await code(saveSchedule(stranger, { bot_id: botId, content: "x", targets: [{ kind: "contact", id: "u1" }], send_at: new Date(Date.now() + 3600_000).toISOString() }))).toBe("not_found");
+    expect(
+      await code(
+        saveSchedule(stranger, {
+          bot_id: botId,
+          content: "x",
+          targets: [{ kind: "contact", id: "u1" }],
+          send_at: new Date(Date.now() + 3600_000).toISOString(),
+        }),
+      ),
+    ).toBe("not_found");
     expect((await getBot(owner, botId)).greeting).toBe("Hi");
   });
 
@@ -126,12 +141,27 @@ describe("managing a bot", () => {
     const owner = await makeBotOwner();
     const { botId } = await makeTestBot(owner, { channel: "wechat" });
     const yesterday9 = new Date(Date.now() - 86_400_000);
-    const s = await saveSchedule(owner, { bot_id: botId, content: "早上好", targets: [{ kind: "group", id: "room-1", name: "Team" }], send_at: yesterday9.toISOString(), loop: "daily", utc_offset_minutes: 480 });
+    const s = await saveSchedule(owner, {
+      bot_id: botId,
+      content: "早上好",
+      targets: [{ kind: "group", id: "room-1", name: "Team" }],
+      send_at: yesterday9.toISOString(),
+      loop: "daily",
+      utc_offset_minutes: 480,
+    });
     // Yesterday's time, daily: next is today's or tomorrow's, at the same time of day.
     expect(new Date(s.next_run_at!).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect((new Date(s.next_run_at!).getTime() - yesterday9.getTime()) % 86_400_000).toBe(0);
-    expect(await code(saveSchedule(owner, { bot_id: botId, content: "late", targets: [{ kind: "contact", id: "u1" }], send_at: yesterday9.toISOString(), loop: "once" }))).toBe("ZodError");
-    expect(await code(saveSchedule(owner, { bot_id: botId, content: "hours", targets: [{ kind: "contact", id: "u1" }], send_at: new Date().toISOString(), loop: "hours" }))).toBe("ZodError");
+    expect(
+      await code(
+        saveSchedule(owner, { bot_id: botId, content: "late", targets: [{ kind: "contact", id: "u1" }], send_at: yesterday9.toISOString(), loop: "once" }),
+      ),
+    ).toBe("ZodError");
+    expect(
+      await code(
+        saveSchedule(owner, { bot_id: botId, content: "hours", targets: [{ kind: "contact", id: "u1" }], send_at: new Date().toISOString(), loop: "hours" }),
+      ),
+    ).toBe("ZodError");
     expect(await code(saveSchedule(owner, { bot_id: botId, content: "nobody", targets: [], send_at: new Date().toISOString() }))).toBe("ZodError");
     expect((await listSchedules(owner, botId)).map((x) => x.content)).toEqual(["早上好"]);
   });

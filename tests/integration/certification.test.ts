@@ -32,7 +32,10 @@ async function signUp(prefix: string) {
 }
 
 async function makeAdmin() {
-  const admin = await getDb().account.create({ data: { account: `adm${run}${++ipCounter}`, nickname: "Admin", roles: ["platform_admin"] }, select: { id: true } });
+  const admin = await getDb().account.create({
+    data: { account: `adm${run}${++ipCounter}`, nickname: "Admin", roles: ["platform_admin"] },
+    select: { id: true },
+  });
   const browser = new Browser(server.base, `10.8.1.${ipCounter}`);
   browser.cookies.set("zl_session", (await startSession(admin.id)).token);
   return { browser, id: admin.id };
@@ -50,7 +53,6 @@ function application(overrides: { fields?: Record<string, string>; files?: Recor
     },
   };
 }
-
 
 describe("ID numbers (GB 11643-1999)", () => {
   it("accepts a valid number, in either case of the check character", () => {
@@ -90,7 +92,15 @@ describe("applying", () => {
     expect(storedFiles(id)).toHaveLength(4);
 
     const own = (await browser.call("/api/v1/account/certification")).body.data;
-    expect(own).toEqual({ id: row.id, status: "pending", reject_reason: null, real_name: "张三", id_number_hint: "002X", created_at: expect.any(String), reviewed_at: null });
+    expect(own).toEqual({
+      id: row.id,
+      status: "pending",
+      reject_reason: null,
+      real_name: "张三",
+      id_number_hint: "002X",
+      created_at: expect.any(String),
+      reviewed_at: null,
+    });
     expect(JSON.stringify(own)).not.toContain("1949");
 
     const again = await browser.upload("/api/v1/account/certification", application(), { lang: "en" });
@@ -103,20 +113,28 @@ describe("applying", () => {
     const { browser, id } = await signUp("cb_");
     const badId = await browser.upload("/api/v1/account/certification", application({ fields: { id_number: "110105194912310021" } }), { lang: "en" });
     expect(badId.body).toMatchObject({ status: 400001, description: "This ID number is not valid" });
-    expect((await browser.upload("/api/v1/account/certification", application({ fields: { real_name: "张" } }), { lang: "en" })).body.description).toBe("A real name has 2 to 30 characters");
-    expect((await browser.upload("/api/v1/account/certification", application({ fields: { introduction: "too short" } }), { lang: "en" })).body.description).toBe(
-      "A self-introduction has 10 to 500 characters",
+    expect((await browser.upload("/api/v1/account/certification", application({ fields: { real_name: "张" } }), { lang: "en" })).body.description).toBe(
+      "A real name has 2 to 30 characters",
     );
+    expect(
+      (await browser.upload("/api/v1/account/certification", application({ fields: { introduction: "too short" } }), { lang: "en" })).body.description,
+    ).toBe("A self-introduction has 10 to 500 characters");
     const small = await browser.upload("/api/v1/account/certification", application({ files: { id_back: { bytes: makePng(200, 200) } } }));
     expect(small.body).toMatchObject({ status: 420202, data: { field: "id_back" } });
     const notPicture = await browser.upload("/api/v1/account/certification", application({ files: { id_front: { bytes: makePdf(), filename: "front.png" } } }));
     expect(notPicture.body).toMatchObject({ status: 420201, data: { field: "id_front" } });
-    const badCertificate = await browser.upload("/api/v1/account/certification", application({ files: { certificate: { bytes: Buffer.from("PK\x03\x04 a zip"), filename: "cert.pdf" } } }));
+    const badCertificate = await browser.upload(
+      "/api/v1/account/certification",
+      application({ files: { certificate: { bytes: Buffer.from("PK\x03\x04 a zip"), filename: "cert.pdf" } } }),
+    );
     expect(badCertificate.body).toMatchObject({ status: 420203, data: { field: "certificate" } });
     const missing = application();
     delete (missing.files as Record<string, unknown>).id_front;
     expect((await browser.upload("/api/v1/account/certification", missing)).body).toMatchObject({ status: 420018, data: { field: "id_front" } });
-    const tooBig = await browser.upload("/api/v1/account/certification", application({ files: { certificate: { bytes: Buffer.concat([makePdf(), Buffer.alloc(10 * 1024 * 1024)]) } } }));
+    const tooBig = await browser.upload(
+      "/api/v1/account/certification",
+      application({ files: { certificate: { bytes: Buffer.concat([makePdf(), Buffer.alloc(10 * 1024 * 1024)]) } } }),
+    );
     expect(tooBig.body.status).toBe(420017);
 
     expect(storedFiles(id)).toEqual([]);
@@ -132,7 +150,10 @@ describe("applying", () => {
   it("deletes the files it stored when the transaction fails", async () => {
     const ghost = `ghost${run}`;
     const upload = application();
-    const err = await submitCertification({ id: ghost, roles: [], enterpriseId: null }, { fields: upload.fields, files: Object.fromEntries(Object.entries(upload.files).map(([k, v]) => [k, { bytes: Buffer.from(v.bytes) }])) }).then(
+    const err = await submitCertification(
+      { id: ghost, roles: [], enterpriseId: null },
+      { fields: upload.fields, files: Object.fromEntries(Object.entries(upload.files).map(([k, v]) => [k, { bytes: Buffer.from(v.bytes) }])) },
+    ).then(
       () => null,
       (e) => e,
     );
@@ -168,7 +189,13 @@ describe("review", () => {
     const list = await admin.call("/api/v1/admin/certifications?status=pending");
     expect(list.body.status).toBe(200);
     const item = list.body.data.find((i: { account: string }) => i.account === `ce_${run}`);
-    expect(item).toMatchObject({ status: "pending", real_name: "张三", id_number_hint: "002X", introduction: expect.any(String), avatar_photo_url: expect.stringMatching(/^\/api\/v1\/files\/certifications\//) });
+    expect(item).toMatchObject({
+      status: "pending",
+      real_name: "张三",
+      id_number_hint: "002X",
+      introduction: expect.any(String),
+      avatar_photo_url: expect.stringMatching(/^\/api\/v1\/files\/certifications\//),
+    });
     expect(JSON.stringify(list.body.data)).not.toContain("id_number_encrypted");
     expect(JSON.stringify(item)).not.toContain(VALID_ID);
 
@@ -191,13 +218,24 @@ describe("review", () => {
     const id = (await applicant.browser.call("/api/v1/account/certification")).body.data.id;
     const { browser: admin } = await makeAdmin();
 
-    expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: {}, lang: "en" })).body).toMatchObject({ status: 400001, description: "This field is required" });
-    expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: { reason: " " }, lang: "en" })).body.description).toBe("A reason has 1 to 200 characters");
+    expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: {}, lang: "en" })).body).toMatchObject({
+      status: 400001,
+      description: "This field is required",
+    });
+    expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: { reason: " " }, lang: "en" })).body.description).toBe(
+      "A reason has 1 to 200 characters",
+    );
     expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: { reason: "   " } })).body.status).toBe(400001);
     expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: { reason: "x".repeat(201) } })).body.status).toBe(400001);
-    expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: { reason: "The ID photo is blurred" } })).body.data).toMatchObject({ status: "rejected", reject_reason: "The ID photo is blurred" });
+    expect((await admin.call(`/api/v1/admin/certifications/${id}/reject`, { body: { reason: "The ID photo is blurred" } })).body.data).toMatchObject({
+      status: "rejected",
+      reject_reason: "The ID photo is blurred",
+    });
 
-    expect((await applicant.browser.call("/api/v1/account/certification")).body.data).toMatchObject({ status: "rejected", reject_reason: "The ID photo is blurred" });
+    expect((await applicant.browser.call("/api/v1/account/certification")).body.data).toMatchObject({
+      status: "rejected",
+      reject_reason: "The ID photo is blurred",
+    });
     expect((await applicant.browser.call("/api/v1/account/me")).body.data.roles).not.toContain("enterprise_developer");
     expect((await admin.call("/api/v1/admin/certifications?status=rejected")).body.data.some((i: { id: string }) => i.id === id)).toBe(true);
 

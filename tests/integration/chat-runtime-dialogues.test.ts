@@ -24,11 +24,15 @@ beforeAll(async () => {
   site = http.createServer((req, res) => {
     if (req.url?.startsWith("/search")) {
       const q = new URL(req.url, "http://x").searchParams.get("q");
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results: [{ title: `About ${q}`, url: "https://example.com/a", content: "A snippet" }] }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ results: [{ title: `About ${q}`, url: "https://example.com/a", content: "A snippet" }] }));
       return;
     }
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end("<html><head><title>Tea notes</title><script>var x=1</script></head><body><nav>menu</nav><main><h1>Green tea</h1><p>Brew at 80&deg;C &amp; wait.</p></main></body></html>");
+    res.end(
+      "<html><head><title>Tea notes</title><script>var x=1</script></head><body><nav>menu</nav><main><h1>Green tea</h1><p>Brew at 80&deg;C &amp; wait.</p></main></body></html>",
+    );
   });
   site.listen(0, "127.0.0.1");
   await new Promise((r) => site.once("listening", r));
@@ -63,7 +67,8 @@ function makeTextPdf(text: string) {
   return Buffer.from(out, "latin1");
 }
 
-const upload = (user: TUser, bytes: Uint8Array, filename: string) => user.browser.upload("/api/v1/ai_message/document", { files: { file: { bytes, filename } } });
+const upload = (user: TUser, bytes: Uint8Array, filename: string) =>
+  user.browser.upload("/api/v1/ai_message/document", { files: { file: { bytes, filename } } });
 
 describe("document reading", () => {
   it("reads txt, docx and pdf by their content", async () => {
@@ -142,10 +147,20 @@ describe("dialogues", () => {
 
     const liked = await alice.browser.call("/api/v1/ai_message/feedback", { body: { message_id: regenerated.id, feedback: "liked" } });
     expect(liked.body).toEqual({ status: 200, description: "success", data: { id: regenerated.id, feedback: "liked" } });
-    expect((await alice.browser.call("/api/v1/ai_message/feedback", { body: { message_id: second.user_message_id, feedback: "liked" } })).body.status).toBe(404001);
+    expect((await alice.browser.call("/api/v1/ai_message/feedback", { body: { message_id: second.user_message_id, feedback: "liked" } })).body.status).toBe(
+      404001,
+    );
 
     const view = (await alice.browser.call(`/api/v1/dialogues/${first.dialogue_id}`)).body.data;
-    expect(view.dialogue).toMatchObject({ id: first.dialogue_id, title: "first question", agent_id: agentId, agent_name: "测试助手", variables: {}, document: null, interrupted: false });
+    expect(view.dialogue).toMatchObject({
+      id: first.dialogue_id,
+      title: "first question",
+      agent_id: agentId,
+      agent_name: "测试助手",
+      variables: {},
+      document: null,
+      interrupted: false,
+    });
     expect(view.messages.map((m: any) => [m.role, m.content, m.status, m.feedback, m.replaces_id])).toEqual([
       ["user", "first question", "done", "none", null],
       ["assistant", "word0 word1 ", "done", "none", null],
@@ -172,14 +187,24 @@ describe("dialogues", () => {
       dialogue: { agentVersionId: dialogue.agentVersionId!, variables: { tag }, documentId: null, lastMessageAt: at },
       rows: [
         { id: `race-user-${tag}-${dialogue.id}`, dialogueId: dialogue.id, role: "user" as const, content: tag, createdAt: at },
-        { id: `race-reply-${tag}-${dialogue.id}`, dialogueId: dialogue.id, role: "assistant" as const, content: "", status: "streaming" as const, createdAt: at },
+        {
+          id: `race-reply-${tag}-${dialogue.id}`,
+          dialogueId: dialogue.id,
+          role: "assistant" as const,
+          content: "",
+          status: "streaming" as const,
+          createdAt: at,
+        },
       ],
     });
     const results = await Promise.allSettled([repo.writeTurnRows(turn("one")), repo.writeTurnRows(turn("two"))]);
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason).toMatchObject({ code: "dialogue_busy" });
     const winner = results[0].status === "fulfilled" ? "one" : "two";
-    const rows = await getDb().chatMessage.findMany({ where: { dialogueId: dialogue.id, id: { startsWith: "race-" } }, select: { id: true, content: true, status: true } });
+    const rows = await getDb().chatMessage.findMany({
+      where: { dialogueId: dialogue.id, id: { startsWith: "race-" } },
+      select: { id: true, content: true, status: true },
+    });
     expect(rows.map((r) => r.id).sort()).toEqual([`race-reply-${winner}-${dialogue.id}`, `race-user-${winner}-${dialogue.id}`]);
     expect(await getDb().chatMessage.count({ where: { dialogueId: dialogue.id } })).toBe(before + 2);
     const after = await getDb().dialogue.findUniqueOrThrow({ where: { id: dialogue.id } });
@@ -196,7 +221,12 @@ describe("dialogues", () => {
     await sendSse(base(), alice, { agent_id: agentId, dialogue_id: ok.dialogue_id, content: "this one fails" });
     h.fake.setBehaviour(key, { stream: { chunks: 1 } });
     await sendSse(base(), alice, { agent_id: agentId, dialogue_id: ok.dialogue_id, content: "after" });
-    expect(h.fake.receivedFor(key).at(-1)!.body.messages.map((m: any) => m.content)).toEqual(["fine", "word0 ", "after"]);
+    expect(
+      h.fake
+        .receivedFor(key)
+        .at(-1)!
+        .body.messages.map((m: any) => m.content),
+    ).toEqual(["fine", "word0 ", "after"]);
   });
 
   it("lists the caller's dialogues newest first with a cursor, marks interrupted ones, renames and deletes", async () => {
@@ -204,19 +234,35 @@ describe("dialogues", () => {
     const a = await makeAgent(h, carol);
     const b = await makeAgent(h, carol);
     const ids: string[] = [];
-    for (const [agent, text] of [[a, "one"], [b, "two"], [a, "three"]] as const) ids.push(dataOf(await sendSse(base(), carol, { agent_id: agent.agentId, content: text }), "close")[0].dialogue_id);
+    for (const [agent, text] of [
+      [a, "one"],
+      [b, "two"],
+      [a, "three"],
+    ] as const)
+      ids.push(dataOf(await sendSse(base(), carol, { agent_id: agent.agentId, content: text }), "close")[0].dialogue_id);
     await getDb().dialogue.update({ where: { id: ids[0] }, data: { lastMessageAt: new Date(Date.now() - 31 * 60_000) } });
 
     const page1 = (await carol.browser.call("/api/v1/dialogues?limit=2")).body.data;
     expect(page1.items.map((d: any) => d.title)).toEqual(["three", "two"]);
-    expect(page1.items[0]).toMatchObject({ id: ids[2], agent_id: a.agentId, agent_name: "测试助手", agent_avatar_url: null, interrupted: false, last_message_at: expect.any(String), created_at: expect.any(String) });
+    expect(page1.items[0]).toMatchObject({
+      id: ids[2],
+      agent_id: a.agentId,
+      agent_name: "测试助手",
+      agent_avatar_url: null,
+      interrupted: false,
+      last_message_at: expect.any(String),
+      created_at: expect.any(String),
+    });
     const page2 = (await carol.browser.call(`/api/v1/dialogues?limit=2&cursor=${page1.next_cursor}`)).body.data;
     expect(page2.items.map((d: any) => [d.title, d.interrupted])).toEqual([["one", true]]);
     expect(page2.next_cursor).toBeNull();
     expect((await carol.browser.call(`/api/v1/dialogues?agent_id=${b.agentId}`)).body.data.items.map((d: any) => d.id)).toEqual([ids[1]]);
     expect((await carol.browser.call(`/api/v1/dialogues/${ids[0]}`)).body.data.dialogue.interrupted).toBe(true);
 
-    expect((await carol.browser.call(`/api/v1/dialogues/${ids[1]}`, { method: "PUT", body: { title: "renamed" } })).body.data).toEqual({ id: ids[1], title: "renamed" });
+    expect((await carol.browser.call(`/api/v1/dialogues/${ids[1]}`, { method: "PUT", body: { title: "renamed" } })).body.data).toEqual({
+      id: ids[1],
+      title: "renamed",
+    });
     expect((await carol.browser.call(`/api/v1/dialogues/${ids[1]}`, { method: "DELETE" })).body.status).toBe(200);
     expect((await carol.browser.call(`/api/v1/dialogues/${ids[1]}`)).body.status).toBe(404001);
     expect((await carol.browser.call("/api/v1/dialogues")).body.data.items.map((d: any) => d.id)).toEqual([ids[2], ids[0]]);
@@ -233,7 +279,12 @@ describe("dialogues", () => {
     expect((await bob.browser.call("/api/v1/dialogues")).body.data.items.map((d: any) => d.id)).not.toContain(close.dialogue_id);
     // Debug chat of someone else's agent, and sending into someone else's dialogue.
     expect(dataOf(await sendSse(base(), bob, { agent_id: agentId, content: "hi" }), "error")[0].status).toBe(404001);
-    expect(dataOf(await sendSse(base(), bob, { agent_id: agentId, dialogue_id: close.dialogue_id, content: "hi" }, { path: "/api/v2/app/send_message/sse" }), "error")[0].status).toBe(404001);
+    expect(
+      dataOf(
+        await sendSse(base(), bob, { agent_id: agentId, dialogue_id: close.dialogue_id, content: "hi" }, { path: "/api/v2/app/send_message/sse" }),
+        "error",
+      )[0].status,
+    ).toBe(404001);
     expect((await getDb().chatMessage.findUniqueOrThrow({ where: { id: close.id } })).feedback).toBe("none");
   });
 
@@ -258,7 +309,11 @@ describe("web plugins", () => {
     const r = await sendSse(base(), alice, { agent_id: agentId, content: `read [[tool:web_reader {"url":"http://${siteHost}/tea"}]]` });
     expect(names(r)).toEqual(["message", "function", "message", "message", "message", "close"]);
     const [fn] = dataOf(r, "function");
-    expect(fn).toMatchObject({ name: "web_reader", type: "response", params: { arguments: { url: `http://${siteHost}/tea` }, error: expect.stringMatching(/not a public address/) } });
+    expect(fn).toMatchObject({
+      name: "web_reader",
+      type: "response",
+      params: { arguments: { url: `http://${siteHost}/tea` }, error: expect.stringMatching(/not a public address/) },
+    });
     expect(h.fake.receivedFor(key)[1].body.messages.at(-1).content).toMatch(/^The tool failed: refused to connect/);
     expect(contentOf(r)).toContain("The tool failed");
   });
@@ -285,7 +340,13 @@ describe("web plugins", () => {
       expect(h.fake.requestsFor(key)).toBe(0);
       const r = await sendSse(base(), alice, { agent_id: agentId, content: '[[tool:web_search {"query":"green tea"}]]' });
       const [fn] = dataOf(r, "function");
-      expect(fn).toMatchObject({ name: "web_search", params: { arguments: { query: "green tea" }, result: { query: "green tea", results: [{ title: "About green tea", url: "https://example.com/a", snippet: "A snippet" }] } } });
+      expect(fn).toMatchObject({
+        name: "web_search",
+        params: {
+          arguments: { query: "green tea" },
+          result: { query: "green tea", results: [{ title: "About green tea", url: "https://example.com/a", snippet: "A snippet" }] },
+        },
+      });
       expect(h.fake.receivedFor(key)[0].body.tools.map((t: any) => t.function.name)).toEqual(["web_search"]);
     } finally {
       delete process.env.SEARCH_API_URL;

@@ -34,7 +34,14 @@ describe("event sequences", () => {
     expect(deltas.map((d) => d.choices[0].message)).toEqual([{ content: "word0 " }, { content: "word1 " }, { content: "word2 " }]);
     for (const d of deltas) expect(d).toMatchObject({ id: first.id, dialogue_id: first.dialogue_id });
     const [close] = dataOf(r, "close");
-    expect(close).toEqual({ id: first.id, dialogue_id: first.dialogue_id, user_message_id: expect.any(String), retrieve: [], audio: null, usage: { prompt_tokens: expect.any(Number), completion_tokens: 3 } });
+    expect(close).toEqual({
+      id: first.id,
+      dialogue_id: first.dialogue_id,
+      user_message_id: expect.any(String),
+      retrieve: [],
+      audio: null,
+      usage: { prompt_tokens: expect.any(Number), completion_tokens: 3 },
+    });
 
     // The upstream got the assembled prompt and was asked for usage.
     const [sent] = h.fake.receivedFor(key);
@@ -46,7 +53,14 @@ describe("event sequences", () => {
     expect(sent.body.tools).toBeUndefined();
 
     const stored = await message(first.id);
-    expect(stored).toMatchObject({ role: "assistant", content: "word0 word1 word2 ", status: "done", modelKey, completionTokens: 3, promptTokens: close.usage.prompt_tokens });
+    expect(stored).toMatchObject({
+      role: "assistant",
+      content: "word0 word1 word2 ",
+      status: "done",
+      modelKey,
+      completionTokens: 3,
+      promptTokens: close.usage.prompt_tokens,
+    });
     const [log] = await models.findModelRequestLogs(stored.requestId!);
     expect(log).toMatchObject({ ok: true, promptTokens: close.usage.prompt_tokens, completionTokens: 3 });
     expect(log.firstChunkMs).toEqual(expect.any(Number));
@@ -92,14 +106,22 @@ describe("event sequences", () => {
     const r = await sendSse(base(), alice, { agent_id: agentId, content: 'What time is it? [[tool:current_time {"timezone":"UTC"}]]' });
     expect(names(r)).toEqual(["message", "function", "message", "message", "close"]);
     const [fn] = dataOf(r, "function");
-    expect(fn).toMatchObject({ id: dataOf(r, "close")[0].id, name: "current_time", type: "response", params: { arguments: { timezone: "UTC" }, result: { timezone: "UTC", iso: expect.any(String) } } });
+    expect(fn).toMatchObject({
+      id: dataOf(r, "close")[0].id,
+      name: "current_time",
+      type: "response",
+      params: { arguments: { timezone: "UTC" }, result: { timezone: "UTC", iso: expect.any(String) } },
+    });
     expect(contentOf(r)).toMatch(/^Tool current_time returned: \{"timezone":"UTC"/);
 
     const [one, two] = h.fake.receivedFor(key);
     expect(one.body.tools.map((t: any) => t.function.name)).toEqual(["current_time"]);
     const assistant = two.body.messages.at(-2);
     const tool = two.body.messages.at(-1);
-    expect(assistant).toMatchObject({ role: "assistant", tool_calls: [{ type: "function", function: { name: "current_time", arguments: '{"timezone":"UTC"}' } }] });
+    expect(assistant).toMatchObject({
+      role: "assistant",
+      tool_calls: [{ type: "function", function: { name: "current_time", arguments: '{"timezone":"UTC"}' } }],
+    });
     expect(tool).toMatchObject({ role: "tool", tool_call_id: assistant.tool_calls[0].id });
     expect(JSON.parse(tool.content)).toMatchObject({ timezone: "UTC" });
     const stored = await message(fn.id);
@@ -117,7 +139,11 @@ describe("event sequences", () => {
       expect(names(r).at(-1)).toBe("censor");
       expect(names(r).filter((n) => n === "close")).toEqual([]);
       const [censor] = dataOf(r, "censor");
-      expect(censor).toEqual({ id: expect.any(String), dialogue_id: expect.any(String), censor_msg: "The output failed review and cannot be viewed or downloaded" });
+      expect(censor).toEqual({
+        id: expect.any(String),
+        dialogue_id: expect.any(String),
+        censor_msg: "The output failed review and cannot be viewed or downloaded",
+      });
       expect(contentOf(r)).not.toContain("违禁词");
       expect((await message(censor.id)).status).toBe("censored");
       const view = await alice.browser.call(`/api/v1/dialogues/${censor.dialogue_id}`);
@@ -149,7 +175,10 @@ describe("cancellation and stop", () => {
     await h.fake.waitForAborts(abortsBefore + 1);
     expect(h.fake.receivedFor(key)[0].aborted).toBe(true);
     const id = dataOf(r, "message")[0].id;
-    const stored = await waitFor(() => message(id), (m) => m.status !== "streaming");
+    const stored = await waitFor(
+      () => message(id),
+      (m) => m.status !== "streaming",
+    );
     expect(stored.status).toBe("stopped");
     expect(stored.content.startsWith(contentOf(r))).toBe(true);
     expect(stored.content.length).toBeLessThan("word0 ".length * 60);
@@ -158,11 +187,16 @@ describe("cancellation and stop", () => {
   it("the stop endpoint stops the reply: the stream closes, the upstream is cancelled", async () => {
     const { agentId, key } = await makeAgent(h, alice, { behaviour: slow });
     let stopAnswer: any;
-    const r = await sendSse(base(), alice, { agent_id: agentId, content: "long" }, {
-      onEvent: async (e, all) => {
-        if (all.length === 3) stopAnswer = await alice.browser.call("/api/v1/ai_message/stop", { body: { message_id: (e.data as any).id } });
+    const r = await sendSse(
+      base(),
+      alice,
+      { agent_id: agentId, content: "long" },
+      {
+        onEvent: async (e, all) => {
+          if (all.length === 3) stopAnswer = await alice.browser.call("/api/v1/ai_message/stop", { body: { message_id: (e.data as any).id } });
+        },
       },
-    });
+    );
     expect(stopAnswer.body).toMatchObject({ status: 200, data: { status: "stopped" } });
     expect(names(r).at(-1)).toBe("close");
     expect(names(r).length).toBeLessThan(20);
@@ -176,14 +210,19 @@ describe("cancellation and stop", () => {
   it("a stop recorded by another instance (only in the database) ends the stream within a second or so", async () => {
     const { agentId, key } = await makeAgent(h, alice, { behaviour: slow });
     let stoppedAt = 0;
-    const r = await sendSse(base(), alice, { agent_id: agentId, content: "long" }, {
-      onEvent: async (e, all) => {
-        if (all.length === 2) {
-          await repo.markStopped((e.data as any).id);
-          stoppedAt = Date.now();
-        }
+    const r = await sendSse(
+      base(),
+      alice,
+      { agent_id: agentId, content: "long" },
+      {
+        onEvent: async (e, all) => {
+          if (all.length === 2) {
+            await repo.markStopped((e.data as any).id);
+            stoppedAt = Date.now();
+          }
+        },
       },
-    });
+    );
     expect(names(r).at(-1)).toBe("close");
     expect(Date.now() - stoppedAt).toBeLessThan(1800);
     await waitFor(async () => h.fake.receivedFor(key)[0].aborted, Boolean);
@@ -193,13 +232,18 @@ describe("cancellation and stop", () => {
   it("one reply per dialogue at a time", async () => {
     const { agentId } = await makeAgent(h, alice, { behaviour: slow });
     let second: Awaited<ReturnType<typeof sendSse>> | undefined;
-    await sendSse(base(), alice, { agent_id: agentId, content: "long" }, {
-      onEvent: async (e, all) => {
-        if (all.length !== 2) return;
-        second = await sendSse(base(), alice, { agent_id: agentId, dialogue_id: (e.data as any).dialogue_id, content: "again" });
-        return "abort";
+    await sendSse(
+      base(),
+      alice,
+      { agent_id: agentId, content: "long" },
+      {
+        onEvent: async (e, all) => {
+          if (all.length !== 2) return;
+          second = await sendSse(base(), alice, { agent_id: agentId, dialogue_id: (e.data as any).dialogue_id, content: "again" });
+          return "abort";
+        },
       },
-    });
+    );
     expect(names(second!)).toEqual(["error"]);
     expect(dataOf(second!, "error")[0]).toMatchObject({ status: 420404 });
   });
@@ -210,7 +254,11 @@ describe("refused before any model call", () => {
     const { agentId, key } = await makeAgent(h, alice, { config: { prompt: "About {{city}}", variables: [{ name: "city", type: "fill", required: true }] } });
     const r = await sendSse(base(), alice, { agent_id: agentId, content: "hello", variables: { city: "  " } });
     expect(names(r)).toEqual(["error"]);
-    expect(dataOf(r, "error")[0]).toMatchObject({ status: 400001, description: "Fill in “city” first: it is required", data: { fields: [{ path: "city", message: "validation.variable_missing" }] } });
+    expect(dataOf(r, "error")[0]).toMatchObject({
+      status: 400001,
+      description: "Fill in “city” first: it is required",
+      data: { fields: [{ path: "city", message: "validation.variable_missing" }] },
+    });
     expect(h.fake.requestsFor(key)).toBe(0);
     expect(await getDb().dialogue.count({ where: { agentId } })).toBe(0);
   });
@@ -242,7 +290,11 @@ describe("refused before any model call", () => {
   it("not logged in, and an app id that names no app", async () => {
     const { agentId } = await makeAgent(h, alice);
     const headers = { "content-type": "application/json", cookie: "zl_csrf=t0ken", "x-csrf-token": "t0ken" };
-    const res = await fetch(`${base()}/api/v1/ai_message/send_message/sse`, { method: "POST", headers, body: JSON.stringify({ agent_id: agentId, content: "hi" }) });
+    const res = await fetch(`${base()}/api/v1/ai_message/send_message/sse`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ agent_id: agentId, content: "hi" }),
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/^event: error\ndata: \{"status":110003,/);
     const r = await sendSse(base(), alice, { app_id: "someapp", content: "hi" }, { path: "/api/v2/app/send_message/sse" });

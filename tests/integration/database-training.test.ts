@@ -22,7 +22,8 @@ const DB = `zl_dbt_${suffix}`;
 const RO_USER = `zl_ro_${suffix}`;
 const RO_PASSWORD = `Ro-${suffix}-pass`;
 
-const ORDERS_DDL = "CREATE TABLE `orders` (\n  `id` int(11) NOT NULL,\n  `customer` varchar(40) NOT NULL COMMENT '客户',\n  `amount` decimal(10,2) DEFAULT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+const ORDERS_DDL =
+  "CREATE TABLE `orders` (\n  `id` int(11) NOT NULL,\n  `customer` varchar(40) NOT NULL COMMENT '客户',\n  `amount` decimal(10,2) DEFAULT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
 const NUMBERS_DDL = "CREATE TABLE numbers (n INT PRIMARY KEY)";
 const DDL = `${ORDERS_DDL};\n${NUMBERS_DDL};`;
 
@@ -32,13 +33,26 @@ let alice: TUser;
 let bob: TUser;
 const allowBefore = process.env.SSRF_ALLOWLIST;
 
-const rawForm = (over: Record<string, unknown> = {}) => ({ name: "订单库", introduction: "Orders", host: HOST, port: PORT, username: RO_USER, password: RO_PASSWORD, database: DB, ddl: DDL, ...over });
+const rawForm = (over: Record<string, unknown> = {}) => ({
+  name: "订单库",
+  introduction: "Orders",
+  host: HOST,
+  port: PORT,
+  username: RO_USER,
+  password: RO_PASSWORD,
+  database: DB,
+  ddl: DDL,
+  ...over,
+});
 /** The form as the create procedure hands it to the service: parsed by its input schema. */
 const form = (over: Record<string, unknown> = {}) => ZCreateDatabaseSetInput.parse(rawForm(over));
 /** The form as the verify procedure hands it over (a password may be left empty). */
 const verifyForm = (over: Record<string, unknown> = {}) => ZVerifyDatabaseInput.parse(rawForm(over));
 const refusal = async (p: Promise<unknown>) => {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return { err, mapped: mapError(err, "en") };
 };
@@ -71,7 +85,18 @@ afterAll(async () => {
 describe("saving and verifying", () => {
   it("verifies, then saves a set of type database: state done, characters counted, the password sealed and never returned", async () => {
     const view = await sets.createDatabaseSet(alice.actor, form());
-    expect(view).toMatchObject({ name: "订单库", state: "done", failure_reason: null, char_count: [...DDL.trim()].length, host: HOST, port: PORT, username: RO_USER, database: DB, tables: ["orders", "numbers"], verify_error: null });
+    expect(view).toMatchObject({
+      name: "订单库",
+      state: "done",
+      failure_reason: null,
+      char_count: [...DDL.trim()].length,
+      host: HOST,
+      port: PORT,
+      username: RO_USER,
+      database: DB,
+      tables: ["orders", "numbers"],
+      verify_error: null,
+    });
     expect(view.verified_at).toEqual(expect.any(String));
     expect(view.password_hint).toBe("••••••");
     expect(JSON.stringify(view)).not.toContain(RO_PASSWORD);
@@ -100,7 +125,12 @@ describe("saving and verifying", () => {
     ["a statement that is not CREATE TABLE", { ddl: `${ORDERS_DDL};\nDROP TABLE orders;` }, "not_create_table", /statement 2 is not a CREATE TABLE statement/],
     ["an INSERT hidden among the statements", { ddl: `INSERT INTO orders VALUES (9, 'x', 1);\n${ORDERS_DDL}` }, "not_create_table", /statement 1 is not/],
     ["statements that do not parse", { ddl: "CREATE TABLE (" }, "ddl_unparsable", /could not be read \(line 1/],
-    ["a table missing from the database", { ddl: `${ORDERS_DDL};\nCREATE TABLE invoices (id INT);` }, "missing_tables", /do not exist in the database: invoices/],
+    [
+      "a table missing from the database",
+      { ddl: `${ORDERS_DDL};\nCREATE TABLE invoices (id INT);` },
+      "missing_tables",
+      /do not exist in the database: invoices/,
+    ],
     ["an unknown database", { database: `${DB}_nope` }, "access_denied", /user name or password|may not connect/],
   ];
   for (const [what, over, reason, message] of failures) {
@@ -148,9 +178,16 @@ describe("saving and verifying", () => {
     try {
       const failed = await sets.reverifyDatabaseSet(alice.actor, { id: view.id });
       expect(failed.result).toMatchObject({ ok: false, failure: { reason: "missing_tables", params: { tables: "numbers" } } });
-      expect(failed.set).toMatchObject({ state: "failed", failure_reason: "database:verify_errors.missing_tables", verify_error: { reason: "missing_tables" } });
+      expect(failed.set).toMatchObject({
+        state: "failed",
+        failure_reason: "database:verify_errors.missing_tables",
+        verify_error: { reason: "missing_tables" },
+      });
       // A failed set is not queried.
-      const q = await sets.openDatabaseQuery(alice.actor, { trainingSetId: view.id, sql: "SELECT 1" }).then(() => null, (e) => e);
+      const q = await sets.openDatabaseQuery(alice.actor, { trainingSetId: view.id, sql: "SELECT 1" }).then(
+        () => null,
+        (e) => e,
+      );
       expect(mapError(q, "en").envelope.description).toBe("The query failed: the training set has not been verified");
     } finally {
       await admin.query(`RENAME TABLE \`${DB}\`.numbers_away TO \`${DB}\`.numbers`);
@@ -193,8 +230,21 @@ describe("read-only execution", () => {
 
   it("a SELECT returns the rows, with WITH … SELECT, joins and aggregates", async () => {
     const r = await runReadOnlyQuery(source(), "SELECT id, customer, amount FROM orders WHERE amount IS NOT NULL ORDER BY id", opts);
-    expect(r).toMatchObject({ columns: ["id", "customer", "amount"], truncated: false, rows: [[1, "Ada", "10.50"], [2, "Bo", "20.00"], [3, "Cy", "30.25"], [4, "Di", "40.00"]] });
-    const cte = await runReadOnlyQuery(source(), "WITH big AS (SELECT * FROM orders WHERE amount > 15) SELECT COUNT(*) AS n, SUM(b.amount) AS total FROM big b JOIN numbers x ON x.n = b.id", opts);
+    expect(r).toMatchObject({
+      columns: ["id", "customer", "amount"],
+      truncated: false,
+      rows: [
+        [1, "Ada", "10.50"],
+        [2, "Bo", "20.00"],
+        [3, "Cy", "30.25"],
+        [4, "Di", "40.00"],
+      ],
+    });
+    const cte = await runReadOnlyQuery(
+      source(),
+      "WITH big AS (SELECT * FROM orders WHERE amount > 15) SELECT COUNT(*) AS n, SUM(b.amount) AS total FROM big b JOIN numbers x ON x.n = b.id",
+      opts,
+    );
     // BIGINT and DECIMAL come as the server writes them (exact, and safe in JSON).
     expect(cte.rows).toEqual([["3", "90.25"]]);
   });
@@ -270,7 +320,12 @@ describe("read-only execution", () => {
 
   it("a slow SELECT the guard allows ends by the time limit too", async () => {
     const started = Date.now();
-    const { mapped } = await refusal(runReadOnlyQuery(source(), "SELECT COUNT(*) FROM numbers a, numbers b, numbers c, numbers d WHERE a.n + b.n + c.n = d.n", { rowLimit: 10, timeoutMs: 1000 }));
+    const { mapped } = await refusal(
+      runReadOnlyQuery(source(), "SELECT COUNT(*) FROM numbers a, numbers b, numbers c, numbers d WHERE a.n + b.n + c.n = d.n", {
+        rowLimit: 10,
+        timeoutMs: 1000,
+      }),
+    );
     expect(mapped.code).toBe("sql_timeout");
     expect(Date.now() - started).toBeLessThan(3500);
   });
@@ -302,7 +357,10 @@ describe("POST /api/v1/training/database/mysql/req/result", () => {
   it("refusals are error events in the user's language", async () => {
     const write = await sendSse(h.api.base, alice, { training_set_id: setId, sql: "DELETE FROM orders" }, { path: PATH });
     expect(names(write)).toEqual(["error"]);
-    expect(dataOf(write, "error")[0]).toMatchObject({ status: 420501, description: "This query was refused: only SELECT statements can run (DELETE is not allowed)" });
+    expect(dataOf(write, "error")[0]).toMatchObject({
+      status: 420501,
+      description: "This query was refused: only SELECT statements can run (DELETE is not allowed)",
+    });
     alice.browser.cookies.set("lang", "zh_hans");
     try {
       const two = await sendSse(h.api.base, alice, { training_set_id: setId, sql: "SELECT 1; SELECT 2" }, { path: PATH });
@@ -316,7 +374,11 @@ describe("POST /api/v1/training/database/mysql/req/result", () => {
     // Without the CSRF echo the write is refused before anything runs.
     const noCsrf = await alice.browser.call(PATH, { body: { training_set_id: setId, sql: "SELECT 1" }, csrf: null });
     expect(noCsrf.body.status).toBe(420114);
-    const anonymous = await fetch(`${h.api.base}${PATH}`, { method: "POST", headers: { "content-type": "application/json", cookie: "zl_csrf=x", "x-csrf-token": "x" }, body: JSON.stringify({ training_set_id: setId, sql: "SELECT 1" }) });
+    const anonymous = await fetch(`${h.api.base}${PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: "zl_csrf=x", "x-csrf-token": "x" },
+      body: JSON.stringify({ training_set_id: setId, sql: "SELECT 1" }),
+    });
     expect(await anonymous.text()).toContain('"status":110003');
   });
 });
@@ -329,7 +391,11 @@ describe("chat", () => {
     const r = await sendSse(h.api.base, alice, { agent_id: agentId, content: `Who ordered? [[tool:sql_generate_and_data_query ${JSON.stringify({ sql })}]]` });
     expect(names(r)).toEqual(["message", "function", "message", "message", "message", "close"]);
     const [fn] = dataOf(r, "function");
-    expect(fn).toMatchObject({ name: "sql_generate_and_data_query", type: "response", params: { arguments: { sql }, code: sql, result: { rows: 2, truncated: false } } });
+    expect(fn).toMatchObject({
+      name: "sql_generate_and_data_query",
+      type: "response",
+      params: { arguments: { sql }, code: sql, result: { rows: 2, truncated: false } },
+    });
     expect(fn.params.result.table).toContain("| Ada | 10.50 |");
 
     const [first, second] = h.fake.receivedFor(key);
@@ -338,14 +404,25 @@ describe("chat", () => {
     expect(tool.function.parameters.required).toEqual(["sql"]);
     const result = second.body.messages.at(-1);
     expect(result.role).toBe("tool");
-    expect(JSON.parse(result.content)).toEqual({ columns: ["customer", "amount"], rows: [["Ada", "10.50"], ["Bo", "20.00"]], row_count: 2, truncated: false });
+    expect(JSON.parse(result.content)).toEqual({
+      columns: ["customer", "amount"],
+      rows: [
+        ["Ada", "10.50"],
+        ["Bo", "20.00"],
+      ],
+      row_count: 2,
+      truncated: false,
+    });
   });
 
   it("a refused query is told to the model, and the chat goes on", async () => {
     const set = await sets.createDatabaseSet(alice.actor, form({ name: "chat refused" }));
     const { agentId, key } = await makeAgent(h, alice, { config: { training_set_ids: [set.id] } });
     const before = await orderCount();
-    const r = await sendSse(h.api.base, alice, { agent_id: agentId, content: `[[tool:sql_generate_and_data_query ${JSON.stringify({ sql: "DELETE FROM orders" })}]]` });
+    const r = await sendSse(h.api.base, alice, {
+      agent_id: agentId,
+      content: `[[tool:sql_generate_and_data_query ${JSON.stringify({ sql: "DELETE FROM orders" })}]]`,
+    });
     expect(names(r).at(-1)).toBe("close");
     expect(dataOf(r, "function")[0].params.error).toMatch(/only SELECT statements can run/);
     expect(h.fake.receivedFor(key)[1].body.messages.at(-1).content).toMatch(/^The query failed: This query was refused/);

@@ -75,7 +75,18 @@ describe("the demo market of a fresh install", () => {
   }, 240_000);
 
   it("lists agents and apps of several categories by demo developers, each app with an icon file and plans", async () => {
-    const apps = await query<{ name: string; name_en: string; introduction_en: string; icon_url: string; slug: string; owner: string; plans: number; kinds: string[]; trial_days: number; free_per_day: number }>(
+    const apps = await query<{
+      name: string;
+      name_en: string;
+      introduction_en: string;
+      icon_url: string;
+      slug: string;
+      owner: string;
+      plans: number;
+      kinds: string[];
+      trial_days: number;
+      free_per_day: number;
+    }>(
       `SELECT a.name, a.name_en, a.introduction_en, a.icon_url, c.slug, o.nickname AS owner, a.trial_days, a.free_per_day,
          (SELECT count(*) FROM app_plan p WHERE p.app_id = a.id)::int AS plans, (SELECT array_agg(DISTINCT p.kind::text) FROM app_plan p WHERE p.app_id = a.id) AS kinds
        FROM app a JOIN app_category c ON c.id = a.category_id JOIN account o ON o.id = a.owner_account_id
@@ -107,7 +118,9 @@ describe("the demo market of a fresh install", () => {
   });
 
   it("fills the four ranking lists from what the ledger and reactions hold", async () => {
-    const lists = await query<{ list: string; rows: number; top: string }>(`SELECT list, count(*)::int AS rows, max(score)::text AS top FROM ranking_entry GROUP BY list ORDER BY list`);
+    const lists = await query<{ list: string; rows: number; top: string }>(
+      `SELECT list, count(*)::int AS rows, max(score)::text AS top FROM ranking_entry GROUP BY list ORDER BY list`,
+    );
     expect(lists.map((l) => l.list)).toEqual(["engineer_earnings", "image_agents", "language_agents", "popularity"]);
     for (const l of lists) expect(Number(l.top)).toBeGreaterThan(0);
     // The earnings list is the developers' share of the demo purchases, to the micro.
@@ -132,7 +145,11 @@ describe("the demo market of a fresh install", () => {
       expect(stdout).toMatch(/"ms"/);
       const c = new pg.Client({ connectionString: other.url });
       await c.connect();
-      const rows = (await c.query(`SELECT (SELECT count(*) FROM carousel)::int AS slides, (SELECT count(*) FROM purchase)::int AS purchases, (SELECT count(*) FROM account WHERE account LIKE 'demo\\_%')::int AS demo_accounts, (SELECT count(*) FROM account WHERE account = 'zelin_demo')::int AS published_login, (SELECT count(*) FROM app_category)::int > 0 AS categories`)).rows[0];
+      const rows = (
+        await c.query(
+          `SELECT (SELECT count(*) FROM carousel)::int AS slides, (SELECT count(*) FROM purchase)::int AS purchases, (SELECT count(*) FROM account WHERE account LIKE 'demo\\_%')::int AS demo_accounts, (SELECT count(*) FROM account WHERE account = 'zelin_demo')::int AS published_login, (SELECT count(*) FROM app_category)::int > 0 AS categories`,
+        )
+      ).rows[0];
       await c.end();
       // The README prints zelin_demo's password: a production install must not have that account.
       expect(rows).toEqual({ slides: 0, purchases: 0, demo_accounts: 0, published_login: 0, categories: true });

@@ -40,7 +40,11 @@ async function sendCode(phone: string) {
 
 /** Runs `work` as a production configuration: NODE_ENV=production on a database server. */
 async function asProduction<T>(work: () => Promise<T>, extra: Record<string, string> = {}) {
-  const saved = { NODE_ENV: process.env.NODE_ENV, ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB, ...Object.fromEntries(Object.keys(extra).map((k) => [k, process.env[k]])) };
+  const saved = {
+    NODE_ENV: process.env.NODE_ENV,
+    ZELIN_EMBEDDED_DB: process.env.ZELIN_EMBEDDED_DB,
+    ...Object.fromEntries(Object.keys(extra).map((k) => [k, process.env[k]])),
+  };
   Object.assign(process.env, { NODE_ENV: "production", ZELIN_EMBEDDED_DB: "" }, extra);
   resetEnvCache();
   try {
@@ -85,7 +89,15 @@ describe("a production configuration", () => {
   const production = { NODE_ENV: "production" as const, DATABASE_URL: "postgresql://db.internal/zelin" };
 
   it("stops the web process at start when SMS_PROVIDER=dev, with a sentence naming the settings", () => {
-    const env = { ...process.env, ...production, DATABASE_URL: process.env.DATABASE_URL, SMS_PROVIDER: "dev", ALLOW_DEV_SMS: "", ZELIN_EMBEDDED_DB: "", PORT: "0" };
+    const env = {
+      ...process.env,
+      ...production,
+      DATABASE_URL: process.env.DATABASE_URL,
+      SMS_PROVIDER: "dev",
+      ALLOW_DEV_SMS: "",
+      ZELIN_EMBEDDED_DB: "",
+      PORT: "0",
+    };
     const web = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
     expect(web.status).not.toBe(0);
     expect(web.stderr).toContain("SMS_PROVIDER: is dev, whose codes go to the server log and never to a phone");
@@ -112,7 +124,10 @@ describe("a production configuration", () => {
     const owner = await makeAccount();
     const admin = await makeAccount(["platform_admin"]);
     const answer = await asProduction(() => sendCode(owner.phone));
-    expect(answer).toMatchObject({ http: 503, body: { status: 420120, description: "SMS is not available on this platform; sign in with your password or another way" } });
+    expect(answer).toMatchObject({
+      http: 503,
+      body: { status: 420120, description: "SMS is not available on this platform; sign in with your password or another way" },
+    });
     expect(await getDb().smsCode.count({ where: { phone: owner.phone } })).toBe(0);
     expect(await getDb().devSmsMessage.count({ where: { phone: owner.phone } })).toBe(0);
     // Nor is there an outbox, even for an administrator.

@@ -23,7 +23,15 @@ async function account(nickname: string, edition: "basic" | "professional" = "pr
 }
 
 async function topUp(accountId: string, micro: number) {
-  await post({ key: `pay:${run}-${accountId}-${++n}`, kind: "topup", accountId, legs: [{ account: "payment_clearing", amount: -micro }, { account: wallet("spendable", accountId), amount: micro }] });
+  await post({
+    key: `pay:${run}-${accountId}-${++n}`,
+    kind: "topup",
+    accountId,
+    legs: [
+      { account: "payment_clearing", amount: -micro },
+      { account: wallet("spendable", accountId), amount: micro },
+    ],
+  });
 }
 
 /** A purchase through a share link, posted as the purchases service does (same kind, legs and memo). */
@@ -34,7 +42,13 @@ async function buyThrough(buyer: string, developer: string, sharer: string | nul
     { account: wallet("spendable", developer), amount: split.developer },
     ...(sharer ? [{ account: wallet("spendable", sharer), amount: split.sharer }] : []),
   ];
-  const memo = { appId: app.id, appName: app.name, buyerAccountId: buyer, developerAccountId: developer, ...(sharer ? { sharerAccountId: sharer, sharePercent } : {}) };
+  const memo = {
+    appId: app.id,
+    appName: app.name,
+    buyerAccountId: buyer,
+    developerAccountId: developer,
+    ...(sharer ? { sharerAccountId: sharer, sharePercent } : {}),
+  };
   return spend({ key: `purchase:${buyer}:${run}-${++n}`, kind: "purchase", payer: buyer, amount: price, credits, memo });
 }
 
@@ -57,7 +71,17 @@ describe("dividends (/my_bonus)", () => {
     await buyThrough(buyer.id, dev.id, null, app, 1_000_000, 30); // no touser: no dividend for anyone
 
     const mine = await listMyDividends(sharer);
-    expect(mine).toEqual([expect.objectContaining({ app_id: app.id, app_name: app.name, buyer: "B***n", price: 9_900_000, share_percent: 30, dividend: 2_970_000, refunded: false })]);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        app_id: app.id,
+        app_name: app.name,
+        buyer: "B***n",
+        price: 9_900_000,
+        share_percent: 30,
+        dividend: 2_970_000,
+        refunded: false,
+      }),
+    ]);
     expect(JSON.stringify(mine)).not.toContain(buyer.id);
     expect(JSON.stringify(mine)).not.toContain("Buyerson");
 
@@ -92,7 +116,8 @@ describe("the distribution overview (/distribution)", () => {
     const privateApp = await createTestApp({ owner: dev, input: { name: `Private ${run}`, is_public: false } });
     const offShelf = await createTestApp({ owner: dev, input: { name: `Off ${run}` }, state: "off_shelf" });
     const unused = await createTestApp({ owner: dev, input: { name: `Unused ${run}` } });
-    for (const a of [app.id, privateApp.appId, offShelf.appId]) await db().appUse.create({ data: { appId: a, accountId: sharer.id, source: "h5", basis: "free", day: 20240310 } });
+    for (const a of [app.id, privateApp.appId, offShelf.appId])
+      await db().appUse.create({ data: { appId: a, accountId: sharer.id, source: "h5", basis: "free", day: 20240310 } });
     await account("Invitee Alice", "basic", sharer.id);
     await account("李四", "basic", sharer.id);
     await account("Not mine", "basic", other.id);
@@ -133,9 +158,23 @@ describe("gift credit (/my_redpacket)", () => {
       [`bonus:${run}-promo-${me.id}`, me.id, 5_000_000],
       [`bonus:${someone.id}`, someone.id, 100_000_000],
     ] as const)
-      await post({ key, kind: "bonus", accountId: who, legs: [{ account: "platform_promotion", amount: -amount }, { account: wallet("gift", who), amount }] });
+      await post({
+        key,
+        kind: "bonus",
+        accountId: who,
+        legs: [
+          { account: "platform_promotion", amount: -amount },
+          { account: wallet("gift", who), amount },
+        ],
+      });
     await topUp(me.id, 1_000_000); // coins are not gift credit
-    await spend({ key: `chat:${run}-${me.id}`, kind: "chat_charge", payer: me.id, amount: 30_000_000, credits: [{ account: "platform_revenue", amount: 30_000_000 }] });
+    await spend({
+      key: `chat:${run}-${me.id}`,
+      kind: "chat_charge",
+      payer: me.id,
+      amount: 30_000_000,
+      credits: [{ account: "platform_revenue", amount: 30_000_000 }],
+    });
 
     const r = await getMyRedPacket(me);
     expect(r.received.map((g) => [g.source, g.amount]).sort()).toEqual([

@@ -16,11 +16,13 @@ const FEE = PRICES.chatMessageMicro;
 // whose path starts with /api/skip is answered by the wrapper itself: Express never runs it.
 const seen: boolean[] = [];
 const h = {} as { fake: Awaited<ReturnType<typeof startFakeOpenai>>; api: Awaited<ReturnType<typeof startApiServer>> };
-const wrap = (app: RequestListener): RequestListener => (req, res) => {
-  seen.push(Boolean((req as { earlyTurn?: unknown }).earlyTurn));
-  if (req.headers["x-test-skip-route"]) return void res.writeHead(503).end();
-  return app(req, res);
-};
+const wrap =
+  (app: RequestListener): RequestListener =>
+  (req, res) => {
+    seen.push(Boolean((req as { earlyTurn?: unknown }).earlyTurn));
+    if (req.headers["x-test-skip-route"]) return void res.writeHead(503).end();
+    return app(req, res);
+  };
 beforeAll(async () => {
   h.fake = await startFakeOpenai();
   h.api = await startApiServer({ wrap });
@@ -35,7 +37,12 @@ const logsOf = (accountId: string) => getDb().modelRequestLog.findMany({ where: 
 const post = (user: TUser, body: string, headers: Record<string, string> = {}) =>
   fetch(`${h.api.base}/api/v1/ai_message/send_message/sse`, {
     method: "POST",
-    headers: { "content-type": "application/json", cookie: `zl_session=${user.browser.cookies.get("zl_session")}; zl_csrf=${user.browser.cookies.get("zl_csrf")}; lang=en`, "x-csrf-token": user.browser.cookies.get("zl_csrf")!, ...headers },
+    headers: {
+      "content-type": "application/json",
+      cookie: `zl_session=${user.browser.cookies.get("zl_session")}; zl_csrf=${user.browser.cookies.get("zl_csrf")}; lang=en`,
+      "x-csrf-token": user.browser.cookies.get("zl_csrf")!,
+      ...headers,
+    },
     body,
   });
 
@@ -48,7 +55,10 @@ describe("early start", () => {
     for (const content of ["first", "second", "third"]) expect(contentOf(await sendSse(h.api.base, user, { agent_id: agentId, content }))).toBe("word0 word1 ");
     // The first turn has no warm reading; the next two were waiting for Express, already sent.
     expect(seen).toEqual([false, true, true]);
-    const received = await waitFor(async () => h.fake.receivedFor(key), (rs) => rs.length === 3);
+    const received = await waitFor(
+      async () => h.fake.receivedFor(key),
+      (rs) => rs.length === 3,
+    );
     expect(received.map((r) => [r.body.messages.at(-1).content, r.aborted])).toEqual([
       ["first", false],
       ["second", false],
@@ -98,13 +108,26 @@ describe("early start", () => {
     const res = await post(user, JSON.stringify({ agent_id: agentId, content: "second" }), { "x-test-skip-route": "1" });
     expect(res.status).toBe(503);
     expect(seen).toEqual([true]);
-    const logs = await waitFor(() => logsOf(user.id), (l) => l.length === 2);
+    const logs = await waitFor(
+      () => logsOf(user.id),
+      (l) => l.length === 2,
+    );
     expect(logs.map((l) => l.ok)).toEqual([true, false]);
-    const received = await waitFor(async () => h.fake.receivedFor(key), (rs) => rs.length === 2 && rs[1].aborted);
+    const received = await waitFor(
+      async () => h.fake.receivedFor(key),
+      (rs) => rs.length === 2 && rs[1].aborted,
+    );
     expect(received[1].body.messages.at(-1).content).toBe("second");
     // Charged early and given back: nothing spent, no reply stored.
-    expect(await waitFor(() => available(user.id), (a) => a === before)).toBe(before);
-    const kinds = (await getDb().ledgerTransaction.findMany({ where: { accountId: user.id, kind: { in: ["chat_charge", "chat_refund"] } } })).map((t) => t.kind).sort();
+    expect(
+      await waitFor(
+        () => available(user.id),
+        (a) => a === before,
+      ),
+    ).toBe(before);
+    const kinds = (await getDb().ledgerTransaction.findMany({ where: { accountId: user.id, kind: { in: ["chat_charge", "chat_refund"] } } }))
+      .map((t) => t.kind)
+      .sort();
     expect(kinds).toEqual(["chat_charge", "chat_charge", "chat_refund"]);
     expect(await getDb().chatMessage.count({ where: { dialogue: { accountId: user.id } } })).toBe(2);
   });

@@ -22,7 +22,11 @@ let n = 0;
 const name = (p = "ed") => `${p}${run}${++n}`.slice(0, 18);
 const ip = () => `10.${crypto.randomInt(0, 255)}.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 255)}`;
 const uuid = () => crypto.randomUUID();
-const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => (e instanceof AppError ? e.code : e instanceof Error ? e.name : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => (e instanceof AppError ? e.code : e instanceof Error ? e.name : String(e)),
+  );
 
 function setEnv(env: Record<string, string | undefined>) {
   for (const [k, v] of Object.entries(env)) {
@@ -42,12 +46,26 @@ async function registered(query = "") {
 }
 
 async function fundCoins(accountId: string, micro: number) {
-  await post({ key: `test-fund:${accountId}:${++n}:${run}`, kind: "topup", accountId, legs: [{ account: platform("payment_clearing"), amount: -micro }, { account: wallet("spendable", accountId), amount: micro }] });
+  await post({
+    key: `test-fund:${accountId}:${++n}:${run}`,
+    kind: "topup",
+    accountId,
+    legs: [
+      { account: platform("payment_clearing"), amount: -micro },
+      { account: wallet("spendable", accountId), amount: micro },
+    ],
+  });
 }
 
-const membershipOf = (id: string) => getDb().account.findUniqueOrThrow({ where: { id }, select: { edition: true, editionExpiresAt: true, referredById: true } });
-const setMembership = (id: string, edition: "basic" | "professional" | "flagship" | "enterprise", expiresAt: Date | null) => getDb().account.update({ where: { id }, data: { edition, editionExpiresAt: expiresAt } });
-const revenueOf = async (txId: string) => Number((await getDb().ledgerEntry.aggregate({ where: { transactionId: txId, ledgerAccountId: "platform_revenue" }, _sum: { amountMicro: true } }))._sum.amountMicro ?? 0n);
+const membershipOf = (id: string) =>
+  getDb().account.findUniqueOrThrow({ where: { id }, select: { edition: true, editionExpiresAt: true, referredById: true } });
+const setMembership = (id: string, edition: "basic" | "professional" | "flagship" | "enterprise", expiresAt: Date | null) =>
+  getDb().account.update({ where: { id }, data: { edition, editionExpiresAt: expiresAt } });
+const revenueOf = async (txId: string) =>
+  Number(
+    (await getDb().ledgerEntry.aggregate({ where: { transactionId: txId, ledgerAccountId: "platform_revenue" }, _sum: { amountMicro: true } }))._sum
+      .amountMicro ?? 0n,
+  );
 const txByKey = (key: string) => getDb().ledgerTransaction.findUnique({ where: { idempotencyKey: key }, select: { id: true, memo: true } });
 const txCount = () => getDb().ledgerTransaction.count();
 
@@ -114,7 +132,7 @@ describe("buying an edition from the balance", () => {
     const requestId = uuid();
     const r = await buyEditionFromWallet(id, { edition: "flagship", days: 365, request_id: requestId }, now);
     expect(r).toMatchObject({ change: "upgrade", charged: 299 * M - credit });
-    expect((await membershipOf(id))).toMatchObject({ edition: "flagship", editionExpiresAt: new Date(now.getTime() + 365 * DAY_MS) });
+    expect(await membershipOf(id)).toMatchObject({ edition: "flagship", editionExpiresAt: new Date(now.getTime() + 365 * DAY_MS) });
     const t = (await txByKey(`edition:${id}:${requestId}`))!;
     expect(await revenueOf(t.id)).toBe(299 * M - credit);
     expect(t.memo).toMatchObject({ change: "upgrade", fee: 299 * M, credit });
@@ -168,7 +186,12 @@ describe("buying an edition from the balance", () => {
     await setMembership(id, "flagship", new Date(Date.now() - 1000));
     const view = await getMembership(id);
     expect(view).toMatchObject({ edition: "basic", lapsed: "flagship", expires_at: null, days_left: 0 });
-    expect(view.quotes.find((q) => q.edition === "professional" && q.days === 30)).toMatchObject({ kind: "new", credit: 0, charge: 16_360_000, total: 116_360_000 });
+    expect(view.quotes.find((q) => q.edition === "professional" && q.days === 30)).toMatchObject({
+      kind: "new",
+      credit: 0,
+      charge: 16_360_000,
+      total: 116_360_000,
+    });
     const r = await buyEditionFromWallet(id, { edition: "professional", days: 30, request_id: uuid() });
     expect(r.change).toBe("new");
   });
@@ -262,7 +285,9 @@ describe("paid registration", () => {
     expect(await revenueOf(t.id)).toBe(10 * M);
     expect((await getDb().paymentOrder.findUniqueOrThrow({ where: { id: order.id } })).accountId).toBe(created.id);
     // A stranger without the claim learns nothing; the page with it signs in.
-    expect((await new Browser(api.base, ip()).call("/api/v1/auth/register/complete", { body: { order_id: order.id, claim: "nope" } })).body.status).toBe(404001);
+    expect((await new Browser(api.base, ip()).call("/api/v1/auth/register/complete", { body: { order_id: order.id, claim: "nope" } })).body.status).toBe(
+      404001,
+    );
     expect((await b.call(`/api/v1/auth/register/order?id=${order.id}&claim=${claim}`)).body.data).toMatchObject({ state: "paid", registered: true });
     const done = await b.call("/api/v1/auth/register/complete", { body: { order_id: order.id, claim } });
     expect(done.body).toMatchObject({ status: 200, data: { account: { id: created.id, account } } });
@@ -278,7 +303,9 @@ describe("paid registration", () => {
     const orders = await getDb().paymentOrder.count();
     expect((await b.call("/api/v1/auth/register/order", { body: { ...form(name("pr")), confirm: "other123" } })).body.status).toBe(400001);
     expect((await b.call("/api/v1/auth/register/order", { body: form(taken.account) })).body.status).toBe(420107);
-    expect((await b.call("/api/v1/auth/register/order", { body: { ...form(name("pr")), provider: "paypal" } })).body.status).toBe(await statusOf("payment_provider_unavailable"));
+    expect((await b.call("/api/v1/auth/register/order", { body: { ...form(name("pr")), provider: "paypal" } })).body.status).toBe(
+      await statusOf("payment_provider_unavailable"),
+    );
     expect(await getDb().paymentOrder.count()).toBe(orders);
     // Outside paid mode there is nothing to pay for.
     setEnv({ REGISTRATION_MODE: "open" });
@@ -293,7 +320,9 @@ describe("paid registration", () => {
     // The order was closed (its reservation ended) and someone registered the name meanwhile.
     await getDb().paymentOrder.update({ where: { id: order.id }, data: { state: "cancelled" } });
     setEnv({ REGISTRATION_MODE: "open" });
-    const winner = await new Browser(api.base, ip()).call("/api/v1/auth/register", { body: { account, password: "other1234", confirm: "other1234", agreed: true } });
+    const winner = await new Browser(api.base, ip()).call("/api/v1/auth/register", {
+      body: { account, password: "other1234", confirm: "other1234", agreed: true },
+    });
     expect(winner.body.status).toBe(200);
     // A genuine payment reported late is still money received (payments apply it from cancelled).
     expect(await applyPaidOrder(order.id, { providerTradeNo: "late-1", provider: "sandbox", body: "{}" })).toBe("applied");

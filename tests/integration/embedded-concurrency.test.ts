@@ -20,7 +20,9 @@ describe("embedded database shared by several processes", () => {
     host = await startEmbeddedHost();
     const c = new pg.Client({ connectionString: host.url });
     await c.connect();
-    await c.query("CREATE TABLE hammer_counter (id int PRIMARY KEY, v int NOT NULL); INSERT INTO hammer_counter VALUES (1, 0); CREATE TABLE hammer_log (proc text, n int)");
+    await c.query(
+      "CREATE TABLE hammer_counter (id int PRIMARY KEY, v int NOT NULL); INSERT INTO hammer_counter VALUES (1, 0); CREATE TABLE hammer_log (proc text, n int)",
+    );
     await c.end();
   });
   afterAll(() => host?.close());

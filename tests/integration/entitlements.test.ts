@@ -12,12 +12,21 @@ const run = crypto.randomBytes(3).toString("hex");
 let n = 0;
 async function makeAccount(edition: "basic" | "professional" | "flagship" | "enterprise" | "education", expiresInDays: number | null = 30) {
   return getDb().account.create({
-    data: { account: `e${run}${++n}`, nickname: "E", roles: ["individual_developer"], edition, editionExpiresAt: expiresInDays === null ? null : new Date(Date.now() + expiresInDays * 86_400_000) },
+    data: {
+      account: `e${run}${++n}`,
+      nickname: "E",
+      roles: ["individual_developer"],
+      edition,
+      editionExpiresAt: expiresInDays === null ? null : new Date(Date.now() + expiresInDays * 86_400_000),
+    },
     select: { id: true, enterpriseId: true, roles: true },
   });
 }
 async function refusal(p: Promise<unknown>, lng = "en") {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, lng).envelope;
 }
@@ -26,7 +35,11 @@ describe("edition limits", () => {
   it("basic allows one agent, and the refusal names the edition to upgrade to", async () => {
     const a = await makeAccount("basic", null);
     expect(await assertWithinLimit(a.id, "agents", 0)).toBe(0);
-    expect(await refusal(assertWithinLimit(a.id, "agents", 1))).toEqual({ status: 420113, description: "Your edition does not include this: upgrade to Professional", data: { resource: "agents", limit: 1, upgrade: "professional" } });
+    expect(await refusal(assertWithinLimit(a.id, "agents", 1))).toEqual({
+      status: 420113,
+      description: "Your edition does not include this: upgrade to Professional",
+      data: { resource: "agents", limit: 1, upgrade: "professional" },
+    });
     expect((await refusal(assertWithinLimit(a.id, "agents", 1), "zh_hans")).description).toBe("当前版本不支持，请升级到专业版");
   });
 
@@ -105,7 +118,11 @@ describe("settings over REST act only on the signed-in account", () => {
     expect(created.app_secret).toMatch(/^zs_/);
     const row = await getDb().appKey.findUnique({ where: { appKey: created.app_key } });
     expect(row?.secretEncrypted).not.toContain(created.app_secret);
-    expect((await a.call("/api/v1/account/app_key")).body.data).toEqual({ app_key: created.app_key, secret_hint: created.secret_hint, updated_at: expect.any(String) });
+    expect((await a.call("/api/v1/account/app_key")).body.data).toEqual({
+      app_key: created.app_key,
+      secret_hint: created.secret_hint,
+      updated_at: expect.any(String),
+    });
     expect((await a.call("/api/v1/account/app_key")).body.data.app_secret).toBeUndefined();
     expect((await b.call("/api/v1/account/app_key")).body.data).toBeNull();
     expect((await new Browser(api.base).call("/api/v1/account/app_key")).body.status).toBe(110003);
@@ -127,7 +144,10 @@ describe("settings over REST act only on the signed-in account", () => {
   it("profile: nickname rules, and languages from the list only", async () => {
     const a = new Browser(api.base, "10.9.0.3");
     await a.call("/api/v1/auth/register", { body: { account: `kc${run}`, password: "secret123", confirm: "secret123", agreed: true } });
-    expect((await a.call("/api/v1/account/profile", { method: "PUT", body: { nickname: "新的昵称", language: "zh_hant" } })).body.data).toMatchObject({ nickname: "新的昵称", language: "zh_hant" });
+    expect((await a.call("/api/v1/account/profile", { method: "PUT", body: { nickname: "新的昵称", language: "zh_hant" } })).body.data).toMatchObject({
+      nickname: "新的昵称",
+      language: "zh_hant",
+    });
     expect((await a.call("/api/v1/account/profile", { method: "PUT", body: { nickname: "" } })).body.status).toBe(400001);
     expect((await a.call("/api/v1/account/profile", { method: "PUT", body: { language: "klingon" } })).body.status).toBe(400001);
     expect((await a.call("/api/v1/account/me")).body.data.nickname).toBe("新的昵称");

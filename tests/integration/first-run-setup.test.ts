@@ -53,7 +53,9 @@ describe("first-run setup", () => {
     const lines: string[] = [];
     expect((await announceSetupCode("http://localhost:3000/", (line) => lines.push(line))).state).toBe("kept");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^SETUP: no administrator yet\. Open http:\/\/localhost:3000\/setup and enter the code another instance printed at .+npm run admin -- setup-code/);
+    expect(lines[0]).toMatch(
+      /^SETUP: no administrator yet\. Open http:\/\/localhost:3000\/setup and enter the code another instance printed at .+npm run admin -- setup-code/,
+    );
     expect(lines[0]).not.toContain(code);
   });
 
@@ -62,7 +64,10 @@ describe("first-run setup", () => {
     const wrong = code.startsWith("A") ? "BBBB-BBBB" : "AAAA-AAAA";
     const res = await post(b, form({ code: wrong }));
     expect(res.body).toMatchObject({ status: 421102, description: expect.stringContaining("setup code is wrong") });
-    expect((await post(b, form({ code: "" }))).body.data.fields[0]).toMatchObject({ path: "code", message: "The setup code has 8 letters and digits, like K7QM-4XPA" });
+    expect((await post(b, form({ code: "" }))).body.data.fields[0]).toMatchObject({
+      path: "code",
+      message: "The setup code has 8 letters and digits, like K7QM-4XPA",
+    });
     const counted = await getDb().loginAttempt.count({ where: { account: `#setup@${b.ip}`, success: false } });
     expect(counted).toBe(1);
     expect(await accounts()).toEqual([]);

@@ -36,7 +36,10 @@ function makeVisitor(lang = "en"): TUser {
 /** An on-shelf H5 app of an agent on the fake upstream whose prompt uses the variables. */
 async function variablesApp() {
   const owner = await makeUser(base());
-  const agent = await makeAgent(h, owner, { publish: true, config: { prompt: "You guide visitors around {{city}} in a {{tone}} tone. Call them {{nickname}}.", variables: VARIABLES } });
+  const agent = await makeAgent(h, owner, {
+    publish: true,
+    config: { prompt: "You guide visitors around {{city}} in a {{tone}} tone. Call them {{nickname}}.", variables: VARIABLES },
+  });
   const { appId } = await createTestApp({ owner: owner.actor, agentId: agent.agentId });
   return { owner, appId, ...agent };
 }
@@ -64,7 +67,16 @@ describe("an H5 app's agent variables", () => {
     expect(view.app.variables[1].options).toEqual(["formal", "casual"]);
 
     // A new draft with another variable changes nothing until it goes live: the chat runs the live version.
-    await saveAgentDraft(owner.actor, { id: agentId, agent: ZAgentInput.parse({ name: "测试助手", introduction: "An agent for tests", version: "1.1.0", model_key: modelKey, variables: [...VARIABLES, { name: "extra", type: "fill", required: true }] }) });
+    await saveAgentDraft(owner.actor, {
+      id: agentId,
+      agent: ZAgentInput.parse({
+        name: "测试助手",
+        introduction: "An agent for tests",
+        version: "1.1.0",
+        model_key: modelKey,
+        variables: [...VARIABLES, { name: "extra", type: "fill", required: true }],
+      }),
+    });
     expect(await getDb().agentVersion.count({ where: { agentId, state: "draft" } })).toBe(1);
     const notes = toVariableNotes((await readLiveVariables([agentId])).get(agentId)!);
     expect(notes).toEqual([
@@ -81,7 +93,11 @@ describe("an H5 app's agent variables", () => {
 
     const en = await send(makeVisitor("en"), { app_id: appId, content: "Where should I eat?" });
     expect(names(en)).toEqual(["error"]);
-    expect(errorOf(en)).toMatchObject({ status: ERROR_CODES.validation_failed.status, description: "Fill in “city” first: it is required", data: { fields: [{ path: "city", message: "validation.variable_missing" }] } });
+    expect(errorOf(en)).toMatchObject({
+      status: ERROR_CODES.validation_failed.status,
+      description: "Fill in “city” first: it is required",
+      data: { fields: [{ path: "city", message: "validation.variable_missing" }] },
+    });
 
     // Blank is as missing; the message is in the visitor's language.
     const zh = await send(makeVisitor("zh_hans"), { app_id: appId, content: "吃什么？", variables: { city: "   " } });
@@ -109,7 +125,10 @@ describe("an H5 app's agent variables", () => {
     expect(systemPromptOf(h.fake.receivedFor(key)[0].body)).toContain("You guide visitors around Lisbon in a casual tone. Call them Ana.");
     const dialogueId = dataOf(first, "close")[0].dialogue_id as string;
     // The dialogue keeps what was given; a default is applied at each turn.
-    expect((await getDb().dialogue.findUniqueOrThrow({ where: { id: dialogueId }, select: { variables: true } })).variables).toEqual({ city: "Lisbon", nickname: "Ana" });
+    expect((await getDb().dialogue.findUniqueOrThrow({ where: { id: dialogueId }, select: { variables: true } })).variables).toEqual({
+      city: "Lisbon",
+      nickname: "Ana",
+    });
 
     // The next turn of the dialogue needs no values again; a changed one applies from then on.
     const second = await send(visitor, { app_id: appId, dialogue_id: dialogueId, content: "And after dinner?" });

@@ -37,18 +37,36 @@ const QA: Array<[string, string]> = [
 ];
 
 async function makeQaSet(owner: TUser, items = QA, name = "售后问答") {
-  const set = await db().trainingSet.create({ data: { ownerAccountId: owner.id, name, type: "standard", qaItems: { create: items.map(([question, answer], position) => ({ question, answer, position })) } } });
+  const set = await db().trainingSet.create({
+    data: {
+      ownerAccountId: owner.id,
+      name,
+      type: "standard",
+      qaItems: { create: items.map(([question, answer], position) => ({ question, answer, position })) },
+    },
+  });
   expect(await indexTrainingSet(set.id, await bumpRevision(set.id))).toBe("done");
   return set.id;
 }
 
 async function makeAgentUsing(owner: TUser, setIds: string[], extra: Record<string, unknown> = {}) {
-  const agent = await createAgent(owner.actor, ZAgentInput.parse({ name: "客服", introduction: "answers from sets", model_key: OFFLINE_MODEL_KEY, training_set_ids: setIds, out_of_scope_reply: "这个我答不了。", ...extra }));
+  const agent = await createAgent(
+    owner.actor,
+    ZAgentInput.parse({
+      name: "客服",
+      introduction: "answers from sets",
+      model_key: OFFLINE_MODEL_KEY,
+      training_set_ids: setIds,
+      out_of_scope_reply: "这个我答不了。",
+      ...extra,
+    }),
+  );
   await publishAgent(owner.actor, { id: agent.id });
   return agent.id;
 }
 
-const ask = (agentId: string, setIds: string[], query: string, mode?: "hybrid" | "fulltext") => retrieve({ accountId: alice.id, agentId, agentVersionId: "", trainingSetIds: setIds, query, limit: 5, mode });
+const ask = (agentId: string, setIds: string[], query: string, mode?: "hybrid" | "fulltext") =>
+  retrieve({ accountId: alice.id, agentId, agentVersionId: "", trainingSetIds: setIds, query, limit: 5, mode });
 
 beforeAll(async () => {
   await seedOfflineChannel(getDb());
@@ -60,7 +78,12 @@ describe("segmenting and splitting", () => {
   it("segments Chinese into words and stems English, dropping function words", () => {
     expect(queryWords("怎么退货？")).toEqual(["退货"]);
     expect(queryWords("What are your refund policies?")).toEqual(["refund", "polici"]);
-    expect(toTsvectorLiteral([{ text: "退货政策", weight: "A" }, { text: "It's refunds", weight: "D" }])).toContain("'退货':");
+    expect(
+      toTsvectorLiteral([
+        { text: "退货政策", weight: "A" },
+        { text: "It's refunds", weight: "D" },
+      ]),
+    ).toContain("'退货':");
     expect(toTsvectorLiteral([{ text: "o'brien", weight: "D" }])).toBe("'o':1 'brien':2");
   });
 
@@ -82,7 +105,9 @@ describe("indexing", () => {
     expect(set).toMatchObject({ state: "done", progress: 100, charCount: QA.reduce((n, [q, a]) => n + [...q].length + [...a].length, 0) });
     expect(set.indexedAt).not.toBeNull();
     // The job merged the set's full-text entries into the index: nothing is left in GIN's pending list for searches to read.
-    const [{ merged }] = await db().$queryRawUnsafe<{ merged: number }[]>("SELECT gin_clean_pending_list('knowledge_passage_lexemes_idx'::regclass)::int AS merged");
+    const [{ merged }] = await db().$queryRawUnsafe<{ merged: number }[]>(
+      "SELECT gin_clean_pending_list('knowledge_passage_lexemes_idx'::regclass)::int AS merged",
+    );
     expect(merged).toBe(0);
 
     const old = await bumpRevision(setId);
@@ -98,10 +123,12 @@ describe("indexing", () => {
     const bad = `training/${alice.id}/${uid()}.txt`;
     await getFileStore().put(good, Buffer.from("保修条款：整机保修两年，电池保修一年。\n\n维修网点遍布全国三百个城市，预约后上门取件。"), "text/plain");
     await getFileStore().put(bad, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]), "text/plain");
-    await db().trainingDocument.createMany({ data: [
-      { trainingSetId: set.id, name: "保修.txt", fileKey: good, mime: "text/plain", size: 10 },
-      { trainingSetId: set.id, name: "bad.txt", fileKey: bad, mime: "text/plain", size: 11 },
-    ] });
+    await db().trainingDocument.createMany({
+      data: [
+        { trainingSetId: set.id, name: "保修.txt", fileKey: good, mime: "text/plain", size: 10 },
+        { trainingSetId: set.id, name: "bad.txt", fileKey: bad, mime: "text/plain", size: 11 },
+      ],
+    });
     expect(await indexTrainingSet(set.id, await bumpRevision(set.id))).toBe("done");
     const docs = await db().trainingDocument.findMany({ where: { trainingSetId: set.id }, orderBy: { name: "asc" } });
     expect(docs.map((d) => [d.name, d.state, d.error])).toEqual([
@@ -122,7 +149,9 @@ describe("indexing", () => {
     // Unfunded: past the free million only what the account can pay a day's storage for is kept.
     const carol = await makeUser(h.api.base, { funded: false });
     await db().trainingSet.create({ data: { ownerAccountId: carol.id, name: "big", type: "standard", charCount: FREE_TRAINING_CHARS - 10, state: "done" } });
-    const set = await db().trainingSet.create({ data: { ownerAccountId: carol.id, name: "small", type: "standard", qaItems: { create: [{ question: "一二三四五", answer: "六七八九十一二" }] } } });
+    const set = await db().trainingSet.create({
+      data: { ownerAccountId: carol.id, name: "small", type: "standard", qaItems: { create: [{ question: "一二三四五", answer: "六七八九十一二" }] } },
+    });
     const agentId = await makeAgentUsing(carol, [set.id]);
     expect(await indexTrainingSet(set.id, await bumpRevision(set.id))).toBe("failed");
     expect(await db().trainingSet.findUniqueOrThrow({ where: { id: set.id } })).toMatchObject({ state: "failed", failureReason: "characters_insufficient" });
@@ -189,7 +218,8 @@ describe("retrieval", () => {
   it("searches only the agent owner's sets that are available", async () => {
     // Bob's agent names Alice's set (saving refuses that; a row written some other way): it finds nothing.
     const bobsAgent = await makeAgentUsing(bob, []);
-    await db().$executeRaw`UPDATE agent_version SET config = jsonb_set(config, '{training_set_ids}', ${JSON.stringify([setId])}::jsonb) WHERE agent_id = ${bobsAgent}`;
+    await db()
+      .$executeRaw`UPDATE agent_version SET config = jsonb_set(config, '{training_set_ids}', ${JSON.stringify([setId])}::jsonb) WHERE agent_id = ${bobsAgent}`;
     expect(await ask(bobsAgent, [setId], "退货政策是什么")).toEqual([]);
     // Disabled sets and paused storage are not searched; deleted sets neither.
     await db().trainingSet.update({ where: { id: setId }, data: { state: "disabled" } });
@@ -218,7 +248,9 @@ describe("retrieval", () => {
   it("adds vector search when an embedding model is configured, fused by rank", async () => {
     const modelKey = `emb-${uid()}`;
     await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "向量", kind: "embedding" }));
-    const channel = await createChannel(ZCreateChannelInput.parse({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 }));
+    const channel = await createChannel(
+      ZCreateChannelInput.parse({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 }),
+    );
     try {
       process.env.KNOWLEDGE_EMBEDDING_MODEL = modelKey;
       const embedded = await makeQaSet(alice, QA, "向量问答");

@@ -16,15 +16,45 @@ async function makeAccount() {
 }
 const key = (s: string) => `test:${run}:${s}`;
 async function fund(accountId: string, coins: number, gift = 0) {
-  if (coins) await post({ key: key(`fund-c-${accountId}-${++n}`), kind: "topup", accountId, legs: [{ account: platform("payment_clearing"), amount: -coins }, { account: wallet("spendable", accountId), amount: coins }] });
-  if (gift) await post({ key: key(`fund-g-${accountId}-${++n}`), kind: "bonus", accountId, legs: [{ account: platform("platform_promotion"), amount: -gift }, { account: wallet("gift", accountId), amount: gift }] });
+  if (coins)
+    await post({
+      key: key(`fund-c-${accountId}-${++n}`),
+      kind: "topup",
+      accountId,
+      legs: [
+        { account: platform("payment_clearing"), amount: -coins },
+        { account: wallet("spendable", accountId), amount: coins },
+      ],
+    });
+  if (gift)
+    await post({
+      key: key(`fund-g-${accountId}-${++n}`),
+      kind: "bonus",
+      accountId,
+      legs: [
+        { account: platform("platform_promotion"), amount: -gift },
+        { account: wallet("gift", accountId), amount: gift },
+      ],
+    });
 }
-const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => (e instanceof AppError ? e.code : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 describe("ledger postings", () => {
   it("writes a zero-sum transaction and keeps the wallet's balance", async () => {
     const a = await makeAccount();
-    const r = await post({ key: key("t1"), kind: "topup", accountId: a, legs: [{ account: "payment_clearing", amount: -5_000_000 }, { account: wallet("spendable", a), amount: 5_000_000 }] });
+    const r = await post({
+      key: key("t1"),
+      kind: "topup",
+      accountId: a,
+      legs: [
+        { account: "payment_clearing", amount: -5_000_000 },
+        { account: wallet("spendable", a), amount: 5_000_000 },
+      ],
+    });
     expect(r.replayed).toBe(false);
     expect(r.balances[wallet("spendable", a)]).toBe(5_000_000);
     expect(await getWallet(a)).toEqual({ spendable: 5_000_000, gift: 0, frozen: 0, available: 5_000_000 });
@@ -34,12 +64,27 @@ describe("ledger postings", () => {
 
   it("gives the first result again for the same key and request, and refuses the same key with another request", async () => {
     const a = await makeAccount();
-    const legs = [{ account: "payment_clearing", amount: -1_000_000 }, { account: wallet("spendable", a), amount: 1_000_000 }];
+    const legs = [
+      { account: "payment_clearing", amount: -1_000_000 },
+      { account: wallet("spendable", a), amount: 1_000_000 },
+    ];
     const first = await post({ key: key("same"), kind: "topup", accountId: a, legs });
     const again = await post({ key: key("same"), kind: "topup", accountId: a, legs: [...legs].reverse() });
     expect(again).toMatchObject({ id: first.id, replayed: true });
     expect((await getWallet(a)).spendable).toBe(1_000_000);
-    expect(await codeOf(post({ key: key("same"), kind: "topup", accountId: a, legs: [{ account: "payment_clearing", amount: -2_000_000 }, { account: wallet("spendable", a), amount: 2_000_000 }] }))).toBe("idempotency_conflict");
+    expect(
+      await codeOf(
+        post({
+          key: key("same"),
+          kind: "topup",
+          accountId: a,
+          legs: [
+            { account: "payment_clearing", amount: -2_000_000 },
+            { account: wallet("spendable", a), amount: 2_000_000 },
+          ],
+        }),
+      ),
+    ).toBe("idempotency_conflict");
     expect((await getWallet(a)).spendable).toBe(1_000_000);
   });
 
@@ -47,7 +92,19 @@ describe("ledger postings", () => {
     const a = await makeAccount();
     await fund(a, 1_000_000);
     const before = await getDb().ledgerTransaction.count();
-    expect(await codeOf(post({ key: key("over"), kind: "purchase", accountId: a, legs: [{ account: wallet("spendable", a), amount: -1_000_001 }, { account: "platform_revenue", amount: 1_000_001 }] }))).toBe("balance_insufficient");
+    expect(
+      await codeOf(
+        post({
+          key: key("over"),
+          kind: "purchase",
+          accountId: a,
+          legs: [
+            { account: wallet("spendable", a), amount: -1_000_001 },
+            { account: "platform_revenue", amount: 1_000_001 },
+          ],
+        }),
+      ),
+    ).toBe("balance_insufficient");
     expect(await getDb().ledgerTransaction.count()).toBe(before);
     expect(await getDb().ledgerTransaction.findUnique({ where: { idempotencyKey: key("over") } })).toBeNull();
     expect((await getWallet(a)).spendable).toBe(1_000_000);
@@ -55,8 +112,26 @@ describe("ledger postings", () => {
 
   it("rejects legs that do not sum to zero before touching the database", async () => {
     const a = await makeAccount();
-    await expect(post({ key: key("uneven"), kind: "adjustment", legs: [{ account: wallet("spendable", a), amount: 5 }, { account: "payment_clearing", amount: -4 }] })).rejects.toThrow(/sum to zero/);
-    await expect(post({ key: key("float"), kind: "adjustment", legs: [{ account: wallet("spendable", a), amount: 0.5 }, { account: "payment_clearing", amount: -0.5 }] })).rejects.toThrow(/integer/);
+    await expect(
+      post({
+        key: key("uneven"),
+        kind: "adjustment",
+        legs: [
+          { account: wallet("spendable", a), amount: 5 },
+          { account: "payment_clearing", amount: -4 },
+        ],
+      }),
+    ).rejects.toThrow(/sum to zero/);
+    await expect(
+      post({
+        key: key("float"),
+        kind: "adjustment",
+        legs: [
+          { account: wallet("spendable", a), amount: 0.5 },
+          { account: "payment_clearing", amount: -0.5 },
+        ],
+      }),
+    ).rejects.toThrow(/integer/);
   });
 
   it("a refused posting inside a transaction undoes what the caller wrote before it", async () => {
@@ -78,7 +153,9 @@ describe("spending", () => {
     await fund(a, 3_000_000, 2_000_000);
     await spend({ key: key("s1"), kind: "purchase", payer: a, amount: 2_500_000, credits: [{ account: "platform_revenue", amount: 2_500_000 }] });
     expect(await getWallet(a)).toMatchObject({ gift: 0, spendable: 2_500_000 });
-    expect(await codeOf(spend({ key: key("s2"), kind: "purchase", payer: a, amount: 2_500_001, credits: [{ account: "platform_revenue", amount: 2_500_001 }] }))).toBe("balance_insufficient");
+    expect(
+      await codeOf(spend({ key: key("s2"), kind: "purchase", payer: a, amount: 2_500_001, credits: [{ account: "platform_revenue", amount: 2_500_001 }] })),
+    ).toBe("balance_insufficient");
     // A replay after the balances changed still matches the first request.
     const again = await spend({ key: key("s1"), kind: "purchase", payer: a, amount: 2_500_000, credits: [{ account: "platform_revenue", amount: 2_500_000 }] });
     expect(again.replayed).toBe(true);
@@ -89,7 +166,12 @@ describe("spending", () => {
     const a = await makeAccount();
     await fund(a, 10_000, 5_000);
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => spend({ key: key(`race-${a}-${i}`), kind: "chat_charge", payer: a, amount: 1_000, credits: [{ account: "platform_revenue", amount: 1_000 }] }).then(() => "ok", (e) => (e instanceof AppError ? e.code : String(e)))),
+      Array.from({ length: 40 }, (_, i) =>
+        spend({ key: key(`race-${a}-${i}`), kind: "chat_charge", payer: a, amount: 1_000, credits: [{ account: "platform_revenue", amount: 1_000 }] }).then(
+          () => "ok",
+          (e) => (e instanceof AppError ? e.code : String(e)),
+        ),
+      ),
     );
     expect(results.filter((r) => r === "ok")).toHaveLength(15);
     expect(results.filter((r) => r !== "ok").every((r) => r === "balance_insufficient")).toBe(true);
@@ -109,7 +191,11 @@ describe("spending", () => {
 
 /** Every entry of a kept account, in id order, carries the running balance after it, never below zero. */
 async function expectRunningBalances(ledgerAccountId: string) {
-  const rows = await getDb().ledgerEntry.findMany({ where: { ledgerAccountId }, orderBy: { id: "asc" }, select: { amountMicro: true, balanceAfterMicro: true } });
+  const rows = await getDb().ledgerEntry.findMany({
+    where: { ledgerAccountId },
+    orderBy: { id: "asc" },
+    select: { amountMicro: true, balanceAfterMicro: true },
+  });
   let balance = 0n;
   const seen = rows.map((r) => {
     balance += r.amountMicro;
@@ -126,7 +212,11 @@ async function legsOf(idempotencyKey: string) {
   return Object.fromEntries(t.entries.map((e) => [e.ledgerAccountId, Number(e.amountMicro)]));
 }
 
-const outcome = (p: Promise<{ id: string; replayed: boolean }>) => p.then((r) => (r.replayed ? `replayed:${r.id}` : `ok:${r.id}`), (e) => (e instanceof AppError ? e.code : String(e)));
+const outcome = (p: Promise<{ id: string; replayed: boolean }>) =>
+  p.then(
+    (r) => (r.replayed ? `replayed:${r.id}` : `ok:${r.id}`),
+    (e) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 describe("group commit of one payer's concurrent spends", () => {
   it("passes exactly the spends that fit, in order, in shared statements; the refused write nothing; running balances are exact", async () => {
@@ -143,7 +233,10 @@ describe("group commit of one payer's concurrent spends", () => {
       kind: "purchase",
       payer: a,
       amount,
-      credits: [{ account: "platform_revenue", amount: amount / 10 }, { account: wallet("spendable", dev), amount: amount - amount / 10 }],
+      credits: [
+        { account: "platform_revenue", amount: amount / 10 },
+        { account: wallet("spendable", dev), amount: amount - amount / 10 },
+      ],
     }));
     const results = await Promise.all(spends.map((s) => outcome(spend(s))));
     expect(results.map((r) => r.replace(/:.*/, ""))).toEqual(expected);
@@ -159,7 +252,10 @@ describe("group commit of one payer's concurrent spends", () => {
     // Each is a transaction of its own, summing to zero, that a replay finds again.
     const again = await outcome(spend(spends[0]));
     expect(again).toBe(results[0].replace("ok:", "replayed:"));
-    const sums = await getDb().$queryRawUnsafe<{ n: string }[]>(`SELECT SUM(e.amount_micro)::text AS n FROM ledger_transaction t JOIN ledger_entry e ON e.transaction_id = t.id WHERE t.idempotency_key = ANY($1::text[]) GROUP BY t.id`, spends.map((s) => s.key));
+    const sums = await getDb().$queryRawUnsafe<{ n: string }[]>(
+      `SELECT SUM(e.amount_micro)::text AS n FROM ledger_transaction t JOIN ledger_entry e ON e.transaction_id = t.id WHERE t.idempotency_key = ANY($1::text[]) GROUP BY t.id`,
+      spends.map((s) => s.key),
+    );
     expect(sums.map((r) => r.n)).toEqual(expected.filter((x) => x === "ok").map(() => "0"));
   });
 
@@ -173,7 +269,15 @@ describe("group commit of one payer's concurrent spends", () => {
     const first = results[0];
     expect(first).toMatch(/^ok:/);
     const id = first.slice(3);
-    expect(results).toEqual([first, expect.stringMatching(/^ok:/), `replayed:${id}`, "idempotency_conflict", expect.stringMatching(/^ok:/), `replayed:${id}`, "idempotency_conflict"]);
+    expect(results).toEqual([
+      first,
+      expect.stringMatching(/^ok:/),
+      `replayed:${id}`,
+      "idempotency_conflict",
+      expect.stringMatching(/^ok:/),
+      `replayed:${id}`,
+      "idempotency_conflict",
+    ]);
     expect((await getWallet(a)).spendable).toBe(100_000 - 3 * 3_000);
     expect(await legsOf(same.key)).toEqual({ [wallet("spendable", a)]: -3_000, platform_revenue: 3_000 });
     await expectRunningBalances(wallet("spendable", a));
@@ -182,7 +286,15 @@ describe("group commit of one payer's concurrent spends", () => {
   it("a batch takes gift credit first, then coins, request by request; coins-only spends never take gift", async () => {
     const a = await makeAccount();
     await fund(a, 10_000, 2_500);
-    const s = (i: number, coinsOnly = false): TSpend => ({ key: key(`gc-gift-${a}-${i}`), kind: "purchase", payer: a, amount: 1_000, coinsOnly, credits: [{ account: "platform_revenue", amount: 1_000 }], memo: { purchaseId: `p${i}` } });
+    const s = (i: number, coinsOnly = false): TSpend => ({
+      key: key(`gc-gift-${a}-${i}`),
+      kind: "purchase",
+      payer: a,
+      amount: 1_000,
+      coinsOnly,
+      credits: [{ account: "platform_revenue", amount: 1_000 }],
+      memo: { purchaseId: `p${i}` },
+    });
     const spends = [s(0), s(1, true), s(2), s(3), s(4)];
     const results = await Promise.all(spends.map((x) => outcome(spend(x))));
     expect(results.every((r) => r.startsWith("ok:"))).toBe(true);
@@ -197,8 +309,13 @@ describe("group commit of one payer's concurrent spends", () => {
     expect(await getWallet(a)).toMatchObject({ gift: 0, spendable: 7_500 });
     for (const id of [g, c]) await expectRunningBalances(id);
     // Kind, statement owner and memo are each request's own, as a single posting writes them.
-    const rows = await getDb().ledgerTransaction.findMany({ where: { idempotencyKey: { in: spends.map((x) => x.key) } }, select: { idempotencyKey: true, kind: true, accountId: true, memo: true } });
-    expect(rows.sort((x, y) => x.idempotencyKey.localeCompare(y.idempotencyKey))).toEqual(spends.map((x, i) => ({ idempotencyKey: x.key, kind: "purchase", accountId: a, memo: { purchaseId: `p${i}` } })));
+    const rows = await getDb().ledgerTransaction.findMany({
+      where: { idempotencyKey: { in: spends.map((x) => x.key) } },
+      select: { idempotencyKey: true, kind: true, accountId: true, memo: true },
+    });
+    expect(rows.sort((x, y) => x.idempotencyKey.localeCompare(y.idempotencyKey))).toEqual(
+      spends.map((x, i) => ({ idempotencyKey: x.key, kind: "purchase", accountId: a, memo: { purchaseId: `p${i}` } })),
+    );
   });
 
   it("when the database refuses a batch (the wallet was debited elsewhere after the batch read it), each request is posted alone", async () => {
@@ -213,14 +330,27 @@ describe("group commit of one payer's concurrent spends", () => {
     // 4,000, which its CHECK refuses. (On the embedded database the reads wait for the commit instead.)
     const elsewhere = getDb().$transaction(
       async (tx) => {
-        await post({ key: key(`gc-elsewhere-${a}`), kind: "adjustment", accountId: a, legs: [{ account: wallet("spendable", a), amount: -6_000 }, { account: "platform_revenue", amount: 6_000 }] }, tx);
+        await post(
+          {
+            key: key(`gc-elsewhere-${a}`),
+            kind: "adjustment",
+            accountId: a,
+            legs: [
+              { account: wallet("spendable", a), amount: -6_000 },
+              { account: "platform_revenue", amount: 6_000 },
+            ],
+          },
+          tx,
+        );
         locked();
         await new Promise<void>((r) => (release = r));
       },
       { timeout: 20_000 },
     );
     await isLocked;
-    const spends = Array.from({ length: 8 }, (_, i) => spend({ key: key(`gc-fb-${a}-${i}`), kind: "chat_charge", payer: a, amount: 1_000, credits: [{ account: "platform_revenue", amount: 1_000 }] }));
+    const spends = Array.from({ length: 8 }, (_, i) =>
+      spend({ key: key(`gc-fb-${a}-${i}`), kind: "chat_charge", payer: a, amount: 1_000, credits: [{ account: "platform_revenue", amount: 1_000 }] }),
+    );
     const results = Promise.all(spends.map(outcome));
     if (embedded) await new Promise((r) => setTimeout(r, 100));
     else await waitForLockWait();
@@ -238,7 +368,9 @@ const embedded = process.env.ZELIN_EMBEDDED_DB === "1";
 /** Until a statement of this database waits for a row lock (the batch behind the open debit). */
 async function waitForLockWait() {
   for (let i = 0; i < 100; i++) {
-    const [{ n }] = await getDb().$queryRawUnsafe<{ n: number }[]>(`SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    const [{ n }] = await getDb().$queryRawUnsafe<{ n: number }[]>(
+      `SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
     if (n > 0) return;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -22,11 +22,24 @@ let n = 0;
 type TActor = { id: string; roles: string[]; enterpriseId: string | null };
 
 async function makeAccount(roles: string[] = ["individual_developer"], enterpriseId: string | null = null): Promise<TActor> {
-  const row = await getDb().account.create({ data: { account: `mk${run}${++n}`, nickname: `Market ${n}`, roles: roles as never, enterpriseId }, select: { id: true } });
+  const row = await getDb().account.create({
+    data: { account: `mk${run}${++n}`, nickname: `Market ${n}`, roles: roles as never, enterpriseId },
+    select: { id: true },
+  });
   return { id: row.id, roles, enterpriseId };
 }
 
-type TAppOpts = { name: string; intro?: string; tags?: string[]; state?: "on_shelf" | "off_shelf" | "removed" | "under_review"; isPublic?: boolean; inAppCentre?: boolean; mode?: "general" | "sub_account"; nameEn?: string; listedAt?: Date };
+type TAppOpts = {
+  name: string;
+  intro?: string;
+  tags?: string[];
+  state?: "on_shelf" | "off_shelf" | "removed" | "under_review";
+  isPublic?: boolean;
+  inAppCentre?: boolean;
+  mode?: "general" | "sub_account";
+  nameEn?: string;
+  listedAt?: Date;
+};
 async function makeApp(owner: TActor, categoryId: number, o: TAppOpts) {
   const app = await getDb().app.create({
     data: {
@@ -55,13 +68,34 @@ async function makeApp(owner: TActor, categoryId: number, o: TAppOpts) {
 
 async function makeShelvedAgent(owner: TActor, name: string, modelKey: string, intro = "An agent of the market") {
   const agent = await getDb().agent.create({ data: { ownerAccountId: owner.id, name }, select: { id: true } });
-  await getDb().agentVersion.create({ data: { agentId: agent.id, version: "1.0.0", state: "upgraded", config: { name, introduction: intro, model_key: modelKey }, updateNote: "First", publishedAt: new Date(Date.now() - 60_000) } });
-  await getDb().agentVersion.create({ data: { agentId: agent.id, version: "1.1.0", state: "on_shelf", config: { name, introduction: intro, model_key: modelKey }, updateNote: "Faster answers", publishedAt: new Date() } });
+  await getDb().agentVersion.create({
+    data: {
+      agentId: agent.id,
+      version: "1.0.0",
+      state: "upgraded",
+      config: { name, introduction: intro, model_key: modelKey },
+      updateNote: "First",
+      publishedAt: new Date(Date.now() - 60_000),
+    },
+  });
+  await getDb().agentVersion.create({
+    data: {
+      agentId: agent.id,
+      version: "1.1.0",
+      state: "on_shelf",
+      config: { name, introduction: intro, model_key: modelKey },
+      updateNote: "Faster answers",
+      publishedAt: new Date(),
+    },
+  });
   return agent.id;
 }
 
 async function refusal(p: Promise<unknown>, lng = "en") {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, lng);
 }
@@ -85,7 +119,8 @@ async function allPages<T extends { id: string }>(load: (cursor?: string) => Pro
   return out;
 }
 
-const appRow = (id: string) => getDb().app.findUniqueOrThrow({ where: { id }, select: { likeCount: true, collectCount: true, commentCount: true, popularity: true } });
+const appRow = (id: string) =>
+  getDb().app.findUniqueOrThrow({ where: { id }, select: { likeCount: true, collectCount: true, commentCount: true, popularity: true } });
 
 let adminUser: TActor;
 let dev: TActor;
@@ -102,22 +137,37 @@ beforeAll(async () => {
   dev = await makeAccount(["individual_developer"], enterprise.id);
   dev2 = await makeAccount();
   fan = await makeAccount();
-  const cat = await admin.createCategory(adminUser, ZCategoryInput.parse({ names: { zh_hans: `测试${run}`, en: `Test ${run}` }, sortOrder: 500_000 + crypto.randomInt(400_000) }));
+  const cat = await admin.createCategory(
+    adminUser,
+    ZCategoryInput.parse({ names: { zh_hans: `测试${run}`, en: `Test ${run}` }, sortOrder: 500_000 + crypto.randomInt(400_000) }),
+  );
   categoryId = cat.id;
   const t0 = Date.now() - 3_600_000;
   ids.travel = await makeApp(dev, categoryId, { name: `旅行规划师${run}`, intro: "帮你安排行程和酒店", tags: ["旅游"], listedAt: new Date(t0 + 1000) });
-  ids.english = await makeApp(dev, categoryId, { name: `Contract Reviewer ${run}`, intro: "Reads legal contracts and flags risky clauses", tags: ["lawyer"], listedAt: new Date(t0 + 2000) });
-  ids.cooking = await makeApp(dev2, categoryId, { name: `家常菜${run}`, intro: "Recipes for busy weeknights", tags: ["烹饪", "kitchen"], listedAt: new Date(t0 + 3000) });
+  ids.english = await makeApp(dev, categoryId, {
+    name: `Contract Reviewer ${run}`,
+    intro: "Reads legal contracts and flags risky clauses",
+    tags: ["lawyer"],
+    listedAt: new Date(t0 + 2000),
+  });
+  ids.cooking = await makeApp(dev2, categoryId, {
+    name: `家常菜${run}`,
+    intro: "Recipes for busy weeknights",
+    tags: ["烹饪", "kitchen"],
+    listedAt: new Date(t0 + 3000),
+  });
   ids.private = await makeApp(dev, categoryId, { name: `私人旅行助手${run}`, intro: "旅行", isPublic: false });
   ids.offShelf = await makeApp(dev, categoryId, { name: `下架旅行${run}`, intro: "旅行", state: "off_shelf" });
   ids.removed = await makeApp(dev, categoryId, { name: `移除旅行${run}`, intro: "旅行", state: "removed" });
   ids.review = await makeApp(dev, categoryId, { name: `审核中旅行${run}`, intro: "旅行", state: "under_review" });
   ids.notInCentre = await makeApp(dev, categoryId, { name: `不在中心旅行${run}`, intro: "旅行", inAppCentre: false });
   ids.staffOnly = await makeApp(dev, categoryId, { name: `员工旅行${run}`, intro: "旅行", mode: "sub_account" });
-  await getDb().model.createMany({ data: [
-    { key: TEXT_MODEL, displayName: "Text", kind: "text", upstreamModel: TEXT_MODEL },
-    { key: IMAGE_MODEL, displayName: "Image", kind: "image", upstreamModel: IMAGE_MODEL },
-  ] });
+  await getDb().model.createMany({
+    data: [
+      { key: TEXT_MODEL, displayName: "Text", kind: "text", upstreamModel: TEXT_MODEL },
+      { key: IMAGE_MODEL, displayName: "Image", kind: "image", upstreamModel: IMAGE_MODEL },
+    ],
+  });
   ids.textAgent = await makeShelvedAgent(dev, `写作${run}`, TEXT_MODEL, "Writes essays");
   ids.imageAgent = await makeShelvedAgent(dev2, `画图${run}`, IMAGE_MODEL, "Draws posters");
 });
@@ -211,7 +261,9 @@ describe("categories and carousel", () => {
     expect(dup.envelope.description).toBe("排名不能重复");
     expect(await getDb().appCategory.count()).toBe(before);
     const other = await admin.createCategory(adminUser, ZCategoryInput.parse({ names: { zh_hans: "其他", en: "Other" }, sortOrder: cat.sortOrder + 1 }));
-    expect((await refusal(admin.updateCategory(adminUser, ZUpdateCategoryInput.parse({ id: other.id, names: { zh_hans: "其他" }, sortOrder: cat.sortOrder })))).code).toBe("ranking_repeat");
+    expect(
+      (await refusal(admin.updateCategory(adminUser, ZUpdateCategoryInput.parse({ id: other.id, names: { zh_hans: "其他" }, sortOrder: cat.sortOrder })))).code,
+    ).toBe("ranking_repeat");
     expect((await getDb().appCategory.findUniqueOrThrow({ where: { id: other.id } })).sortOrder).toBe(cat.sortOrder + 1);
     await admin.deleteCategory(adminUser, { id: other.id });
     expect((await refusal(admin.createCategory(dev, ZCategoryInput.parse({ names: { zh_hans: "x" }, sortOrder: 1 })))).code).toBe("no_permission");
@@ -223,9 +275,18 @@ describe("categories and carousel", () => {
     expect(bad.envelope.description).toBe("A jump link must start with http://, https:// or /");
     expect(schemaRefusal(ZCarouselInput, { name: "Bad", imageUrl: "/files/images/a.png", link: "//evil.example" }).code).toBe("validation_failed");
     expect(schemaRefusal(ZCarouselInput, { name: "Bad", imageUrl: "file:///etc/passwd", link: "/app_store" }).code).toBe("validation_failed");
-    const a = await admin.createCarousel(adminUser, ZCarouselInput.parse({ name: `Slide A ${run}`, imageUrl: "/files/images/a.png", link: "https://example.com/a", sortOrder: 2 }));
-    const b = await admin.createCarousel(adminUser, ZCarouselInput.parse({ name: `Slide B ${run}`, imageUrl: "/files/images/b.png", link: "/app_store?x=1", sortOrder: 1 }));
-    const off = await admin.createCarousel(adminUser, ZCarouselInput.parse({ name: `Slide C ${run}`, imageUrl: "/files/images/c.png", link: "", enabled: false }));
+    const a = await admin.createCarousel(
+      adminUser,
+      ZCarouselInput.parse({ name: `Slide A ${run}`, imageUrl: "/files/images/a.png", link: "https://example.com/a", sortOrder: 2 }),
+    );
+    const b = await admin.createCarousel(
+      adminUser,
+      ZCarouselInput.parse({ name: `Slide B ${run}`, imageUrl: "/files/images/b.png", link: "/app_store?x=1", sortOrder: 1 }),
+    );
+    const off = await admin.createCarousel(
+      adminUser,
+      ZCarouselInput.parse({ name: `Slide C ${run}`, imageUrl: "/files/images/c.png", link: "", enabled: false }),
+    );
     const shown = (await admin.getMarketHeader()).carousel.map((c) => c.id);
     expect(shown.indexOf(b.id)).toBeLessThan(shown.indexOf(a.id));
     expect(shown).not.toContain(off.id);
@@ -256,7 +317,12 @@ describe("social actions", () => {
     const collected = await refusal(social.addReaction(fan, { targetType: "app", targetId: ids.cooking, kind: "collect" }), "zh_hans");
     expect(collected.code).toBe("already_collected");
     expect(collected.envelope.description).toBe("不能重复收藏");
-    expect(await appRow(ids.cooking)).toEqual({ ...before, likeCount: before.likeCount + 1, collectCount: before.collectCount + 1, popularity: before.popularity + 15 });
+    expect(await appRow(ids.cooking)).toEqual({
+      ...before,
+      likeCount: before.likeCount + 1,
+      collectCount: before.collectCount + 1,
+      popularity: before.popularity + 15,
+    });
     expect((await catalog.getAppDetail(fan, ids.cooking)).viewer).toMatchObject({ liked: true, collected: true, isOwner: false });
     await social.removeReaction(fan, { targetType: "app", targetId: ids.cooking, kind: "like" });
     await social.removeReaction(fan, { targetType: "app", targetId: ids.cooking, kind: "like" });
@@ -296,7 +362,9 @@ describe("social actions", () => {
     expect(longReply.envelope.description).toBe("A reply is at most 150 words");
     const reply = await social.addComment(fan, { targetType: "app", targetId: ids.english, parentId: top.id, content: "字".repeat(150) });
     expect((await refusal(social.addComment(fan, { targetType: "app", targetId: ids.travel, parentId: top.id, content: "wrong app" }))).code).toBe("not_found");
-    expect((await refusal(social.addComment(fan, { targetType: "app", targetId: ids.english, parentId: reply.id, content: "reply to a reply" }))).code).toBe("not_found");
+    expect((await refusal(social.addComment(fan, { targetType: "app", targetId: ids.english, parentId: reply.id, content: "reply to a reply" }))).code).toBe(
+      "not_found",
+    );
     const page = await social.listComments(null, { targetType: "app", targetId: ids.english, limit: 20 });
     expect(page.items).toEqual([expect.objectContaining({ id: top.id, replyCount: 1, mine: false })]);
     expect((await social.listReplies(fan, { parentId: top.id, limit: 20 })).items).toEqual([expect.objectContaining({ id: reply.id, mine: true })]);
@@ -312,16 +380,21 @@ describe("social actions", () => {
 describe("ranking job", () => {
   it("recounts the counters and rebuilds the four lists", async () => {
     const day = 20260101;
-    await getDb().appUse.createMany({ data: [
-      ...Array.from({ length: 40 }, () => ({ appId: ids.travel, accountId: fan.id, source: "h5", basis: "free", day })),
-      ...Array.from({ length: 5 }, () => ({ appId: ids.travel, accountId: dev.id, source: "h5", basis: "owner", day })),
-      ...Array.from({ length: 10 }, () => ({ appId: ids.private, accountId: fan.id, source: "h5", basis: "free", day })),
-    ] });
+    await getDb().appUse.createMany({
+      data: [
+        ...Array.from({ length: 40 }, () => ({ appId: ids.travel, accountId: fan.id, source: "h5", basis: "free", day })),
+        ...Array.from({ length: 5 }, () => ({ appId: ids.travel, accountId: dev.id, source: "h5", basis: "owner", day })),
+        ...Array.from({ length: 10 }, () => ({ appId: ids.private, accountId: fan.id, source: "h5", basis: "free", day })),
+      ],
+    });
     // A counter that drifted is healed by the recount.
     await getDb().app.update({ where: { id: ids.english }, data: { likeCount: 99 } });
     await social.addReaction(fan, { targetType: "agent", targetId: ids.imageAgent, kind: "collect" });
     // A sale of dev's app through the ledger: dev earns 90% of it (the platform keeps 10%).
-    const plan = await getDb().appPlan.create({ data: { appId: ids.travel, kind: "count", quantity: 10, priceMicro: 500_000_000n, dailyLimit: 5 }, select: { id: true } });
+    const plan = await getDb().appPlan.create({
+      data: { appId: ids.travel, kind: "count", quantity: 10, priceMicro: 500_000_000n, dailyLimit: 5 },
+      select: { id: true },
+    });
     await fundAccount(fan.id, 500_000_000);
     await buyAppPlan(fan, { app_id: ids.travel, plan_id: plan.id, request_id: crypto.randomUUID() });
     const written = await rebuildRankings();

@@ -22,7 +22,13 @@ let n = 0;
 
 async function makeUser(edition: "basic" | "professional" = "professional") {
   const row = await getDb().account.create({
-    data: { account: `md${run}${++n}`, nickname: `Media ${n}`, roles: ["individual_developer"] as never, edition, editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000) },
+    data: {
+      account: `md${run}${++n}`,
+      nickname: `Media ${n}`,
+      roles: ["individual_developer"] as never,
+      edition,
+      editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000),
+    },
     select: { id: true },
   });
   const { token } = await startSession(row.id);
@@ -43,7 +49,10 @@ const filesOf = (accountId: string) => {
 const rowsOf = (accountId: string) => getDb().mediaItem.count({ where: { ownerAccountId: accountId } });
 
 async function refusal(p: Promise<unknown>, lng = "en") {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, lng);
 }
@@ -99,7 +108,10 @@ describe("uploading", () => {
     const exe = await upload(user, makeExe(), "holiday.png");
     expect(exe.body).toMatchObject({ status: 420018, description: "The file is empty or contains prohibited content" });
     expect((await upload(user, Buffer.alloc(0), "empty.png")).body.status).toBe(420018);
-    expect((await upload(user, makeDocx("正文"), "notes.mp4")).body).toMatchObject({ status: 420206, description: "Only JPG or PNG pictures and MP4, MOV or WebM videos are allowed" });
+    expect((await upload(user, makeDocx("正文"), "notes.mp4")).body).toMatchObject({
+      status: 420206,
+      description: "Only JPG or PNG pictures and MP4, MOV or WebM videos are allowed",
+    });
     const big = await upload(user, Buffer.concat([makePng(400, 400), Buffer.alloc(21 * MB)]), "big.png");
     expect(big.http).toBe(413);
     expect(big.body).toMatchObject({ status: 420017, description: "File too large" });
@@ -134,7 +146,9 @@ describe("100 uploads a day", () => {
     expect(refused.body.status).toBe(420208);
     expect(refused.body.description).toMatch(/^You have reached today's limit of 100 uploads\. It resets at midnight China time \(UTC\+8\), in \d+ h \d+ min$/);
     expect(new Date(refused.body.data.reset_at).getTime()).toBe(media.uploadDay(new Date()).resetAt.getTime());
-    expect((await upload(user, makePng(400, 400), "x.png", {}, "zh_hans")).body.description).toMatch(/^今日已上传 100 个文件，达到每日上限。额度于北京时间 0 点重置（\d+ 小时 \d+ 分钟后）$/);
+    expect((await upload(user, makePng(400, 400), "x.png", {}, "zh_hans")).body.description).toMatch(
+      /^今日已上传 100 个文件，达到每日上限。额度于北京时间 0 点重置（\d+ 小时 \d+ 分钟后）$/,
+    );
     expect(filesOf(user.id)).toEqual(before.files);
     expect(await rowsOf(user.id)).toBe(100);
     expect(await media.getMediaQuota(user.account)).toMatchObject({ used: 100, remaining: 0 });
@@ -167,7 +181,10 @@ describe("renaming and deleting", () => {
     const { id } = (await upload(user, makePng(400, 400), "before.png")).body.data;
     expect(await media.renameMedia(user.account, ZRenameMediaInput.parse({ id, name: "  封面图  " }))).toMatchObject({ id, name: "封面图" });
     // Names are refused by the procedure's input schema, before the service runs.
-    expect((await refusal(ZRenameMediaInput.parseAsync({ id, name: "   " }))).envelope).toMatchObject({ status: 400001, description: "This field is required" });
+    expect((await refusal(ZRenameMediaInput.parseAsync({ id, name: "   " }))).envelope).toMatchObject({
+      status: 400001,
+      description: "This field is required",
+    });
     expect((await refusal(ZRenameMediaInput.parseAsync({ id, name: "长".repeat(65) }))).envelope.status).toBe(400001);
     expect((await media.getMedia(user.account, { id })).name).toBe("封面图");
   });
@@ -185,7 +202,11 @@ describe("renaming and deleting", () => {
     expect((await media.listMedia(user.account, ZListMediaInput.parse({}))).total).toBe(0);
     expect((await media.getMediaQuota(user.account)).used).toBe(1);
     // Gone is gone: every verb now answers not-found.
-    for (const call of [() => media.getMedia(user.account, { id: item.id }), () => media.renameMedia(user.account, { id: item.id, name: "back" }), () => media.deleteMedia(user.account, { id: item.id })]) {
+    for (const call of [
+      () => media.getMedia(user.account, { id: item.id }),
+      () => media.renameMedia(user.account, { id: item.id, name: "back" }),
+      () => media.deleteMedia(user.account, { id: item.id }),
+    ]) {
       expect((await refusal(call())).envelope.status).toBe(404001);
     }
   });
@@ -196,7 +217,11 @@ describe("who may use it", () => {
     const owner = await makeUser();
     const other = await makeUser();
     const item = (await upload(owner, makePng(400, 400), "mine.png")).body.data;
-    for (const call of [() => media.getMedia(other.account, { id: item.id }), () => media.renameMedia(other.account, { id: item.id, name: "theirs" }), () => media.deleteMedia(other.account, { id: item.id })]) {
+    for (const call of [
+      () => media.getMedia(other.account, { id: item.id }),
+      () => media.renameMedia(other.account, { id: item.id, name: "theirs" }),
+      () => media.deleteMedia(other.account, { id: item.id }),
+    ]) {
       expect((await refusal(call())).envelope).toMatchObject({ status: 404001 });
     }
     expect((await media.listMedia(other.account, ZListMediaInput.parse({}))).items).toEqual([]);
@@ -208,8 +233,18 @@ describe("who may use it", () => {
     const user = await makeUser("basic");
     const res = await upload(user, makePng(400, 400));
     expect(res.http).toBe(402);
-    expect(res.body).toMatchObject({ status: 420113, description: "Your edition does not include this: upgrade to Professional", data: { feature: "multimediaLibrary" } });
-    for (const call of [() => media.listMedia(user.account, ZListMediaInput.parse({})), () => media.getMediaQuota(user.account), () => media.getMedia(user.account, { id: "x" }), () => media.renameMedia(user.account, { id: "x", name: "y" }), () => media.deleteMedia(user.account, { id: "x" })]) {
+    expect(res.body).toMatchObject({
+      status: 420113,
+      description: "Your edition does not include this: upgrade to Professional",
+      data: { feature: "multimediaLibrary" },
+    });
+    for (const call of [
+      () => media.listMedia(user.account, ZListMediaInput.parse({})),
+      () => media.getMediaQuota(user.account),
+      () => media.getMedia(user.account, { id: "x" }),
+      () => media.renameMedia(user.account, { id: "x", name: "y" }),
+      () => media.deleteMedia(user.account, { id: "x" }),
+    ]) {
       expect((await refusal(call())).code).toBe("edition_upgrade_required");
     }
     expect(filesOf(user.id)).toEqual([]);

@@ -55,8 +55,13 @@ const idOf = (r: Awaited<ReturnType<typeof send>>) => dataOf(r, "message")[0]?.i
 const tx = (key: string) => getDb().ledgerTransaction.findUnique({ where: { idempotencyKey: key }, include: { entries: true } });
 const legsOf = (t: NonNullable<Awaited<ReturnType<typeof tx>>>) => Object.fromEntries(t.entries.map((e) => [e.ledgerAccountId, Number(e.amountMicro)]));
 const available = async (id: string) => (await getWallet(id)).available;
-const txCountOf = (accountId: string) => getDb().ledgerEntry.count({ where: { ledgerAccountId: { in: [wallet("gift", accountId), wallet("spendable", accountId)] } } });
-const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => (e instanceof AppError ? e.code : String(e)));
+const txCountOf = (accountId: string) =>
+  getDb().ledgerEntry.count({ where: { ledgerAccountId: { in: [wallet("gift", accountId), wallet("spendable", accountId)] } } });
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 let ip = 0;
 function makeVisitor(): TUser {
@@ -95,7 +100,11 @@ describe("the channel fee in console chats", () => {
     await fundAccount(bob.id, 1_000_000, "spendable");
     const { agentId } = await makeAgent({ fake: h.fake }, bob);
     const r = await send(bob, { agent_id: agentId, content: "hello" });
-    expect(legsOf((await tx(`chat:${idOf(r)}`))!)).toEqual({ [wallet("gift", bob.id)]: -1_000, [wallet("spendable", bob.id)]: -(FEE - 1_000), platform_revenue: FEE });
+    expect(legsOf((await tx(`chat:${idOf(r)}`))!)).toEqual({
+      [wallet("gift", bob.id)]: -1_000,
+      [wallet("spendable", bob.id)]: -(FEE - 1_000),
+      platform_revenue: FEE,
+    });
     expect(await getWallet(bob.id)).toMatchObject({ gift: 0, spendable: 1_000_000 - (FEE - 1_000) });
   });
 
@@ -126,9 +135,19 @@ describe("the channel fee in console chats", () => {
 
     // The client goes away after the ids, before the first word: no reply given.
     const slow = await makeAgent({ fake: h.fake }, carol, { behaviour: { stream: { chunks: 3, delayMs: 1500 } } });
-    const stopped = await sendSse(h.base, carol, { agent_id: slow.agentId, content: "hello" }, { onEvent: (e) => (e.event === "message" ? "abort" : undefined) });
+    const stopped = await sendSse(
+      h.base,
+      carol,
+      { agent_id: slow.agentId, content: "hello" },
+      { onEvent: (e) => (e.event === "message" ? "abort" : undefined) },
+    );
     const stoppedId = idOf(stopped);
-    expect(await waitFor(() => tx(`chat-refund:${stoppedId}`), (t) => t !== null)).not.toBeNull();
+    expect(
+      await waitFor(
+        () => tx(`chat-refund:${stoppedId}`),
+        (t) => t !== null,
+      ),
+    ).not.toBeNull();
     expect(await available(carol.id)).toBe(start);
   });
 
@@ -173,7 +192,13 @@ describe("the channel fee in console chats", () => {
     const d = await getDb().dialogue.create({ data: { accountId: basic.id, agentId, title: "earlier", lastMessageAt: new Date() } });
     await getDb().chatMessage.createMany({
       data: [
-        ...Array.from({ length: 19 }, (_, i) => ({ dialogueId: d.id, role: "assistant" as const, content: "x", status: "done" as const, createdAt: new Date(today.getTime() + 1000 + i) })),
+        ...Array.from({ length: 19 }, (_, i) => ({
+          dialogueId: d.id,
+          role: "assistant" as const,
+          content: "x",
+          status: "done" as const,
+          createdAt: new Date(today.getTime() + 1000 + i),
+        })),
         { dialogueId: d.id, role: "assistant" as const, content: "", status: "failed" as const, createdAt: new Date(today.getTime() + 5000) },
         { dialogueId: d.id, role: "assistant" as const, content: "y", status: "done" as const, createdAt: new Date(today.getTime() - 1000) },
       ],
@@ -230,7 +255,12 @@ describe("apps: the owner pays their consumers' replies", () => {
     expect(await getDb().appUse.count({ where: { appId } })).toBe(before);
 
     const issued = await createApiKey(actor, { app_id: appId });
-    const call = () => fetch(`${h.base}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${issued.key}`, "content-type": "application/json" }, body: JSON.stringify({ model: appId, messages: [{ role: "user", content: "hi" }] }) });
+    const call = () =>
+      fetch(`${h.base}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${issued.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: appId, messages: [{ role: "user", content: "hi" }] }),
+      });
     const refused = await call();
     expect(refused.status).toBe(402);
     expect(await refused.json()).toMatchObject({ error: { type: "insufficient_quota", code: "app_owner_balance_insufficient" } });
@@ -321,14 +351,34 @@ describe("someone else's agent in a live chat", () => {
     const late = await makeUser(h.base);
     const other = await marketAgent({ trial_count: 3, purchase_price_micro: 1_000_000 });
     expect(contentOf(await send(late, { agent_id: other.agentId, content: "first" }, LIVE))).toBe("word0 word1 word2 ");
-    await getDb().agentUse.updateMany({ where: { agentId: other.agentId, accountId: late.id }, data: { createdAt: new Date(Date.now() - 3 * 86_400_000 - 60_000) } });
+    await getDb().agentUse.updateMany({
+      where: { agentId: other.agentId, accountId: late.id },
+      data: { createdAt: new Date(Date.now() - 3 * 86_400_000 - 60_000) },
+    });
     const exhausted = await send(late, { agent_id: other.agentId, content: "later" }, LIVE);
     expect(errorOf(exhausted)).toMatchObject({ status: 420002 });
     const messages = await getDb().chatMessage.count({ where: { dialogue: { accountId: late.id } } });
 
     // The buyout (as a purchase writes it): free use from then on, recorded as such.
-    const bought = await post({ key: `test-buyout:${late.id}`, kind: "purchase", accountId: late.id, legs: [{ account: wallet("gift", late.id), amount: -1_000_000 }, { account: platform("platform_revenue"), amount: 1_000_000 }] });
-    await getDb().purchase.create({ data: { buyerAccountId: late.id, targetType: "agent_buyout", agentId: other.agentId, kind: "buyout", priceMicro: 1_000_000n, ledgerTransactionId: bought.id } });
+    const bought = await post({
+      key: `test-buyout:${late.id}`,
+      kind: "purchase",
+      accountId: late.id,
+      legs: [
+        { account: wallet("gift", late.id), amount: -1_000_000 },
+        { account: platform("platform_revenue"), amount: 1_000_000 },
+      ],
+    });
+    await getDb().purchase.create({
+      data: {
+        buyerAccountId: late.id,
+        targetType: "agent_buyout",
+        agentId: other.agentId,
+        kind: "buyout",
+        priceMicro: 1_000_000n,
+        ledgerTransactionId: bought.id,
+      },
+    });
     const before = await available(late.id);
     const free = await send(late, { agent_id: other.agentId, content: "mine now" }, LIVE);
     expect(contentOf(free)).toBe("word0 word1 word2 ");
@@ -457,7 +507,10 @@ describe("after all of the above", () => {
     expect(r.unbalanced).toEqual([]);
     expect(r.negative).toEqual([]);
     // The use prices held in escrow were all settled or returned once their replies ended.
-    const held = await getDb().ledgerEntry.aggregate({ where: { ledgerAccountId: "escrow", transaction: { idempotencyKey: { startsWith: "agent-use" } } }, _sum: { amountMicro: true } });
+    const held = await getDb().ledgerEntry.aggregate({
+      where: { ledgerAccountId: "escrow", transaction: { idempotencyKey: { startsWith: "agent-use" } } },
+      _sum: { amountMicro: true },
+    });
     expect(held._sum.amountMicro ?? 0n).toBe(0n);
   });
 });

@@ -60,12 +60,19 @@ describe("migrations", () => {
   });
 
   it("the schema has no change that a migration does not carry", async () => {
-    const dirs = fs.readdirSync(MIGRATIONS_DIR).filter((d) => fs.existsSync(path.join(MIGRATIONS_DIR, d, "schema.prisma"))).sort();
+    const dirs = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((d) => fs.existsSync(path.join(MIGRATIONS_DIR, d, "schema.prisma")))
+      .sort();
     const snapshot = path.join(MIGRATIONS_DIR, dirs.at(-1)!, "schema.prisma");
     const prisma = path.resolve(import.meta.dirname, "../../node_modules/.bin/prisma");
-    const { stdout } = await run(prisma, ["migrate", "diff", "--from-schema-datamodel", snapshot, "--to-schema-datamodel", "prisma/schema.prisma", "--script"], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-    });
+    const { stdout } = await run(
+      prisma,
+      ["migrate", "diff", "--from-schema-datamodel", snapshot, "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+      {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+      },
+    );
     expect(stdout.replace(/^Loaded Prisma config.*$/m, "").trim()).toBe("-- This is an empty migration.");
   });
 });

@@ -52,7 +52,17 @@ async function setup(channels: Array<{ name: string; weight?: number; priority?:
   for (const c of channels) {
     const key = `sk-${c.name}-${uid()}`;
     if (c.behaviour) fake.setBehaviour(key, c.behaviour);
-    const created = await createChannel(ZCreateChannelInput.parse({ name: c.name, type: "openai", base_url: fake.base, key, models: [modelKey], weight: c.weight ?? 1, priority: c.priority ?? 0 }));
+    const created = await createChannel(
+      ZCreateChannelInput.parse({
+        name: c.name,
+        type: "openai",
+        base_url: fake.base,
+        key,
+        models: [modelKey],
+        weight: c.weight ?? 1,
+        priority: c.priority ?? 0,
+      }),
+    );
     out[c.name] = { id: created.id, key };
   }
   return { modelKey, ch: out };
@@ -81,7 +91,10 @@ async function expectAppError(p: Promise<unknown>, code: string) {
 
 describe("routing", () => {
   it("splits traffic inside a tier by weight (1:3 over 600 requests)", async () => {
-    const { modelKey, ch } = await setup([{ name: "light", weight: 1 }, { name: "heavy", weight: 3 }]);
+    const { modelKey, ch } = await setup([
+      { name: "light", weight: 1 },
+      { name: "heavy", weight: 3 },
+    ]);
     for (let batch = 0; batch < 30; batch++) await Promise.all(Array.from({ length: 20 }, () => completeChat({ modelKey, messages: MESSAGES })));
     const light = fake.requestsFor(ch.light.key);
     const heavy = fake.requestsFor(ch.heavy.key);
@@ -91,7 +104,10 @@ describe("routing", () => {
   });
 
   it("prefers the higher priority tier and uses the lower one only when it fails", async () => {
-    const { modelKey, ch } = await setup([{ name: "top", priority: 10, weight: 1 }, { name: "bottom", priority: 0, weight: 100 }]);
+    const { modelKey, ch } = await setup([
+      { name: "top", priority: 10, weight: 1 },
+      { name: "bottom", priority: 0, weight: 100 },
+    ]);
     for (let i = 0; i < 20; i++) expect((await completeChat({ modelKey, messages: MESSAGES })).channelId).toBe(ch.top.id);
     expect(fake.requestsFor(ch.bottom.key)).toBe(0);
     fake.setBehaviour(ch.top.key, { fail: "500", failTimes: 21 });
@@ -107,7 +123,13 @@ describe("routing", () => {
     const { modelKey, ch } = await setup([{ name: "only" }]);
     const res = await completeChat({ modelKey, messages: MESSAGES, params: { temperature: 0.5, max_tokens: 100, stream: true } });
     expect(res.completion.choices?.[0]).toMatchObject({ message: { content: `Hello from ${ch.only.key}` } });
-    expect(fake.receivedFor(ch.only.key)[0].body).toEqual({ model: `${modelKey}-upstream`, messages: MESSAGES, temperature: 0.5, max_tokens: 100, stream: false });
+    expect(fake.receivedFor(ch.only.key)[0].body).toEqual({
+      model: `${modelKey}-upstream`,
+      messages: MESSAGES,
+      temperature: 0.5,
+      max_tokens: 100,
+      stream: false,
+    });
   });
 
   it("refuses parameters out of their ranges before calling anyone", async () => {
@@ -143,7 +165,10 @@ describe("retries", () => {
   });
 
   it("answers system_busy when every channel failed, with the full chain logged", async () => {
-    const { modelKey, ch } = await setup([{ name: "a", priority: 1, behaviour: { fail: "500" } }, { name: "b", behaviour: { fail: "429" } }]);
+    const { modelKey, ch } = await setup([
+      { name: "a", priority: 1, behaviour: { fail: "500" } },
+      { name: "b", behaviour: { fail: "429" } },
+    ]);
     const err = await expectAppError(completeChat({ modelKey, messages: MESSAGES, requestId: `req-${uid()}` }), "system_busy");
     const { log, chain } = await chainOf(err.data.request_id);
     expect(chain).toEqual([
@@ -220,7 +245,10 @@ describe("streaming", () => {
   }
 
   it("retries a stream that fails before its first chunk", async () => {
-    const { modelKey, ch } = await setup([{ name: "down", priority: 1, behaviour: { fail: "reset" } }, { name: "up", behaviour: { stream: { chunks: 2 } } }]);
+    const { modelKey, ch } = await setup([
+      { name: "down", priority: 1, behaviour: { fail: "reset" } },
+      { name: "up", behaviour: { stream: { chunks: 2 } } },
+    ]);
     const stream = await completeChat({ modelKey, messages: MESSAGES, stream: true });
     expect(await collect(stream)).toEqual(fake.receivedFor(ch.up.key)[0].sent);
     expect((await chainOf(stream.requestId)).chain).toEqual([
@@ -279,7 +307,11 @@ describe("REST", () => {
   async function call(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
-    const res = await fetch(`${base}/api${path}`, { method: init.method ?? (init.body ? "POST" : "GET"), headers, body: init.body ? JSON.stringify(init.body) : undefined });
+    const res = await fetch(`${base}/api${path}`, {
+      method: init.method ?? (init.body ? "POST" : "GET"),
+      headers,
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
     const text = await res.text();
     return { http: res.status, text, body: JSON.parse(text) };
   }
@@ -311,7 +343,10 @@ describe("REST", () => {
     const created = await call("/v1/admin/models", { token: ADMIN, body: { key: modelKey, display_name: "REST模型", kind: "text", supports_tools: true } });
     expect(created.body).toMatchObject({ status: 200, data: { key: modelKey, upstream_model: modelKey, supports_tools: true } });
     const key = `sk-rest-secret-${uid()}-abcd1234`;
-    const ch = await call("/v1/admin/channels", { token: ADMIN, body: { name: "rest", type: "deepseek", base_url: `${fake.base}/`, key, models: [modelKey], weight: 7, priority: 2 } });
+    const ch = await call("/v1/admin/channels", {
+      token: ADMIN,
+      body: { name: "rest", type: "deepseek", base_url: `${fake.base}/`, key, models: [modelKey], weight: 7, priority: 2 },
+    });
     expect(ch.body).toMatchObject({ status: 200, data: { key_hint: "1234", base_url: fake.base, weight: 7, state: "enabled" } });
     expect(ch.text).not.toContain(key);
     const id = ch.body.data.id;

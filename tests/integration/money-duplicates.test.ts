@@ -65,7 +65,15 @@ async function makeUser(opts: { edition?: "basic" | "professional"; roles?: "pla
     select: { id: true },
   });
   if (opts.coins) {
-    await post({ key: `test:${run}:coins:${row.id}`, kind: "topup", accountId: row.id, legs: [{ account: platform("payment_clearing"), amount: -opts.coins }, { account: wallet("spendable", row.id), amount: opts.coins }] });
+    await post({
+      key: `test:${run}:coins:${row.id}`,
+      kind: "topup",
+      accountId: row.id,
+      legs: [
+        { account: platform("payment_clearing"), amount: -opts.coins },
+        { account: wallet("spendable", row.id), amount: opts.coins },
+      ],
+    });
   }
   const browser = new Browser(api.base, `10.91.${Math.floor(n / 250)}.${n % 250}`);
   browser.cookies.set("zl_session", (await startSession(row.id)).token);
@@ -74,7 +82,9 @@ async function makeUser(opts: { edition?: "basic" | "professional"; roles?: "pla
 
 /** An app selling a count plan at PRICE with a 30% share, a sharer with coins, buyers, an administrator. */
 async function makeMarket() {
-  const { appId, owner } = await createTestApp({ input: { free_per_day: 0, share_ratio: SHARE_PERCENT, plans: [{ kind: "count", quantity: 10, price_micro: PRICE, daily_limit: 5 }] } as never });
+  const { appId, owner } = await createTestApp({
+    input: { free_per_day: 0, share_ratio: SHARE_PERCENT, plans: [{ kind: "count", quantity: 10, price_micro: PRICE, daily_limit: 5 }] } as never,
+  });
   const plan = await getDb().appPlan.findFirstOrThrow({ where: { appId }, select: { id: true } });
   const sharer = await makeUser({ edition: "professional", coins: SHARER_COINS });
   const buyers = await Promise.all(Array.from({ length: BUYERS }, () => makeUser({ coins: BUYER_COINS })));
@@ -86,7 +96,13 @@ type TMarket = Awaited<ReturnType<typeof makeMarket>>;
 type TSale = { buyerId: string; purchaseId: string };
 type TLoad = { sales: TSale[]; withdrawals: string[]; withdrawnMicro: number };
 
-const withdrawalForm = (amount: string) => ({ real_name: "张三", id_number: "11010519491231002X", phone: "13800138000", amount, request_id: crypto.randomUUID() });
+const withdrawalForm = (amount: string) => ({
+  real_name: "张三",
+  id_number: "11010519491231002X",
+  phone: "13800138000",
+  amount,
+  request_id: crypto.randomUUID(),
+});
 
 /**
  * Runs `work` while every buyer keeps buying the plan through the sharer's link and the sharer
@@ -100,7 +116,9 @@ async function underSales<T>(m: TMarket, work: () => Promise<T>): Promise<TLoad 
   const answers: TAnswer[] = [];
   const buyLoop = async (buyer: TUser) => {
     for (let i = 0; !done || i < 2; i++) {
-      const a = await buyer.browser.call("/api/v2/purchase/app_plan", { body: { app_id: m.appId, plan_id: m.planId, request_id: crypto.randomUUID(), touser: m.sharer.id } });
+      const a = await buyer.browser.call("/api/v2/purchase/app_plan", {
+        body: { app_id: m.appId, plan_id: m.planId, request_id: crypto.randomUUID(), touser: m.sharer.id },
+      });
       answers.push(a);
       if (a.body?.status === 200) load.sales.push({ buyerId: buyer.id, purchaseId: a.body.data.purchase.id });
     }
@@ -133,7 +151,10 @@ async function underSales<T>(m: TMarket, work: () => Promise<T>): Promise<TLoad 
 /** The same request sent twice at the same moment: neither copy may be a 5xx, and both must succeed. */
 async function twice(send: () => Promise<TAnswer>): Promise<[TAnswer, TAnswer]> {
   const [a, b] = await Promise.all([send(), send()]);
-  expect([a.http, b.http].filter((s) => s >= 500), JSON.stringify([a.body, b.body])).toEqual([]);
+  expect(
+    [a.http, b.http].filter((s) => s >= 500),
+    JSON.stringify([a.body, b.body]),
+  ).toEqual([]);
   expect([a.body.status, b.body.status], JSON.stringify([a.body, b.body])).toEqual([200, 200]);
   return [a, b];
 }
@@ -167,38 +188,51 @@ async function expectBuyersPaid(m: TMarket, sales: TSale[], refundedIds: Set<str
 
 async function expectLedgerReconciled() {
   const rec = await reconcileLedger();
-  expect({ mismatches: rec.mismatches, negative: rec.negative, unbalanced: rec.unbalanced, totalMicro: rec.totalMicro }).toEqual({ mismatches: [], negative: [], unbalanced: [], totalMicro: 0 });
+  expect({ mismatches: rec.mismatches, negative: rec.negative, unbalanced: rec.unbalanced, totalMicro: rec.totalMicro }).toEqual({
+    mismatches: [],
+    negative: [],
+    unbalanced: [],
+    totalMicro: 0,
+  });
 }
 
 describe("money requests sent twice at once while sales run through the same sharer", () => {
-  it("a plan purchase: both copies answer the one purchase, bought once (by a buyer through the sharer's link, and by the sharer)", { timeout: 60_000 }, async () => {
-    const m = await makeMarket();
-    const buyer = await makeUser({ coins: 100 * Z });
-    const buy = (who: TUser, requestId: string, touser?: string) => () =>
-      who.browser.call("/api/v2/purchase/app_plan", { body: { app_id: m.appId, plan_id: m.planId, request_id: requestId, ...(touser ? { touser } : {}) } });
-    const { result: bought, ...load } = await underSales(m, async () => {
-      const ids: { buyer: string; sharer: string; keys: string[] }[] = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const [ridBuyer, ridSharer] = [crypto.randomUUID(), crypto.randomUUID()];
-        const [[a, b], [c, d]] = await Promise.all([twice(buy(buyer, ridBuyer, m.sharer.id)), twice(buy(m.sharer, ridSharer))]);
-        expect(a.body.data.purchase.id).toBe(b.body.data.purchase.id);
-        expect(c.body.data.purchase.id).toBe(d.body.data.purchase.id);
-        expect([a.body.data.replayed, b.body.data.replayed].sort()).toEqual([false, true]);
-        expect([c.body.data.replayed, d.body.data.replayed].sort()).toEqual([false, true]);
-        expect(a.body.data.purchase.sharer_account_id).toBe(m.sharer.id);
-        ids.push({ buyer: a.body.data.purchase.id, sharer: c.body.data.purchase.id, keys: [`purchase:${buyer.id}:${ridBuyer}`, `purchase:${m.sharer.id}:${ridSharer}`] });
-      }
-      return ids;
-    });
-    for (const key of bought.flatMap((b) => b.keys)) expect(await keyCount(key)).toBe(1);
-    expect(await getDb().purchase.count({ where: { buyerAccountId: buyer.id } })).toBe(ROUNDS);
-    expect(await getDb().purchase.count({ where: { buyerAccountId: m.sharer.id } })).toBe(ROUNDS);
-    expect((await getWallet(buyer.id)).spendable).toBe(100 * Z - ROUNDS * PRICE);
-    await expectSharerWallet(m, load, { coins: ROUNDS * VIA_SHARER.sharer - ROUNDS * PRICE });
-    await expectDeveloperWallet(m, load, { coins: ROUNDS * VIA_SHARER.developer + ROUNDS * DIRECT.developer });
-    await expectBuyersPaid(m, load.sales);
-    await expectLedgerReconciled();
-  });
+  it(
+    "a plan purchase: both copies answer the one purchase, bought once (by a buyer through the sharer's link, and by the sharer)",
+    { timeout: 60_000 },
+    async () => {
+      const m = await makeMarket();
+      const buyer = await makeUser({ coins: 100 * Z });
+      const buy = (who: TUser, requestId: string, touser?: string) => () =>
+        who.browser.call("/api/v2/purchase/app_plan", { body: { app_id: m.appId, plan_id: m.planId, request_id: requestId, ...(touser ? { touser } : {}) } });
+      const { result: bought, ...load } = await underSales(m, async () => {
+        const ids: { buyer: string; sharer: string; keys: string[] }[] = [];
+        for (let r = 0; r < ROUNDS; r++) {
+          const [ridBuyer, ridSharer] = [crypto.randomUUID(), crypto.randomUUID()];
+          const [[a, b], [c, d]] = await Promise.all([twice(buy(buyer, ridBuyer, m.sharer.id)), twice(buy(m.sharer, ridSharer))]);
+          expect(a.body.data.purchase.id).toBe(b.body.data.purchase.id);
+          expect(c.body.data.purchase.id).toBe(d.body.data.purchase.id);
+          expect([a.body.data.replayed, b.body.data.replayed].sort()).toEqual([false, true]);
+          expect([c.body.data.replayed, d.body.data.replayed].sort()).toEqual([false, true]);
+          expect(a.body.data.purchase.sharer_account_id).toBe(m.sharer.id);
+          ids.push({
+            buyer: a.body.data.purchase.id,
+            sharer: c.body.data.purchase.id,
+            keys: [`purchase:${buyer.id}:${ridBuyer}`, `purchase:${m.sharer.id}:${ridSharer}`],
+          });
+        }
+        return ids;
+      });
+      for (const key of bought.flatMap((b) => b.keys)) expect(await keyCount(key)).toBe(1);
+      expect(await getDb().purchase.count({ where: { buyerAccountId: buyer.id } })).toBe(ROUNDS);
+      expect(await getDb().purchase.count({ where: { buyerAccountId: m.sharer.id } })).toBe(ROUNDS);
+      expect((await getWallet(buyer.id)).spendable).toBe(100 * Z - ROUNDS * PRICE);
+      await expectSharerWallet(m, load, { coins: ROUNDS * VIA_SHARER.sharer - ROUNDS * PRICE });
+      await expectDeveloperWallet(m, load, { coins: ROUNDS * VIA_SHARER.developer + ROUNDS * DIRECT.developer });
+      await expectBuyersPaid(m, load.sales);
+      await expectLedgerReconciled();
+    },
+  );
 
   it("a withdrawal and its review: both copies answer the one withdrawal, frozen once, paid out or returned once", { timeout: 60_000 }, async () => {
     const m = await makeMarket();
@@ -212,7 +246,9 @@ describe("money requests sent twice at once while sales run through the same sha
         const id = a.body.data.id as string;
         const arrived = r % 2 === 0;
         const review = () =>
-          arrived ? m.admin.browser.call(`/api/v1/admin/withdrawals/${id}/arrive`, { method: "POST" }) : m.admin.browser.call(`/api/v1/admin/withdrawals/${id}/abnormal`, { body: { note: "bank refused" } });
+          arrived
+            ? m.admin.browser.call(`/api/v1/admin/withdrawals/${id}/arrive`, { method: "POST" })
+            : m.admin.browser.call(`/api/v1/admin/withdrawals/${id}/abnormal`, { body: { note: "bank refused" } });
         const [c, d] = await twice(review);
         expect([c.body.data.id, d.body.data.id]).toEqual([id, id]);
         expect([c.body.data.state, d.body.data.state]).toEqual(arrived ? ["arrived", "arrived"] : ["abnormal", "abnormal"]);
@@ -256,49 +292,66 @@ describe("money requests sent twice at once while sales run through the same sha
     await expectLedgerReconciled();
   });
 
-  it("a payment made twice (the sandbox cashier's Pay on a top-up and an edition, the provider's notification): both copies answer the paid order, credited once", { timeout: 60_000 }, async () => {
-    const m = await makeMarket();
-    const before = (await getDb().account.findUniqueOrThrow({ where: { id: m.sharer.id }, select: { editionExpiresAt: true } })).editionExpiresAt!;
-    const { result: orders, ...load } = await underSales(m, async () => {
-      const out: { id: string; micro: number }[] = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const topup = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${20 + r}.5`, provider: "sandbox" } });
-        const edition = await m.sharer.browser.call("/api/v1/editions/order", { body: { edition: "professional", days: 30, provider: "sandbox" } });
-        const viaWechat = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${30 + r}.25`, provider: "wechat" } });
-        for (const o of [topup, edition, viaWechat]) expect(o.body.status).toBe(200);
-        const trade = wechat.trades.get(viaWechat.body.data.id)!;
-        trade.trade_state = "SUCCESS";
-        trade.transaction_id = `4200${run}${r}`;
-        const note = wechat.buildNotification(viaWechat.body.data.id);
-        const confirm = (id: string) => () => m.sharer.browser.call(`/api/v1/pay/sandbox/orders/${id}/pay`, { body: {} });
-        const [[a, b], [c, d], notified] = await Promise.all([twice(confirm(topup.body.data.id)), twice(confirm(edition.body.data.id)), Promise.all([wechat.deliver(note), wechat.deliver(note)])]);
-        for (const [x, y, id] of [[a, b, topup.body.data.id], [c, d, edition.body.data.id]] as const) {
-          expect([x.body.data.id, y.body.data.id]).toEqual([id, id]);
-          expect([x.body.data.state, y.body.data.state]).toEqual(["paid", "paid"]);
+  it(
+    "a payment made twice (the sandbox cashier's Pay on a top-up and an edition, the provider's notification): both copies answer the paid order, credited once",
+    { timeout: 60_000 },
+    async () => {
+      const m = await makeMarket();
+      const before = (await getDb().account.findUniqueOrThrow({ where: { id: m.sharer.id }, select: { editionExpiresAt: true } })).editionExpiresAt!;
+      const { result: orders, ...load } = await underSales(m, async () => {
+        const out: { id: string; micro: number }[] = [];
+        for (let r = 0; r < ROUNDS; r++) {
+          const topup = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${20 + r}.5`, provider: "sandbox" } });
+          const edition = await m.sharer.browser.call("/api/v1/editions/order", { body: { edition: "professional", days: 30, provider: "sandbox" } });
+          const viaWechat = await m.sharer.browser.call("/api/v1/pay/topup", { body: { amount: `${30 + r}.25`, provider: "wechat" } });
+          for (const o of [topup, edition, viaWechat]) expect(o.body.status).toBe(200);
+          const trade = wechat.trades.get(viaWechat.body.data.id)!;
+          trade.trade_state = "SUCCESS";
+          trade.transaction_id = `4200${run}${r}`;
+          const note = wechat.buildNotification(viaWechat.body.data.id);
+          const confirm = (id: string) => () => m.sharer.browser.call(`/api/v1/pay/sandbox/orders/${id}/pay`, { body: {} });
+          const [[a, b], [c, d], notified] = await Promise.all([
+            twice(confirm(topup.body.data.id)),
+            twice(confirm(edition.body.data.id)),
+            Promise.all([wechat.deliver(note), wechat.deliver(note)]),
+          ]);
+          for (const [x, y, id] of [
+            [a, b, topup.body.data.id],
+            [c, d, edition.body.data.id],
+          ] as const) {
+            expect([x.body.data.id, y.body.data.id]).toEqual([id, id]);
+            expect([x.body.data.state, y.body.data.state]).toEqual(["paid", "paid"]);
+          }
+          expect(notified.map((x) => x.status)).toEqual([204, 204]);
+          out.push(
+            { id: topup.body.data.id, micro: (20 + r) * Z + 500_000 },
+            { id: viaWechat.body.data.id, micro: (30 + r) * Z + 250_000 },
+            { id: edition.body.data.id, micro: 100 * Z },
+          );
         }
-        expect(notified.map((x) => x.status)).toEqual([204, 204]);
-        out.push({ id: topup.body.data.id, micro: (20 + r) * Z + 500_000 }, { id: viaWechat.body.data.id, micro: (30 + r) * Z + 250_000 }, { id: edition.body.data.id, micro: 100 * Z });
+        return out;
+      });
+      for (const o of orders) {
+        expect(await keyCount(`pay:${o.id}`)).toBe(1);
+        expect((await getDb().paymentOrder.findUniqueOrThrow({ where: { id: o.id } })).state).toBe("paid");
       }
-      return out;
-    });
-    for (const o of orders) {
-      expect(await keyCount(`pay:${o.id}`)).toBe(1);
-      expect((await getDb().paymentOrder.findUniqueOrThrow({ where: { id: o.id } })).state).toBe("paid");
-    }
-    const after = (await getDb().account.findUniqueOrThrow({ where: { id: m.sharer.id }, select: { editionExpiresAt: true } })).editionExpiresAt!;
-    expect(after.getTime() - before.getTime()).toBe(ROUNDS * 30 * DAY);
-    // A paid edition order's prepaid part lands in the coins; its fee goes to the platform.
-    await expectSharerWallet(m, load, { coins: sumOf(orders.map((o) => o.micro)) });
-    await expectBuyersPaid(m, load.sales);
-    await expectLedgerReconciled();
-  });
+      const after = (await getDb().account.findUniqueOrThrow({ where: { id: m.sharer.id }, select: { editionExpiresAt: true } })).editionExpiresAt!;
+      expect(after.getTime() - before.getTime()).toBe(ROUNDS * 30 * DAY);
+      // A paid edition order's prepaid part lands in the coins; its fee goes to the platform.
+      await expectSharerWallet(m, load, { coins: sumOf(orders.map((o) => o.micro)) });
+      await expectBuyersPaid(m, load.sales);
+      await expectLedgerReconciled();
+    },
+  );
 
   it("a refund: both copies answer the one refund, reversed once", { timeout: 60_000 }, async () => {
     const m = await makeMarket();
     const refunded = new Set<string>();
     const load = await underSales(m, async () => {
       for (let r = 0; r < ROUNDS; r++) {
-        const first = await m.buyers[r % BUYERS].browser.call("/api/v2/purchase/app_plan", { body: { app_id: m.appId, plan_id: m.planId, request_id: crypto.randomUUID(), touser: m.sharer.id } });
+        const first = await m.buyers[r % BUYERS].browser.call("/api/v2/purchase/app_plan", {
+          body: { app_id: m.appId, plan_id: m.planId, request_id: crypto.randomUUID(), touser: m.sharer.id },
+        });
         const id = first.body.data.purchase.id as string;
         const [a, b] = await twice(() => m.admin.browser.call(`/api/v1/admin/purchases/${id}/refund`, { method: "POST" }));
         expect(a.body.data.ledger_transaction_id).toBe(b.body.data.ledger_transaction_id);
@@ -308,7 +361,10 @@ describe("money requests sent twice at once while sales run through the same sha
       }
     });
     for (const id of refunded) expect(await keyCount(`refund:${id}`)).toBe(1);
-    const refundedRows = await getDb().purchase.findMany({ where: { id: { in: [...refunded] } }, select: { buyerAccountId: true, id: true, refundedAt: true } });
+    const refundedRows = await getDb().purchase.findMany({
+      where: { id: { in: [...refunded] } },
+      select: { buyerAccountId: true, id: true, refundedAt: true },
+    });
     expect(refundedRows.filter((p) => p.refundedAt)).toHaveLength(ROUNDS);
     const every = { ...load, sales: [...load.sales, ...refundedRows.map((p) => ({ buyerId: p.buyerAccountId, purchaseId: p.id }))] };
     await expectSharerWallet(m, every, { refunded: refunded.size });

@@ -43,7 +43,13 @@ type TEdition = "basic" | "professional" | "flagship" | "enterprise";
 
 async function signIn(edition: TEdition, roles: string[] = ["individual_developer"]) {
   const account = await getDb().account.create({
-    data: { account: `own${run}${++n}`, nickname: "Own", roles: roles as never, edition, editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000) },
+    data: {
+      account: `own${run}${++n}`,
+      nickname: "Own",
+      roles: roles as never,
+      edition,
+      editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000),
+    },
     select: { id: true },
   });
   const browser = new Browser(api.base, `10.9.0.${n}`);
@@ -57,7 +63,15 @@ async function catalogueModel() {
   return key;
 }
 
-const channelBody = (modelKey: string, key = `sk-own-${uid()}-secretpart`) => ({ name: "my key", type: "openai", base_url: fake.base, key, models: [modelKey], weight: 5, priority: 1 });
+const channelBody = (modelKey: string, key = `sk-own-${uid()}-secretpart`) => ({
+  name: "my key",
+  type: "openai",
+  base_url: fake.base,
+  key,
+  models: [modelKey],
+  weight: 5,
+  priority: 1,
+});
 
 describe("edition", () => {
   it("refuses basic and professional with the upgrade message, on every verb", async () => {
@@ -74,7 +88,11 @@ describe("edition", () => {
         ["POST", "/api/v1/account/channels/x/test", {}],
       ] as const) {
         const res = await browser.call(path, { method, body, lang: "en" });
-        expect(res.body, `${edition} ${method} ${path}`).toMatchObject({ status: 420113, description: "Your edition does not include this: upgrade to Flagship", data: { feature: "privateKeyService" } });
+        expect(res.body, `${edition} ${method} ${path}`).toMatchObject({
+          status: 420113,
+          description: "Your edition does not include this: upgrade to Flagship",
+          data: { feature: "privateKeyService" },
+        });
       }
     }
     expect(await getDb().channel.count({ where: { ownerAccountId: { in: ids } } })).toBe(0);
@@ -92,7 +110,10 @@ describe("own channels", () => {
     const modelKey = await catalogueModel();
     const body = channelBody(modelKey);
     const created = await browser.call("/api/v1/account/channels", { body });
-    expect(created.body).toMatchObject({ status: 200, data: { name: "my key", key_hint: body.key.slice(-4), models: [modelKey], weight: 5, priority: 1, state: "enabled", owner_account_id: id } });
+    expect(created.body).toMatchObject({
+      status: 200,
+      data: { name: "my key", key_hint: body.key.slice(-4), models: [modelKey], weight: 5, priority: 1, state: "enabled", owner_account_id: id },
+    });
     const channelId = created.body.data.id as string;
     const stored = await repo.findChannelWithKeyById(channelId);
     expect(stored?.keyEncrypted).not.toContain(body.key);
@@ -142,7 +163,14 @@ describe("own channels", () => {
     const modelKey = await catalogueModel();
     const unknown = await browser.call("/api/v1/account/channels", { body: { ...channelBody(modelKey), models: [modelKey, "no-such-model"] }, lang: "en" });
     expect(unknown.body).toMatchObject({ status: 400001, data: { fields: [{ path: "models.1", message: "Choose models from the model catalogue" }] } });
-    for (const base_url of ["http://10.0.0.5/v1", "http://localhost:8080/v1", "http://169.254.169.254/latest", "http://[::1]:9000/v1", "http://127.0.0.1:1/v1", "http://[::ffff:192.168.1.1]/v1"]) {
+    for (const base_url of [
+      "http://10.0.0.5/v1",
+      "http://localhost:8080/v1",
+      "http://169.254.169.254/latest",
+      "http://[::1]:9000/v1",
+      "http://127.0.0.1:1/v1",
+      "http://[::ffff:192.168.1.1]/v1",
+    ]) {
       const res = await browser.call("/api/v1/account/channels", { body: { ...channelBody(modelKey), base_url }, lang: "en" });
       expect(res.body, base_url).toMatchObject({ status: 400001, data: { fields: [{ path: "base_url" }] } });
       expect(res.body.description).toMatch(/public internet/);
@@ -183,7 +211,9 @@ describe("routing", () => {
     const other = await signIn("flagship");
     const modelKey = await catalogueModel();
     const platformKey = `sk-platform-${uid()}`;
-    const platform = await createChannel(ZCreateChannelInput.parse({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey], weight: 100, priority: 100 }));
+    const platform = await createChannel(
+      ZCreateChannelInput.parse({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey], weight: 100, priority: 100 }),
+    );
     const body = channelBody(modelKey);
     const own = (await owner.browser.call("/api/v1/account/channels", { body: { ...body, priority: -5, weight: 1 } })).body.data.id as string;
 
@@ -204,7 +234,9 @@ describe("requests through an own channel", () => {
     const owner = await signIn("flagship");
     const modelKey = await catalogueModel();
     const platformKey = `sk-platform-${uid()}`;
-    const platform = await createChannel(ZCreateChannelInput.parse({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey] }));
+    const platform = await createChannel(
+      ZCreateChannelInput.parse({ name: "platform", type: "openai", base_url: fake.base, key: platformKey, models: [modelKey] }),
+    );
     const body = channelBody(modelKey);
     const ownId = (await owner.browser.call("/api/v1/account/channels", { body })).body.data.id as string;
     expect((await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id })).channelId).toBe(ownId);
@@ -216,7 +248,10 @@ describe("requests through an own channel", () => {
       const res = await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id });
       expect(res.channelId).toBe(platform.id);
       const [log] = await repo.findModelRequestLogs(res.requestId);
-      expect((log.attempts as Array<{ channelId: string; error: string | null }>)[0]).toMatchObject({ channelId: ownId, error: expect.stringMatching(/not a public address/) });
+      expect((log.attempts as Array<{ channelId: string; error: string | null }>)[0]).toMatchObject({
+        channelId: ownId,
+        error: expect.stringMatching(/not a public address/),
+      });
       // A name instead of the literal address (as after a DNS change) is refused the same way.
       await getDb().channel.update({ where: { id: ownId }, data: { baseUrl: fake.base.replace("127.0.0.1", "localhost") } });
       expect((await completeChat({ modelKey, messages: MESSAGES, accountId: owner.id })).channelId).toBe(platform.id);

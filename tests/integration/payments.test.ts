@@ -29,7 +29,7 @@ let wechat: TFakeWechatPay;
 let alipay: TFakeAlipay;
 const savedEnv = { ...process.env };
 
-async function makeUser(roles: ("platform_admin")[] = []) {
+async function makeUser(roles: "platform_admin"[] = []) {
   const row = await getDb().account.create({ data: { account: `pay${run}${++n}`, nickname: "Payer", roles }, select: { id: true } });
   const browser = new Browser(api.base, `10.7.0.${n}`);
   browser.cookies.set("zl_session", (await startSession(row.id)).token);
@@ -118,7 +118,9 @@ describe("top-up through WeChat Pay (API v3, Native)", () => {
     const tampered = { ...good, body: good.body.replace('"summary":"支付成功"', '"summary":"paid!!"') };
     expect((await wechat.deliver(tampered)).status).toBe(400);
     const otherSignature = wechat.buildNotification(id, { out_trade_no: id });
-    expect((await wechat.deliver({ ...good, headers: { ...good.headers, "Wechatpay-Signature": otherSignature.headers["Wechatpay-Signature"] } })).status).toBe(400);
+    expect((await wechat.deliver({ ...good, headers: { ...good.headers, "Wechatpay-Signature": otherSignature.headers["Wechatpay-Signature"] } })).status).toBe(
+      400,
+    );
     expect((await wechat.deliver({ ...good, headers: { ...good.headers, "Wechatpay-Serial": "PUB_KEY_ID_SOMEONE_ELSE" } })).status).toBe(400);
     // Signed by the platform but encrypted with another APIv3 key: not readable, not ours.
     expect((await wechat.deliver(wechat.buildNotification(id, {}, { apiV3Key: crypto.randomBytes(16).toString("hex") }))).status).toBe(400);
@@ -216,7 +218,11 @@ describe("top-up amounts", () => {
     const zh = await u.browser.call("/api/v1/pay/topup", { body: { amount: "0", provider: "sandbox" }, lang: "en" });
     expect(zh.body.description).toBe("Top-up amount must be above 0 and at most 6000");
     expect(await getDb().paymentOrder.count({ where: { accountId: u.id } })).toBe(before);
-    expect((await topup(u, "0.01", "sandbox")).body.data).toMatchObject({ amount: 0.01, state: "pending", pay_url: expect.stringMatching(/^\/cashier\?order_id=/) });
+    expect((await topup(u, "0.01", "sandbox")).body.data).toMatchObject({
+      amount: 0.01,
+      state: "pending",
+      pay_url: expect.stringMatching(/^\/cashier\?order_id=/),
+    });
     expect((await topup(u, 6000, "sandbox")).body.data).toMatchObject({ amount: 6000, state: "pending" });
     expect((await topup(u, "10", "paypal")).body.status).toBe(420804);
   });
@@ -224,7 +230,10 @@ describe("top-up amounts", () => {
 
 describe("the sandbox (cashier page, signed notification)", () => {
   const notify = (note: { body: string; headers: Record<string, string> }) =>
-    fetch(`${api.base}/api/v1/pay/sandbox/notify`, { method: "POST", headers: note.headers, body: note.body }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    fetch(`${api.base}/api/v1/pay/sandbox/notify`, { method: "POST", headers: note.headers, body: note.body }).then(async (r) => ({
+      status: r.status,
+      body: await r.text(),
+    }));
   const result = (status: "SUCCESS" | "CLOSED" = "SUCCESS") => ({ status, trade_no: `sbx${run}${++n}`, decided_at: new Date().toISOString() });
 
   it("credits once when the payer pays on the cashier, through the notify route, however often they press Pay", async () => {
@@ -257,7 +266,10 @@ describe("the sandbox (cashier page, signed notification)", () => {
     expect(await notify({ ...good, body: good.body.replace('"amount_fen":2000', '"amount_fen":600000') })).toEqual({ status: 400, body: "fail" });
     expect(await notify({ body: good.body, headers: { "content-type": "application/json" } })).toEqual({ status: 400, body: "fail" });
     // A genuine notification captured and replayed a day later.
-    expect(await notify(buildSandboxNotification(id, 2000, result(), { timestamp: Math.floor(Date.now() / 1000) - 86_400 }))).toEqual({ status: 400, body: "fail" });
+    expect(await notify(buildSandboxNotification(id, 2000, result(), { timestamp: Math.floor(Date.now() / 1000) - 86_400 }))).toEqual({
+      status: 400,
+      body: "fail",
+    });
     // Signed, but not the order's amount.
     expect(await notify(buildSandboxNotification(id, 1, result()))).toEqual({ status: 400, body: "fail" });
     expect((await order(id)).state).toBe("pending");
@@ -316,7 +328,13 @@ describe("the sandbox (cashier page, signed notification)", () => {
     expect((await u.browser.call("/api/v1/admin/payments")).body.status).toBe(403001);
     const listed = await admin.browser.call(`/api/v1/admin/payments?provider=sandbox&q=${encodeURIComponent(`pay${run}`)}`);
     const byId = new Map(listed.body.data.items.map((o: { id: string }) => [o.id, o]));
-    expect(byId.get(paid)).toMatchObject({ provider: "sandbox", state: "paid", account_id: u.id, notifications: 1, provider_trade_no: expect.stringMatching(/^sbx/) });
+    expect(byId.get(paid)).toMatchObject({
+      provider: "sandbox",
+      state: "paid",
+      account_id: u.id,
+      notifications: 1,
+      provider_trade_no: expect.stringMatching(/^sbx/),
+    });
     expect(byId.get(open)).toMatchObject({ provider: "sandbox", state: "pending", notifications: 0 });
     const pending = await admin.browser.call(`/api/v1/admin/payments?state=pending&provider=sandbox&q=${encodeURIComponent(`pay${run}`)}`);
     expect(pending.body.data.items.every((o: { state: string; provider: string }) => o.state === "pending" && o.provider === "sandbox")).toBe(true);
@@ -345,13 +363,27 @@ describe("the sandbox (cashier page, signed notification)", () => {
       expect(await notify(buildSandboxNotification(id, 700, result()))).toEqual({ status: 404, body: "fail" });
       expect(await spendable(u.id)).toBe(0);
     } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
       resetPaymentSettings();
     }
     // Asked for by name there, it stops the web process at start with a sentence.
-    const env = { ...process.env, NODE_ENV: "production" as const, ZELIN_EMBEDDED_DB: "", PAYMENT_SANDBOX: "on", ALLOW_PAYMENT_SANDBOX: "", PORT: "0", WEB_CONCURRENCY: "1" };
-    const web = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: path.resolve(import.meta.dirname, "../.."), env, encoding: "utf8", timeout: 60_000 });
+    const env = {
+      ...process.env,
+      NODE_ENV: "production" as const,
+      ZELIN_EMBEDDED_DB: "",
+      PAYMENT_SANDBOX: "on",
+      ALLOW_PAYMENT_SANDBOX: "",
+      PORT: "0",
+      WEB_CONCURRENCY: "1",
+    };
+    const web = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(web.status).not.toBe(0);
     expect(web.stderr).toContain("PAYMENT_SANDBOX: is on, on a production configuration");
     expect(web.stderr).toContain("or set ALLOW_PAYMENT_SANDBOX=1 to keep the sandbox on purpose");

@@ -74,7 +74,10 @@ describe("binding a phone", () => {
     await ageCodes(p);
     const reset = new Browser(api.base, ip());
     expect((await reset.call("/api/v1/auth/sms/send", { body: { phone: p, purpose: "reset_password" } })).body.status).toBe(200);
-    expect((await reset.call("/api/v1/auth/password/reset", { body: { phone: p, code: await lastCode(p), password: "brand-new-1", confirm: "brand-new-1" } })).body.status).toBe(200);
+    expect(
+      (await reset.call("/api/v1/auth/password/reset", { body: { phone: p, code: await lastCode(p), password: "brand-new-1", confirm: "brand-new-1" } })).body
+        .status,
+    ).toBe(200);
     expect((await reset.call("/api/v1/auth/login", { body: { account, password: "brand-new-1", agreed: true } })).body.status).toBe(200);
   });
 

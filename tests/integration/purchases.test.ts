@@ -29,26 +29,60 @@ const Z = 1_000_000;
 type TEdition = "basic" | "professional" | "flagship" | "enterprise" | "education";
 async function makeAccount(edition: TEdition = "flagship", coins = 0, gift = 0) {
   const row = await getDb().account.create({
-    data: { account: `pu${run}${++n}`, nickname: `Buyer ${n}`, edition, editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * DAY), language: "en" },
+    data: {
+      account: `pu${run}${++n}`,
+      nickname: `Buyer ${n}`,
+      edition,
+      editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * DAY),
+      language: "en",
+    },
     select: { id: true, roles: true, enterpriseId: true },
   });
   await fund(row.id, coins, gift);
   return row;
 }
 async function fund(accountId: string, coins: number, gift = 0) {
-  if (coins) await post({ key: `test:${run}:c:${accountId}:${++n}`, kind: "topup", accountId, legs: [{ account: platform("payment_clearing"), amount: -coins }, { account: wallet("spendable", accountId), amount: coins }] });
-  if (gift) await post({ key: `test:${run}:g:${accountId}:${++n}`, kind: "bonus", accountId, legs: [{ account: platform("platform_promotion"), amount: -gift }, { account: wallet("gift", accountId), amount: gift }] });
+  if (coins)
+    await post({
+      key: `test:${run}:c:${accountId}:${++n}`,
+      kind: "topup",
+      accountId,
+      legs: [
+        { account: platform("payment_clearing"), amount: -coins },
+        { account: wallet("spendable", accountId), amount: coins },
+      ],
+    });
+  if (gift)
+    await post({
+      key: `test:${run}:g:${accountId}:${++n}`,
+      kind: "bonus",
+      accountId,
+      legs: [
+        { account: platform("platform_promotion"), amount: -gift },
+        { account: wallet("gift", accountId), amount: gift },
+      ],
+    });
 }
 const rid = () => crypto.randomUUID();
-const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => (e instanceof AppError ? e.code : String(e)));
-const consumer = (a: { id: string; roles: string[]; enterpriseId: string | null }): TConsumer => ({ account: { id: a.id, roles: a.roles, enterpriseId: a.enterpriseId }, visitorId: null });
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => (e instanceof AppError ? e.code : String(e)),
+  );
+const consumer = (a: { id: string; roles: string[]; enterpriseId: string | null }): TConsumer => ({
+  account: { id: a.id, roles: a.roles, enterpriseId: a.enterpriseId },
+  visitorId: null,
+});
 const entitled = async (appId: string) => (await findAppForTurn(appId)) as TEntitledApp;
 const spendable = async (id: string) => (await getWallet(id)).spendable;
 const ledgerCount = () => getDb().ledgerTransaction.count();
 const purchaseCount = () => getDb().purchase.count();
 
 /** An app selling `plans` (price in micro-Z), by a new developer. */
-async function sellingApp(plans: { kind: "days" | "count"; quantity: number; price_micro: number; daily_limit: number | null }[], extra: Record<string, unknown> = {}) {
+async function sellingApp(
+  plans: { kind: "days" | "count"; quantity: number; price_micro: number; daily_limit: number | null }[],
+  extra: Record<string, unknown> = {},
+) {
   const { appId, owner } = await createTestApp({ input: { free_per_day: 0, plans, share_ratio: 30, ...extra } as never });
   const app = await getDb().app.findUniqueOrThrow({ where: { id: appId }, select: { plans: { orderBy: { sortOrder: "asc" }, select: { id: true } } } });
   return { appId, developer: owner, planIds: app.plans.map((p) => p.id) };
@@ -67,11 +101,28 @@ describe("buying an app's plan", () => {
     expect((await platformSum("platform_revenue")) - revenueBefore).toBe(990_000);
     expect(await spendable(buyer.id)).toBe(20 * Z - 9_900_000);
     const p = await getDb().purchase.findUniqueOrThrow({ where: { id: r.purchase.id } });
-    expect(p).toMatchObject({ buyerAccountId: buyer.id, targetType: "app_plan", appId, planId: planIds[0], kind: "days", priceMicro: 9_900_000n, sharerAccountId: sharer.id, usesTotal: null });
+    expect(p).toMatchObject({
+      buyerAccountId: buyer.id,
+      targetType: "app_plan",
+      appId,
+      planId: planIds[0],
+      kind: "days",
+      priceMicro: 9_900_000n,
+      sharerAccountId: sharer.id,
+      usesTotal: null,
+    });
     expect(p.endsAt!.getTime() - p.startsAt!.getTime()).toBe(30 * DAY);
     const t = await getDb().ledgerTransaction.findUniqueOrThrow({ where: { id: p.ledgerTransactionId } });
     expect(t).toMatchObject({ kind: "purchase", accountId: buyer.id, idempotencyKey: expect.stringMatching(new RegExp(`^purchase:${buyer.id}:`)) });
-    expect(t.memo).toMatchObject({ appId, planId: planIds[0], days: 30, buyerAccountId: buyer.id, developerAccountId: developer.id, sharerAccountId: sharer.id, sharePercent: 30 });
+    expect(t.memo).toMatchObject({
+      appId,
+      planId: planIds[0],
+      days: 30,
+      buyerAccountId: buyer.id,
+      developerAccountId: developer.id,
+      sharerAccountId: sharer.id,
+      sharePercent: 30,
+    });
   });
 
   it("rounds odd micro amounts so the parts still sum to the price", async () => {
@@ -114,7 +165,11 @@ describe("buying an app's plan", () => {
     expect(second.purchase.starts_at).toBe(first.purchase.ends_at);
     expect(new Date(second.purchase.ends_at!).getTime() - new Date(first.purchase.starts_at!).getTime()).toBe(14 * DAY);
     const view = await describeEntitlement(await entitled(appId), consumer(buyer));
-    expect(view).toMatchObject({ basis: "plan", refusal: null, purchase: { id: first.purchase.id, kind: "days", days_left: 14, ends_at: second.purchase.ends_at } });
+    expect(view).toMatchObject({
+      basis: "plan",
+      refusal: null,
+      purchase: { id: first.purchase.id, kind: "days", days_left: 14, ends_at: second.purchase.ends_at },
+    });
   });
 
   it("refuses what is not for sale: another app's plan, an app off the shelf, your own app; nothing written", async () => {
@@ -198,7 +253,11 @@ describe("the entitlement with plans", () => {
     expect(await describeEntitlement(app, c, t1)).toMatchObject({ basis: null, refusal: "trial_count_zero", purchase: null });
 
     const count = await buyAppPlan(buyer, { app_id: appId, plan_id: planIds[0], request_id: rid() }, t1);
-    expect(await describeEntitlement(app, c, t1)).toMatchObject({ basis: "plan", refusal: null, purchase: { id: count.purchase.id, kind: "count", uses_left: 2, daily_limit: 10, used_today: 0 } });
+    expect(await describeEntitlement(app, c, t1)).toMatchObject({
+      basis: "plan",
+      refusal: null,
+      purchase: { id: count.purchase.id, kind: "count", uses_left: 2, daily_limit: 10, used_today: 0 },
+    });
     const u1 = await claim(app, c, t1);
     expect(u1).toMatchObject({ basis: "plan", purchaseId: count.purchase.id });
     expect(await getDb().appUse.findUniqueOrThrow({ where: { id: u1.id } })).toMatchObject({ basis: "plan", purchaseId: count.purchase.id });
@@ -262,7 +321,13 @@ describe("the entitlement with plans", () => {
     expect(refused).toMatchObject({ status: ERROR_CODES.trial_count_zero.status, description: "Trial count is 0, please purchase" });
 
     const offer = await user.browser.call(`/api/v2/purchase/offer?app_id=${appId}`);
-    expect(offer.body.data).toMatchObject({ kind: "app", signed_in: true, own: false, balance_micro: (await getWallet(user.id)).available, plans: [{ id: planIds[0], kind: "count", quantity: 3, price_micro: Z }] });
+    expect(offer.body.data).toMatchObject({
+      kind: "app",
+      signed_in: true,
+      own: false,
+      balance_micro: (await getWallet(user.id)).available,
+      plans: [{ id: planIds[0], kind: "count", quantity: 3, price_micro: Z }],
+    });
     const bought = await user.browser.call(`/api/v2/purchase/app_plan`, { body: { app_id: appId, plan_id: planIds[0], request_id: rid() } });
     expect(bought.body.status).toBe(200);
     const r = await send({ app_id: appId, content: "hello again" });
@@ -276,10 +341,14 @@ describe("the entitlement with plans", () => {
     // A visitor cannot buy: sign in first.
     const visitor = new Browser(h.api.base, "10.77.0.1");
     expect((await visitor.call(`/api/v2/purchase/offer?app_id=${appId}`)).body.data).toMatchObject({ signed_in: false, balance_micro: null });
-    expect((await visitor.call(`/api/v2/purchase/app_plan`, { body: { app_id: appId, plan_id: planIds[0], request_id: rid() } })).body.status).toBe(ERROR_CODES.not_logged_in.status);
+    expect((await visitor.call(`/api/v2/purchase/app_plan`, { body: { app_id: appId, plan_id: planIds[0], request_id: rid() } })).body.status).toBe(
+      ERROR_CODES.not_logged_in.status,
+    );
     // touser rides in the query as the page's api-client appends it.
     const sharer = await makeAccount("professional");
-    const viaQuery = await user.browser.call(`/api/v2/purchase/app_plan?touser=${sharer.id}`, { body: { app_id: appId, plan_id: planIds[0], request_id: rid() } });
+    const viaQuery = await user.browser.call(`/api/v2/purchase/app_plan?touser=${sharer.id}`, {
+      body: { app_id: appId, plan_id: planIds[0], request_id: rid() },
+    });
     expect(viaQuery.body.data.purchase.sharer_account_id).toBe(sharer.id);
     expect(await spendable(sharer.id)).toBe(300_000);
   });
@@ -288,7 +357,15 @@ describe("the entitlement with plans", () => {
 async function sellingAgent(priceMicro: number | null) {
   const owner = await makeAppOwner();
   const agentId = await makeLiveAgent(owner);
-  await getDb().agentVersion.create({ data: { agentId, version: "9.0.0", state: "on_shelf", config: { name: "Seller", model_key: "offline", ...(priceMicro ? { purchase_price_micro: priceMicro, use_price_micro: 100_000 } : {}) }, publishedAt: new Date() } });
+  await getDb().agentVersion.create({
+    data: {
+      agentId,
+      version: "9.0.0",
+      state: "on_shelf",
+      config: { name: "Seller", model_key: "offline", ...(priceMicro ? { purchase_price_micro: priceMicro, use_price_micro: 100_000 } : {}) },
+      publishedAt: new Date(),
+    },
+  });
   return { agentId, developer: owner };
 }
 
@@ -303,8 +380,16 @@ describe("buying an agent out", () => {
     expect(await spendable(sharer.id)).toBe((5 * Z * AGENT_SHARE_PERCENT) / 100);
     expect(await spendable(developer.id)).toBe(5 * Z - 500_000 - (5 * Z * AGENT_SHARE_PERCENT) / 100);
     expect(await hasAgentBuyout(buyer.id, agentId)).toBe(true);
-    const t = await getDb().ledgerTransaction.findUniqueOrThrow({ where: { id: (await getDb().purchase.findUniqueOrThrow({ where: { id: r.purchase.id } })).ledgerTransactionId } });
-    expect(t.memo).toMatchObject({ agentId, buyerAccountId: buyer.id, developerAccountId: developer.id, sharerAccountId: sharer.id, sharePercent: AGENT_SHARE_PERCENT });
+    const t = await getDb().ledgerTransaction.findUniqueOrThrow({
+      where: { id: (await getDb().purchase.findUniqueOrThrow({ where: { id: r.purchase.id } })).ledgerTransactionId },
+    });
+    expect(t.memo).toMatchObject({
+      agentId,
+      buyerAccountId: buyer.id,
+      developerAccountId: developer.id,
+      sharerAccountId: sharer.id,
+      sharePercent: AGENT_SHARE_PERCENT,
+    });
 
     const free = await sellingAgent(null);
     const before = [await ledgerCount(), await purchaseCount()];
@@ -351,7 +436,15 @@ describe("refunds", () => {
     const { appId, developer, planIds } = await sellingApp([{ kind: "count", quantity: 5, price_micro: 10 * Z, daily_limit: 5 }]);
     const buyer = await makeAccount("basic", 10 * Z);
     const r = await buyAppPlan(buyer, { app_id: appId, plan_id: planIds[0], request_id: rid() });
-    await post({ key: `test:${run}:drain:${developer.id}`, kind: "adjustment", accountId: developer.id, legs: [{ account: wallet("spendable", developer.id), amount: -8 * Z }, { account: "payout", amount: 8 * Z }] });
+    await post({
+      key: `test:${run}:drain:${developer.id}`,
+      kind: "adjustment",
+      accountId: developer.id,
+      legs: [
+        { account: wallet("spendable", developer.id), amount: -8 * Z },
+        { account: "payout", amount: 8 * Z },
+      ],
+    });
     const count = await ledgerCount();
     expect(await codeOf(refundPurchase(null, r.purchase.id))).toBe("balance_insufficient");
     expect(await ledgerCount()).toBe(count);
@@ -369,12 +462,18 @@ describe("refunds", () => {
     expect(refusedBuyer.body.status).toBe(ERROR_CODES.no_permission.status);
     expect((await buyer.browser.call(`/api/v1/admin/purchases`)).body.status).toBe(ERROR_CODES.no_permission.status);
 
-    const admin = await getDb().account.create({ data: { account: `adm${run}${++n}`, nickname: "Admin", roles: ["platform_admin"], language: "en" }, select: { id: true } });
+    const admin = await getDb().account.create({
+      data: { account: `adm${run}${++n}`, nickname: "Admin", roles: ["platform_admin"], language: "en" },
+      select: { id: true },
+    });
     const adminBrowser = new Browser(h.api.base, "10.78.0.1");
     adminBrowser.cookies.set("zl_session", (await startSession(admin.id)).token);
     const list = await adminBrowser.call(`/api/v1/admin/purchases?buyer=${buyer.id}`);
     expect(list.body.data.items).toEqual([expect.objectContaining({ id, buyer: "Chatter", refunded_at: null, price_micro: 2 * Z })]);
-    const [a, b] = await Promise.all([adminBrowser.call(`/api/v1/admin/purchases/${id}/refund`, { method: "POST" }), adminBrowser.call(`/api/v1/admin/purchases/${id}/refund`, { method: "POST" })]);
+    const [a, b] = await Promise.all([
+      adminBrowser.call(`/api/v1/admin/purchases/${id}/refund`, { method: "POST" }),
+      adminBrowser.call(`/api/v1/admin/purchases/${id}/refund`, { method: "POST" }),
+    ]);
     expect([a.body.status, b.body.status]).toEqual([200, 200]);
     expect(a.body.data.ledger_transaction_id).toBe(b.body.data.ledger_transaction_id);
     expect(await spendable(buyer.id)).toBe(10 * Z);

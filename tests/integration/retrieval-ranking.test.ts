@@ -32,7 +32,16 @@ async function makeSet(rows: Array<{ question: string; answer: string }>) {
   const set = await db().trainingSet.create({ data: { ownerAccountId: owner.id, name: `set ${uid()}`, type: "standard", state: "done" } });
   await insertPassages(
     set.id,
-    rows.map((r, ordinal) => ({ qaItemId: `qa-${uid()}`, ordinal, title: r.question, content: r.answer, lexemes: toTsvectorLiteral([{ text: r.question, weight: "A" }, { text: r.answer, weight: "D" }]) })),
+    rows.map((r, ordinal) => ({
+      qaItemId: `qa-${uid()}`,
+      ordinal,
+      title: r.question,
+      content: r.answer,
+      lexemes: toTsvectorLiteral([
+        { text: r.question, weight: "A" },
+        { text: r.answer, weight: "D" },
+      ]),
+    })),
   );
   return set.id;
 }
@@ -86,16 +95,30 @@ describe("vectors compared in the app (no pgvector on this server)", () => {
     expect(await searchesVectorsInSql()).toBe(false);
     const modelKey = `emb-${uid()}`;
     await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "向量", kind: "embedding" }));
-    const channel = await createChannel(ZCreateChannelInput.parse({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 }));
+    const channel = await createChannel(
+      ZCreateChannelInput.parse({ name: `emb ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-emb-${uid()}`, models: [modelKey], weight: 1 }),
+    );
     process.env.KNOWLEDGE_EMBEDDING_MODEL = modelKey;
     try {
-      const set = await db().trainingSet.create({ data: { ownerAccountId: owner.id, name: "向量缓存", type: "standard", qaItems: { create: [{ question: "How long does delivery take?", answer: "Two to five working days.", position: 0 }] } } });
+      const set = await db().trainingSet.create({
+        data: {
+          ownerAccountId: owner.id,
+          name: "向量缓存",
+          type: "standard",
+          qaItems: { create: [{ question: "How long does delivery take?", answer: "Two to five working days.", position: 0 }] },
+        },
+      });
       expect(await indexTrainingSet(set.id, await bumpRevision(set.id))).toBe("done");
-      const agent = await createAgent(owner.actor, ZAgentInput.parse({ name: "缓存", introduction: "vectors", model_key: OFFLINE_MODEL_KEY, training_set_ids: [set.id] }));
+      const agent = await createAgent(
+        owner.actor,
+        ZAgentInput.parse({ name: "缓存", introduction: "vectors", model_key: OFFLINE_MODEL_KEY, training_set_ids: [set.id] }),
+      );
       const ask = (query: string) => retrieve({ accountId: owner.id, agentId: agent.id, agentVersionId: "", trainingSetIds: [set.id], query, limit: 3 });
       // "qqq zzz" shares no word with any item: only the vectors rank something.
       expect((await ask("qqq zzz")).map((p) => p.title)).toEqual(["How long does delivery take?"]);
-      expect(await retrieve({ accountId: owner.id, agentId: agent.id, agentVersionId: "", trainingSetIds: [set.id], query: "qqq zzz", limit: 3, mode: "fulltext" })).toEqual([]);
+      expect(
+        await retrieve({ accountId: owner.id, agentId: agent.id, agentVersionId: "", trainingSetIds: [set.id], query: "qqq zzz", limit: 3, mode: "fulltext" }),
+      ).toEqual([]);
 
       await db().qaItem.deleteMany({ where: { trainingSetId: set.id } });
       await db().qaItem.create({ data: { trainingSetId: set.id, question: "Can I pay by card?", answer: "Visa and Mastercard.", position: 0 } });

@@ -31,10 +31,18 @@ function makeVisitor(): TUser {
   return { id: "", browser, actor: { id: "", roles: [], enterpriseId: null } };
 }
 
-const send = (user: TUser, appId: string) => sendSse(h.api.base, user, { app_id: appId, content: "What can you do?" }, { path: "/api/v2/app/send_message/sse" });
+const send = (user: TUser, appId: string) =>
+  sendSse(h.api.base, user, { app_id: appId, content: "What can you do?" }, { path: "/api/v2/app/send_message/sse" });
 const errorStatus = (r: Awaited<ReturnType<typeof send>>) => (dataOf(r, "error")[0] as { status: number } | undefined)?.status;
-const rowsOf = async (appId: string) => ({ dialogues: await getDb().dialogue.count({ where: { appId } }), uses: await getDb().appUse.count({ where: { appId } }) });
-const codeOf = (p: Promise<unknown>) => p.then(() => null, (e) => mapError(e, "en").code);
+const rowsOf = async (appId: string) => ({
+  dialogues: await getDb().dialogue.count({ where: { appId } }),
+  uses: await getDb().appUse.count({ where: { appId } }),
+});
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => mapError(e, "en").code,
+  );
 const PLAN = { kind: "count" as const, quantity: 10, price_micro: 2 * Z, daily_limit: 5 };
 
 /** An H5 app with one paid plan, waiting for review (as every new app does), and a funded buyer. */
@@ -53,8 +61,12 @@ async function makeAdmin() {
 describe("the default policy", () => {
   it("is the setting when given, else listing except on a production configuration", () => {
     expect(appReviewPolicy({ NODE_ENV: "test", DATABASE_URL: "postgresql://x/y", ZELIN_EMBEDDED_DB: false, APP_REVIEW_POLICY: undefined })).toBe("listing");
-    expect(appReviewPolicy({ NODE_ENV: "production", DATABASE_URL: "postgresql://x/y", ZELIN_EMBEDDED_DB: false, APP_REVIEW_POLICY: "listing" })).toBe("listing");
-    expect(appReviewPolicy({ NODE_ENV: "production", DATABASE_URL: "postgresql://x/y", ZELIN_EMBEDDED_DB: false, APP_REVIEW_POLICY: undefined })).toBe("review_first");
+    expect(appReviewPolicy({ NODE_ENV: "production", DATABASE_URL: "postgresql://x/y", ZELIN_EMBEDDED_DB: false, APP_REVIEW_POLICY: "listing" })).toBe(
+      "listing",
+    );
+    expect(appReviewPolicy({ NODE_ENV: "production", DATABASE_URL: "postgresql://x/y", ZELIN_EMBEDDED_DB: false, APP_REVIEW_POLICY: undefined })).toBe(
+      "review_first",
+    );
     expect(appReviewPolicy({ NODE_ENV: "production", DATABASE_URL: undefined, ZELIN_EMBEDDED_DB: true, APP_REVIEW_POLICY: undefined })).toBe("listing");
   });
 });

@@ -36,7 +36,10 @@ async function useFreshInstallList() {
 }
 
 async function makeAdmin() {
-  const row = await getDb().account.create({ data: { account: `wordadm${crypto.randomBytes(4).toString("hex")}`, nickname: "Word admin", roles: ["platform_admin"], language: "en" }, select: { id: true } });
+  const row = await getDb().account.create({
+    data: { account: `wordadm${crypto.randomBytes(4).toString("hex")}`, nickname: "Word admin", roles: ["platform_admin"], language: "en" },
+    select: { id: true },
+  });
   const browser = new Browser(base(), "10.45.0.1");
   browser.cookies.set("zl_session", (await startSession(row.id)).token);
   browser.cookies.set("lang", "en");
@@ -189,7 +192,10 @@ describe("administration", () => {
 describe("the matcher in force", () => {
   it("refuses input with a listed word, in the user's language", async () => {
     await setSensitiveWords({ words: [`禁止${run}`] });
-    const err = await assertNoSensitiveInput(`哪里可以禁 止${run}？`).then(() => null, (e) => e);
+    const err = await assertNoSensitiveInput(`哪里可以禁 止${run}？`).then(
+      () => null,
+      (e) => e,
+    );
     expect(mapError(err, "en").envelope).toEqual({ status: 420009, description: "Input contains sensitive words", data: null });
     await expect(assertNoSensitiveInput("今天天气不错")).resolves.toBeUndefined();
   });

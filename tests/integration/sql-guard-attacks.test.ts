@@ -35,7 +35,8 @@ const FILE_TOKEN = `zlfile${crypto.randomBytes(8).toString("hex")}`;
 const TABLE_TOKEN = `zltable${crypto.randomBytes(8).toString("hex")}`;
 const OTHER_TOKEN = `zlother${crypto.randomBytes(8).toString("hex")}`;
 const TOKENS = [FILE_TOKEN, TABLE_TOKEN, OTHER_TOKEN];
-const DDL = "CREATE TABLE `orders` (\n  `id` int(11) NOT NULL,\n  `customer` varchar(40) NOT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+const DDL =
+  "CREATE TABLE `orders` (\n  `id` int(11) NOT NULL,\n  `customer` varchar(40) NOT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
 const opts = { rowLimit: 100, timeoutMs: 5000 };
 const source = () => ({ ...SUPER, database: DB, tables: ["orders"] });
 
@@ -112,7 +113,9 @@ beforeAll(async () => {
     await admin.query(`CREATE USER '${SUPER.username}'@'${host}' IDENTIFIED BY '${SUPER.password}'`);
     await admin.query(`GRANT ALL PRIVILEGES ON *.* TO '${SUPER.username}'@'${host}'`);
   }
-  await admin.query(`CREATE TABLE \`${OTHER_DB}\`.orders (id varchar(64), customer varchar(64)); INSERT INTO \`${OTHER_DB}\`.orders VALUES ('${OTHER_TOKEN}', '${OTHER_TOKEN}')`);
+  await admin.query(
+    `CREATE TABLE \`${OTHER_DB}\`.orders (id varchar(64), customer varchar(64)); INSERT INTO \`${OTHER_DB}\`.orders VALUES ('${OTHER_TOKEN}', '${OTHER_TOKEN}')`,
+  );
 
   // The file goes where LOAD_FILE may read: secure_file_priv's directory when the server has one.
   const [[{ priv }]] = (await admin.query("SELECT @@secure_file_priv AS priv")) as any;
@@ -187,12 +190,20 @@ const ATTACKS: TAttack[] = [
   ["an executable comment inside a plain one", () => "SELECT customer FROM orders /* /*! UNION SELECT v FROM secrets */", "comment"],
   ["comment markers inside a string (harmless)", () => "SELECT customer FROM orders WHERE customer = '--0 /*! # */ UNION SELECT v FROM secrets'", null],
   // Quotes and escapes.
-  ["\\' ends nowhere under one sql_mode, somewhere under the other", () => "SELECT customer FROM orders WHERE customer = '\\'' UNION SELECT v FROM secrets WHERE '1' = '1'", "escape"],
+  [
+    "\\' ends nowhere under one sql_mode, somewhere under the other",
+    () => "SELECT customer FROM orders WHERE customer = '\\'' UNION SELECT v FROM secrets WHERE '1' = '1'",
+    "escape",
+  ],
   ['\\" in a double-quoted string', () => 'SELECT customer FROM orders WHERE customer = "\\"" UNION SELECT v FROM secrets WHERE "1" = "1"', "escape"],
   ["a string ending in \\\\", () => "SELECT customer FROM orders WHERE customer = 'a\\\\' UNION SELECT v FROM secrets WHERE '1' = '1'", "escape"],
   ["\\N", () => "SELECT \\N FROM orders", "escape"],
   ["a doubled quote (harmless)", () => "SELECT customer FROM orders WHERE customer = 'O''Brien' OR customer = \"a\"\"b\"", null],
-  ["the other quote inside a string, then a table", () => "SELECT customer FROM orders WHERE customer = \"'\" UNION SELECT v FROM secrets WHERE \"'\" = \"'\"", "table"],
+  [
+    "the other quote inside a string, then a table",
+    () => 'SELECT customer FROM orders WHERE customer = "\'" UNION SELECT v FROM secrets WHERE "\'" = "\'"',
+    "table",
+  ],
   ["an unterminated string", () => "SELECT customer FROM orders WHERE customer = 'x UNION SELECT v FROM secrets", "unterminated"],
   ["NUL inside a string", () => "SELECT customer FROM orders WHERE customer = 'x\0' UNION SELECT v FROM secrets", "character"],
   ["a zero-width space", () => "SELECT customer FROM orders\u200b UNION SELECT v FROM secrets", "character"],
@@ -236,7 +247,11 @@ const ATTACKS: TAttack[] = [
   ["INTO a variable", () => "SELECT customer INTO @c FROM orders LIMIT 1", "variables"],
   ["LOAD DATA", () => `LOAD DATA INFILE '${sentinelFile}' INTO TABLE secrets`, "not_select"],
   ["LOAD DATA LOCAL", () => `LOAD DATA LOCAL INFILE '${sentinelFile}' INTO TABLE secrets`, "not_select"],
-  ["CHAR() and hex literals naming a table (harmless)", () => `SELECT CHAR(${charCodes("secrets")}), 0x${hex("secrets")}, x'${hex("secrets")}' FROM orders`, null],
+  [
+    "CHAR() and hex literals naming a table (harmless)",
+    () => `SELECT CHAR(${charCodes("secrets")}), 0x${hex("secrets")}, x'${hex("secrets")}' FROM orders`,
+    null,
+  ],
   // Time.
   ["SLEEP", () => "SELECT SLEEP(5)", "function"],
   ["SLEEP in a WHERE", () => "SELECT customer FROM orders WHERE SLEEP(5) = 0", "function"],
@@ -288,7 +303,10 @@ describe("attacks through the guard, then the real server with every privilege",
   it("a set naming one of the server's own databases is not verified, and not queried", async () => {
     const verified = await sets.verifyDatabaseInput(alice.actor, { ...SUPER, database: "mysql", ddl: "CREATE TABLE user (User char(128))" });
     expect(verified).toMatchObject({ ok: false, failure: { reason: "system_database", params: { database: "mysql" } } });
-    const run = await runReadOnlyQuery({ ...SUPER, database: "mysql", tables: ["user"] }, "SELECT * FROM user", opts).then(() => null, (e) => e);
+    const run = await runReadOnlyQuery({ ...SUPER, database: "mysql", tables: ["user"] }, "SELECT * FROM user", opts).then(
+      () => null,
+      (e) => e,
+    );
     expect(run?.data).toMatchObject({ reason: "system_database" });
     expect(mapError(run, "en").envelope.description).toBe("This query was refused: the server's own database mysql cannot be read");
   });
@@ -311,7 +329,10 @@ describe("the runner's session", () => {
 
   it("a query the parser could be fooled by ends at the server's time limit, not the client's", async () => {
     const started = Date.now();
-    const err = await executeReadOnly(source(), "SELECT SLEEP(20)", { rowLimit: 10, timeoutMs: 800 }).then(() => null, (e) => e);
+    const err = await executeReadOnly(source(), "SELECT SLEEP(20)", { rowLimit: 10, timeoutMs: 800 }).then(
+      () => null,
+      (e) => e,
+    );
     expect(mapError(err, "en").code).toBe("sql_timeout");
     // 1969: MariaDB's "max_statement_time exceeded"; the client would have hung up with its own code.
     expect(err.cause).toMatchObject({ errno: 1969 });
@@ -334,7 +355,10 @@ describe("the reported attack through the product", () => {
     for (const sql of [ATTACK(), UNDECLARED]) {
       const r = await sendSse(h.api.base, alice, { training_set_id: setId, sql }, { path: PATH });
       expect(names(r)).toEqual(["error"]);
-      expect(dataOf(r, "error")[0]).toMatchObject({ status: 420501, description: expect.stringMatching(/^This query was refused: comments \(--, #, \/\* … \*\/\) are not allowed/) });
+      expect(dataOf(r, "error")[0]).toMatchObject({
+        status: 420501,
+        description: expect.stringMatching(/^This query was refused: comments \(--, #, \/\* … \*\/\) are not allowed/),
+      });
       expect(leakedToken(JSON.stringify(r.events))).toBeNull();
     }
     alice.browser.cookies.set("lang", "zh_hans");

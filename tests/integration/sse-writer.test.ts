@@ -36,7 +36,7 @@ beforeAll(async () => {
   app.get("/meta", (_req, res) => {
     const sse = startSse(res);
     sse.message({ content: "" });
-    sse.setMeta({ id: "m1", dialogue_id: "d\"1" });
+    sse.setMeta({ id: "m1", dialogue_id: 'd"1' });
     sse.message({ content: "a\nb", reasoning_content: "想" });
     sse.close({ retrieve: [] });
   });

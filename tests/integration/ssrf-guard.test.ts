@@ -25,7 +25,10 @@ afterAll(() => new Promise((r) => target.close(r)));
 
 async function refused(url: string, opts = {}) {
   const before = hits;
-  const err = await guardedFetch(url, {}, opts).then(() => null, (e) => e);
+  const err = await guardedFetch(url, {}, opts).then(
+    () => null,
+    (e) => e,
+  );
   expect(err, url).toBeTruthy();
   expect(hits - before, `${url} reached the server`).toBe(0);
   return err;
@@ -50,10 +53,15 @@ describe("guarded fetch", () => {
 
   it("refuses a name that resolves to a private address, checked when the socket connects", async () => {
     // A hostile DNS answer: a public-looking name pointing at loopback.
-    const lookup = ((_host: string, _opts: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "127.0.0.1", family: 4 }])) as never;
+    const lookup = ((_host: string, _opts: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) =>
+      cb(null, [{ address: "127.0.0.1", family: 4 }])) as never;
     expect(await refused(`http://innocent.example:${port}/`, { lookup })).toBeInstanceOf(BlockedAddressError);
     // One bad address among several is enough to refuse.
-    const mixed = ((_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.7", family: 4 }])) as never;
+    const mixed = ((_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) =>
+      cb(null, [
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.0.0.7", family: 4 },
+      ])) as never;
     expect(await refused(`http://mixed.example:${port}/`, { lookup: mixed })).toBeInstanceOf(BlockedAddressError);
   });
 
@@ -66,12 +74,25 @@ describe("guarded fetch", () => {
     const allow = [`127.0.0.1:${port}`];
     const ok = await guardedFetch(`http://127.0.0.1:${port}/redirect-ok`, {}, { allow });
     expect(ok.body.toString()).toBe("hello");
-    expect(await guardedFetch(`http://127.0.0.1:${port}/redirect-private`, {}, { allow }).then(() => null, (e) => e)).toBeInstanceOf(BlockedAddressError);
-    expect(await guardedFetch(`http://127.0.0.1:${port}/redirect-file`, {}, { allow }).then(() => null, (e) => e)).toBeTruthy();
+    expect(
+      await guardedFetch(`http://127.0.0.1:${port}/redirect-private`, {}, { allow }).then(
+        () => null,
+        (e) => e,
+      ),
+    ).toBeInstanceOf(BlockedAddressError);
+    expect(
+      await guardedFetch(`http://127.0.0.1:${port}/redirect-file`, {}, { allow }).then(
+        () => null,
+        (e) => e,
+      ),
+    ).toBeTruthy();
   });
 
   it("caps the body", async () => {
-    const err = await guardedFetch(`http://127.0.0.1:${port}/big`, {}, { allow: [`127.0.0.1:${port}`], maxBytes: 1000 }).then(() => null, (e) => e);
+    const err = await guardedFetch(`http://127.0.0.1:${port}/big`, {}, { allow: [`127.0.0.1:${port}`], maxBytes: 1000 }).then(
+      () => null,
+      (e) => e,
+    );
     expect(err?.code).toBe("file_too_large");
   });
 });

@@ -33,8 +33,26 @@ async function makeUser() {
 }
 
 async function fund(accountId: string, coins: number, gift = 0) {
-  if (coins) await post({ key: key("fund"), kind: "topup", accountId, legs: [{ account: platform("payment_clearing"), amount: -coins }, { account: wallet("spendable", accountId), amount: coins }] });
-  if (gift) await post({ key: key("gift"), kind: "bonus", accountId, legs: [{ account: platform("platform_promotion"), amount: -gift }, { account: wallet("gift", accountId), amount: gift }] });
+  if (coins)
+    await post({
+      key: key("fund"),
+      kind: "topup",
+      accountId,
+      legs: [
+        { account: platform("payment_clearing"), amount: -coins },
+        { account: wallet("spendable", accountId), amount: coins },
+      ],
+    });
+  if (gift)
+    await post({
+      key: key("gift"),
+      kind: "bonus",
+      accountId,
+      legs: [
+        { account: platform("platform_promotion"), amount: -gift },
+        { account: wallet("gift", accountId), amount: gift },
+      ],
+    });
 }
 
 const appA = `appA${run}`;
@@ -54,16 +72,67 @@ beforeAll(async () => {
     kind: "purchase",
     payer: buyer.id,
     amount: 20 * Z,
-    credits: [{ account: platform("platform_revenue"), amount: 2 * Z }, { account: wallet("spendable", sharer.id), amount: 6 * Z }, { account: wallet("spendable", dev.id), amount: 12 * Z }],
-    memo: { appId: appA, appName: "Alpha", planId: "plan1", days: 30, buyerAccountId: buyer.id, developerAccountId: dev.id, sharerAccountId: sharer.id, sharePercent: 30 },
+    credits: [
+      { account: platform("platform_revenue"), amount: 2 * Z },
+      { account: wallet("spendable", sharer.id), amount: 6 * Z },
+      { account: wallet("spendable", dev.id), amount: 12 * Z },
+    ],
+    memo: {
+      appId: appA,
+      appName: "Alpha",
+      planId: "plan1",
+      days: 30,
+      buyerAccountId: buyer.id,
+      developerAccountId: dev.id,
+      sharerAccountId: sharer.id,
+      sharePercent: 30,
+    },
   });
   const p2memo = { appId: appB, appName: "Beta", planId: "plan2", buyerAccountId: buyer.id, developerAccountId: dev.id };
-  await spend({ key: key("p2"), kind: "purchase", payer: buyer.id, amount: 10 * Z, credits: [{ account: platform("platform_revenue"), amount: 1 * Z }, { account: wallet("spendable", dev.id), amount: 9 * Z }], memo: p2memo });
-  await spend({ key: key("chat"), kind: "chat_charge", payer: buyer.id, amount: 3_000, credits: [{ account: platform("platform_revenue"), amount: 3_000 }], memo: { appId: appA, appName: "Alpha", messageId: "m1" } });
+  await spend({
+    key: key("p2"),
+    kind: "purchase",
+    payer: buyer.id,
+    amount: 10 * Z,
+    credits: [
+      { account: platform("platform_revenue"), amount: 1 * Z },
+      { account: wallet("spendable", dev.id), amount: 9 * Z },
+    ],
+    memo: p2memo,
+  });
+  await spend({
+    key: key("chat"),
+    kind: "chat_charge",
+    payer: buyer.id,
+    amount: 3_000,
+    credits: [{ account: platform("platform_revenue"), amount: 3_000 }],
+    memo: { appId: appA, appName: "Alpha", messageId: "m1" },
+  });
   // The second purchase refunded: the developer and the platform give back, the buyer gets it all.
-  await post({ key: key("refund"), kind: "refund", accountId: buyer.id, memo: { ...p2memo, purchaseId: "pu2" }, legs: [{ account: wallet("spendable", dev.id), amount: -9 * Z }, { account: platform("platform_revenue"), amount: -1 * Z }, { account: wallet("spendable", buyer.id), amount: 10 * Z }] });
-  await spend({ key: key("storage"), kind: "storage_charge", payer: dev.id, amount: 10_000, credits: [{ account: platform("platform_revenue"), amount: 10_000 }], memo: { day: "20260101", chars: 1_000_100 }, coinsOnly: true });
-  await submitWithdrawal(buyer.actor, ZSubmitWithdrawalInput.parse({ real_name: "张三", id_number: "11010519491231002X", phone: "13800138000", amount: "20", request_id: `req-${run}` }));
+  await post({
+    key: key("refund"),
+    kind: "refund",
+    accountId: buyer.id,
+    memo: { ...p2memo, purchaseId: "pu2" },
+    legs: [
+      { account: wallet("spendable", dev.id), amount: -9 * Z },
+      { account: platform("platform_revenue"), amount: -1 * Z },
+      { account: wallet("spendable", buyer.id), amount: 10 * Z },
+    ],
+  });
+  await spend({
+    key: key("storage"),
+    kind: "storage_charge",
+    payer: dev.id,
+    amount: 10_000,
+    credits: [{ account: platform("platform_revenue"), amount: 10_000 }],
+    memo: { day: "20260101", chars: 1_000_100 },
+    coinsOnly: true,
+  });
+  await submitWithdrawal(
+    buyer.actor,
+    ZSubmitWithdrawalInput.parse({ real_name: "张三", id_number: "11010519491231002X", phone: "13800138000", amount: "20", request_id: `req-${run}` }),
+  );
 });
 
 const types = (items: { type: string }[]) => items.map((i) => i.type);
@@ -126,7 +195,15 @@ describe("filters and pages", () => {
   it("pages by cursor without gaps or repeats", async () => {
     const u = await makeUser();
     await fund(u.id, 1 * Z);
-    for (let i = 0; i < 35; i++) await spend({ key: key("many"), kind: "chat_charge", payer: u.id, amount: 3_000, credits: [{ account: platform("platform_revenue"), amount: 3_000 }], memo: { messageId: `m${i}` } });
+    for (let i = 0; i < 35; i++)
+      await spend({
+        key: key("many"),
+        kind: "chat_charge",
+        payer: u.id,
+        amount: 3_000,
+        credits: [{ account: platform("platform_revenue"), amount: 3_000 }],
+        memo: { messageId: `m${i}` },
+      });
     const first = await listStatement(u.id, "consumption", {});
     expect(first.items).toHaveLength(30);
     expect(first.next_cursor).not.toBeNull();

@@ -25,11 +25,20 @@ describe("npm start on embedded defaults", () => {
       let health: { status: string; processes: Record<string, string>; queue_backend: string } | undefined;
       const deadline = Date.now() + 90_000;
       while (Date.now() < deadline) {
-        health = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? r.json() : undefined), () => undefined);
+        health = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => (r.ok ? r.json() : undefined),
+          () => undefined,
+        );
         if (health?.processes.worker === "up" && health.processes.bot_gateway === "up") break;
         await new Promise((r) => setTimeout(r, 500));
       }
-      expect(health, output).toMatchObject({ status: "ok", database: "ok", queue: "ok", queue_backend: "postgres", processes: { worker: "up", bot_gateway: "up" } });
+      expect(health, output).toMatchObject({
+        status: "ok",
+        database: "ok",
+        queue: "ok",
+        queue_backend: "postgres",
+        processes: { worker: "up", bot_gateway: "up" },
+      });
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
       expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, "embedded.lock"))).toBe(true);
@@ -41,7 +50,11 @@ describe("npm start on embedded defaults", () => {
   }, 150_000);
 
   it("refuses to start with a bad setting, saying which", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/supervisor.ts"], { cwd: ROOT, env: { ...process.env, PORT: "eighty" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "server/supervisor.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: "eighty" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     const code = await new Promise((r) => child.once("exit", r));

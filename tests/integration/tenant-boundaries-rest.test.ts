@@ -31,7 +31,9 @@ const ask = (ids: TIds, extra: Record<string, unknown> = {}) => ({ content: "Wha
 const CASES: Record<string, TCase[]> = {
   "POST /api/v1/pay/wechat/notify": [signed((ids) => at("/api/v1/pay/wechat/notify", { out_trade_no: ids.order }))],
   "POST /api/v1/pay/alipay/notify": [signed((ids) => at("/api/v1/pay/alipay/notify", { out_trade_no: ids.order, trade_status: "TRADE_SUCCESS" }))],
-  "POST /api/v1/pay/sandbox/notify": [signed((ids) => at("/api/v1/pay/sandbox/notify", { order_id: ids.order, trade_no: "sbx1", trade_status: "SUCCESS", amount_fen: 1000 }))],
+  "POST /api/v1/pay/sandbox/notify": [
+    signed((ids) => at("/api/v1/pay/sandbox/notify", { order_id: ids.order, trade_no: "sbx1", trade_status: "SUCCESS", amount_fen: 1000 })),
+  ],
   "GET /api/v1/bots/:botId/wecom": [signed((ids) => at(`/api/v1/bots/${ids.bot}/wecom?msg_signature=x&timestamp=1&nonce=n&echostr=e`))],
   "POST /api/v1/bots/:botId/wecom": [signed((ids) => at(`/api/v1/bots/${ids.bot}/wecom?msg_signature=x&timestamp=1&nonce=n`, { xml: "<xml/>" }))],
   "POST /api/v1/bots/:botId/feishu": [signed((ids) => at(`/api/v1/bots/${ids.bot}/feishu`, { type: "url_verification", challenge: "c", token: "t" }))],
@@ -45,7 +47,12 @@ const CASES: Record<string, TCase[]> = {
   "GET /api/v1/account/me": [own(() => at("/api/v1/account/me"))],
   "GET /api/v1/qy/info_by_domain": [own(() => at("/api/v1/qy/info_by_domain?domain=nowhere"))],
   // First-run setup: closed once an administrator exists; before that, a wrong code is refused.
-  "POST /api/v1/setup": [refused(() => at("/api/v1/setup", { code: "AAAA-AAAA", account: "bob_setup", password: "Bob-Setup-2026", confirm: "Bob-Setup-2026" }), ["setup_closed", "setup_code_invalid"])],
+  "POST /api/v1/setup": [
+    refused(
+      () => at("/api/v1/setup", { code: "AAAA-AAAA", account: "bob_setup", password: "Bob-Setup-2026", confirm: "Bob-Setup-2026" }),
+      ["setup_closed", "setup_code_invalid"],
+    ),
+  ],
   // Without WeChat set up this deployment answers "not available here" (503 with its catalogue code).
   "GET /api/v1/auth/wechat/start": [own(() => at("/api/v1/auth/wechat/start"))],
   "GET /api/v1/auth/wechat/callback": [own(() => at("/api/v1/auth/wechat/callback?code=x&state=y"))],
@@ -111,7 +118,9 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v2/app/speech": [refused((ids) => at(`/api/v2/app/speech?app_id=${ids.app}`, { app_id: ids.app, text: "hello" }))],
   "POST /api/v2/app/image": [refused((ids) => ({ path: `/api/v2/app/image?app_id=${ids.app}`, multipart: true }))],
 
-  "POST /api/v1/training/database/mysql/req/result": [refused((ids) => at("/api/v1/training/database/mysql/req/result", { id: ids.databaseSet, sql: "SELECT note FROM secrets" }))],
+  "POST /api/v1/training/database/mysql/req/result": [
+    refused((ids) => at("/api/v1/training/database/mysql/req/result", { id: ids.databaseSet, sql: "SELECT note FROM secrets" })),
+  ],
   "GET /api/v1/account/channels": [own(() => at("/api/v1/account/channels"))],
   "POST /api/v1/account/channels": [own(() => at("/api/v1/account/channels", {}))],
   "PATCH /api/v1/account/channels/:id": [refused((ids) => at(`/api/v1/account/channels/${ids.channel}`, { name: "mine now" }))],
@@ -130,7 +139,10 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/pay/topup": [own(() => at("/api/v1/pay/topup", {}))],
   "GET /api/v1/pay/orders/:id": [refused((ids) => at(`/api/v1/pay/orders/${ids.order}`))],
   "GET /api/v1/admin/payments": [refused(() => at("/api/v1/admin/payments"))],
-  "POST /api/v1/pay/sandbox/orders/:id/pay": [refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/pay`, {})), refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/pay`, { claim: ids.account }))],
+  "POST /api/v1/pay/sandbox/orders/:id/pay": [
+    refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/pay`, {})),
+    refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/pay`, { claim: ids.account })),
+  ],
   "POST /api/v1/pay/sandbox/orders/:id/cancel": [refused((ids) => at(`/api/v1/pay/sandbox/orders/${ids.order}/cancel`, {}))],
   "GET /api/v1/statements/:book": [own(() => at("/api/v1/statements/income")), own(() => at("/api/v1/statements/consumption"))],
   "GET /api/v1/statements/:book/totals": [own(() => at("/api/v1/statements/income/totals"))],
@@ -144,9 +156,22 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/admin/withdrawals/:id/abnormal": [refused((ids) => at(`/api/v1/admin/withdrawals/${ids.withdrawal}/abnormal`, { note: "x" }))],
   "GET /api/v1/enterprise/staff_may_withdraw": [own(() => at("/api/v1/enterprise/staff_may_withdraw"))],
   "PUT /api/v1/enterprise/staff_may_withdraw": [own(() => at("/api/v1/enterprise/staff_may_withdraw", { allowed: false }))],
-  "GET /api/v2/purchase/offer": [refused((ids) => at(`/api/v2/purchase/offer?app_id=${ids.app}`), ["not_for_sale"]), refused((ids) => at(`/api/v2/purchase/offer?agent_id=${ids.agent}`), ["not_for_sale"])],
-  "POST /api/v2/purchase/app_plan": [refused((ids) => at("/api/v2/purchase/app_plan", { app_id: ids.app, plan_id: ids.app, request_id: "6b1f0c52-7d0e-4a55-9a51-0a6f3f1a0001" }), ["not_for_sale"])],
-  "POST /api/v2/purchase/agent": [refused((ids) => at("/api/v2/purchase/agent", { agent_id: ids.agent, kind: "buyout", request_id: "6b1f0c52-7d0e-4a55-9a51-0a6f3f1a0002" }), ["not_for_sale"])],
+  "GET /api/v2/purchase/offer": [
+    refused((ids) => at(`/api/v2/purchase/offer?app_id=${ids.app}`), ["not_for_sale"]),
+    refused((ids) => at(`/api/v2/purchase/offer?agent_id=${ids.agent}`), ["not_for_sale"]),
+  ],
+  "POST /api/v2/purchase/app_plan": [
+    refused(
+      (ids) => at("/api/v2/purchase/app_plan", { app_id: ids.app, plan_id: ids.app, request_id: "6b1f0c52-7d0e-4a55-9a51-0a6f3f1a0001" }),
+      ["not_for_sale"],
+    ),
+  ],
+  "POST /api/v2/purchase/agent": [
+    refused(
+      (ids) => at("/api/v2/purchase/agent", { agent_id: ids.agent, kind: "buyout", request_id: "6b1f0c52-7d0e-4a55-9a51-0a6f3f1a0002" }),
+      ["not_for_sale"],
+    ),
+  ],
   "GET /api/v1/admin/purchases": [refused(() => at("/api/v1/admin/purchases"))],
   "POST /api/v1/admin/purchases/:id/refund": [refused((ids) => at(`/api/v1/admin/purchases/${ids.order}/refund`, {}))],
   "GET /api/v1/editions/membership": [own(() => at("/api/v1/editions/membership"))],
@@ -187,7 +212,11 @@ const h = useTenantHarness();
 
 /** The call as `browser`; for a stream, the envelope of its `error` event. */
 async function send(browser: Browser, method: string, req: TRequest) {
-  const headers: Record<string, string> = { cookie: [...browser.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "), "x-forwarded-for": browser.ip, "x-csrf-token": browser.cookies.get("zl_csrf")! };
+  const headers: Record<string, string> = {
+    cookie: [...browser.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "),
+    "x-forwarded-for": browser.ip,
+    "x-csrf-token": browser.cookies.get("zl_csrf")!,
+  };
   let body: BodyInit | undefined;
   if (req.multipart) {
     const form = new FormData();
@@ -220,8 +249,14 @@ const routeOf = (key: string) => key.split(" ") as [string, string];
 
 describe("REST across tenants", () => {
   it("has a case, or an exemption with a reason, for every route, and none for routes that are gone", () => {
-    expect(ROUTES.filter((r) => !CASES[r] && !EXEMPT[r]), "routes without a cross-tenant case").toEqual([]);
-    expect(Object.keys({ ...CASES, ...EXEMPT }).filter((r) => !ROUTES.includes(r)), "cases of routes that no longer exist").toEqual([]);
+    expect(
+      ROUTES.filter((r) => !CASES[r] && !EXEMPT[r]),
+      "routes without a cross-tenant case",
+    ).toEqual([]);
+    expect(
+      Object.keys({ ...CASES, ...EXEMPT }).filter((r) => !ROUTES.includes(r)),
+      "cases of routes that no longer exist",
+    ).toEqual([]);
   });
 
   const entries = Object.entries(CASES).flatMap(([route, cases]) => cases.map((c, i) => ({ route, c, i })));

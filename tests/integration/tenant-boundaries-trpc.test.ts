@@ -23,8 +23,23 @@ const today = new Date().toISOString().slice(0, 10);
 const refused = (input: TCase["input"]): TCase => ({ input, bob: "refused" });
 const own = (input: TCase["input"] = () => undefined): TCase => ({ input, bob: "own" });
 const field = (input: TCase["input"], note: string): TCase => ({ input, bob: "field", note });
-const agentDraft = (training_set_ids: string[]) => ({ name: "Bob 的助手", introduction: "Bob's agent", model_key: OFFLINE_MODEL_KEY, version: "9.0.0", training_set_ids });
-const dbForm = { name: "Bob 库", introduction: "x", ddl: "CREATE TABLE t (id INT)", host: "db.example.com", port: 3306, username: "u", password: "p", database: "d" };
+const agentDraft = (training_set_ids: string[]) => ({
+  name: "Bob 的助手",
+  introduction: "Bob's agent",
+  model_key: OFFLINE_MODEL_KEY,
+  version: "9.0.0",
+  training_set_ids,
+});
+const dbForm = {
+  name: "Bob 库",
+  introduction: "x",
+  ddl: "CREATE TABLE t (id INT)",
+  host: "db.example.com",
+  port: 3306,
+  username: "u",
+  password: "p",
+  database: "d",
+};
 
 const CASES: Record<string, TCase[]> = {
   "platform.systemConfig": [own()],
@@ -35,8 +50,14 @@ const CASES: Record<string, TCase[]> = {
   "agents.list": [own()],
   "agents.get": [refused((ids) => ({ id: ids.agent })), refused((ids) => ({ id: ids.draftAgent }))],
   "agents.options": [own()],
-  "agents.create": [field((ids) => agentDraft([ids.qaSet]), "another account's training set"), field((ids) => agentDraft([ids.databaseSet]), "another account's database set")],
-  "agents.saveDraft": [refused((ids) => ({ id: ids.agent, agent: agentDraft([]) })), field((ids, bob) => ({ id: bob.agentId, agent: agentDraft([ids.smartSet]) }), "another account's set in Bob's own agent")],
+  "agents.create": [
+    field((ids) => agentDraft([ids.qaSet]), "another account's training set"),
+    field((ids) => agentDraft([ids.databaseSet]), "another account's database set"),
+  ],
+  "agents.saveDraft": [
+    refused((ids) => ({ id: ids.agent, agent: agentDraft([]) })),
+    field((ids, bob) => ({ id: bob.agentId, agent: agentDraft([ids.smartSet]) }), "another account's set in Bob's own agent"),
+  ],
   "agents.publish": [refused((ids) => ({ id: ids.draftAgent }))],
   "agents.submit": [refused((ids) => ({ id: ids.agent }))],
   "agents.withdraw": [refused((ids) => ({ id: ids.agent }))],
@@ -70,10 +91,16 @@ const CASES: Record<string, TCase[]> = {
   "market.replies": [refused((ids) => ({ parentId: ids.app }))],
   "market.follow": [own((ids) => ({ accountId: ids.account }))],
   "market.unfollow": [own((ids) => ({ accountId: ids.account }))],
-  "market.react": [refused((ids) => ({ targetType: "app", targetId: ids.app, kind: "like" })), refused((ids) => ({ targetType: "agent", targetId: ids.agent, kind: "collect" }))],
+  "market.react": [
+    refused((ids) => ({ targetType: "app", targetId: ids.app, kind: "like" })),
+    refused((ids) => ({ targetType: "agent", targetId: ids.agent, kind: "collect" })),
+  ],
   // Taking back a reaction one never made changes nothing and tells nothing.
   "market.unreact": [own((ids) => ({ targetType: "app", targetId: ids.app, kind: "like" }))],
-  "market.comment": [refused((ids) => ({ targetType: "app", targetId: ids.app, content: "hello" })), refused((ids) => ({ targetType: "agent", targetId: ids.agent, content: "hello" }))],
+  "market.comment": [
+    refused((ids) => ({ targetType: "app", targetId: ids.app, content: "hello" })),
+    refused((ids) => ({ targetType: "agent", targetId: ids.agent, content: "hello" })),
+  ],
   "market.deleteComment": [refused((ids) => ({ id: ids.app }))],
   "market.admin.categories": [refused(() => undefined)],
   "market.admin.createCategory": [refused(() => ({}))],
@@ -113,7 +140,11 @@ const CASES: Record<string, TCase[]> = {
   "apps.categories": [own()],
   "apps.create": [
     field(async (ids) => validAppInput(ids.agent), "another account's agent"),
-    field(async (ids, bob) => validAppInput(bob.liveAgentId, { type: "workshop", settings: { roles: [{ name: "ada", role_type: "agent", agent_id: ids.agent }] } } as never), "another account's agent as a workshop role"),
+    field(
+      async (ids, bob) =>
+        validAppInput(bob.liveAgentId, { type: "workshop", settings: { roles: [{ name: "ada", role_type: "agent", agent_id: ids.agent }] } } as never),
+      "another account's agent as a workshop role",
+    ),
   ],
   "apps.update": [refused(async (ids, bob) => ({ id: ids.app, app: await validAppInput(bob.liveAgentId) }))],
   "apps.submit": [refused((ids) => ({ id: ids.app }))],
@@ -135,7 +166,16 @@ const CASES: Record<string, TCase[]> = {
   "bots.renew": [refused((ids) => ({ bot_id: ids.bot }))],
   "bots.relogin": [refused((ids) => ({ bot_id: ids.bot }))],
   "bots.schedules.list": [refused((ids) => ({ bot_id: ids.bot }))],
-  "bots.schedules.save": [refused((ids) => ({ bot_id: ids.bot, schedule_id: ids.schedule, content: "x", targets: [{ kind: "contact", id: "c1" }], send_at: new Date(Date.now() + 86_400_000).toISOString(), loop: "once" }))],
+  "bots.schedules.save": [
+    refused((ids) => ({
+      bot_id: ids.bot,
+      schedule_id: ids.schedule,
+      content: "x",
+      targets: [{ kind: "contact", id: "c1" }],
+      send_at: new Date(Date.now() + 86_400_000).toISOString(),
+      loop: "once",
+    })),
+  ],
   "bots.schedules.delete": [refused((ids) => ({ bot_id: ids.bot, schedule_id: ids.schedule }))],
   "bots.deliveries": [refused((ids) => ({ bot_id: ids.bot }))],
   "bots.targets": [refused((ids) => ({ bot_id: ids.bot }))],
@@ -153,8 +193,14 @@ const h = useTenantHarness();
 describe("tRPC across tenants", () => {
   it("has a case, or an exemption with a reason, for every procedure, and none for procedures that are gone", () => {
     const names = Object.keys(procedures);
-    expect(names.filter((n) => !CASES[n] && !EXEMPT[n]), "procedures without a cross-tenant case").toEqual([]);
-    expect(Object.keys({ ...CASES, ...EXEMPT }).filter((n) => !procedures[n]), "cases of procedures that no longer exist").toEqual([]);
+    expect(
+      names.filter((n) => !CASES[n] && !EXEMPT[n]),
+      "procedures without a cross-tenant case",
+    ).toEqual([]);
+    expect(
+      Object.keys({ ...CASES, ...EXEMPT }).filter((n) => !procedures[n]),
+      "cases of procedures that no longer exist",
+    ).toEqual([]);
   });
 
   const entries = Object.entries(CASES).flatMap(([path, cases]) => cases.map((c, i) => ({ path, c, i })));

@@ -35,7 +35,13 @@ type TUser = { id: string; browser: Browser; actor: { id: string; roles: string[
 
 async function makeUser(edition: "basic" | "professional" | "flagship" = "professional"): Promise<TUser> {
   const row = await getDb().account.create({
-    data: { account: `tr${run}${++n}`, nickname: `Trainer ${n}`, edition, editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000), language: "en" },
+    data: {
+      account: `tr${run}${++n}`,
+      nickname: `Trainer ${n}`,
+      edition,
+      editionExpiresAt: edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000),
+      language: "en",
+    },
     select: { id: true },
   });
   const browser = new Browser(server.base, `10.61.${Math.floor(n / 250)}.${n % 250}`);
@@ -45,23 +51,39 @@ async function makeUser(edition: "basic" | "professional" | "flagship" = "profes
 }
 
 async function refusal(p: Promise<unknown>, lng = "en") {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err, "expected a refusal").toBeTruthy();
   return mapError(err, lng);
 }
 
 const setRow = (id: string) => getDb().trainingSet.findUniqueOrThrow({ where: { id } });
 const itemCount = (id: string) => getDb().qaItem.count({ where: { trainingSetId: id } });
-const newStandard = (u: TUser, name = "售后问答") => sets.createTrainingSet(u.actor, ZCreateTrainingSetInput.parse({ type: "standard", name, introduction: "常见问题" }));
+const newStandard = (u: TUser, name = "售后问答") =>
+  sets.createTrainingSet(u.actor, ZCreateTrainingSetInput.parse({ type: "standard", name, introduction: "常见问题" }));
 const newSmart = (u: TUser, name = "产品手册") => sets.createTrainingSet(u.actor, ZCreateTrainingSetInput.parse({ type: "smart", name }));
 /** A page of a set's items, as the procedure parses its input (page 1 of 20 unless asked). */
-const qaPage = (u: TUser, input: { id: string; page?: number; pageSize?: number; search?: string }) => sets.listQaItems(u.actor, ZListQaItemsInput.parse(input));
+const qaPage = (u: TUser, input: { id: string; page?: number; pageSize?: number; search?: string }) =>
+  sets.listQaItems(u.actor, ZListQaItemsInput.parse(input));
 /** Runs the indexing job for the set's current revision, as the worker would. */
 const train = async (id: string) => indexTrainingSet(id, (await setRow(id)).revision);
 const csv = (text: string) => ({ bytes: Buffer.from(text), filename: "qa.csv", type: "text/csv" });
 
 beforeAll(async () => {
-  await insertModel({ key: MODEL, displayName: "Train", kind: "text", upstreamModel: MODEL, contextWindow: 8192, inputPriceMicro: 0, outputPriceMicro: 0, supportsTools: false, supportsReasoning: false, enabled: true });
+  await insertModel({
+    key: MODEL,
+    displayName: "Train",
+    kind: "text",
+    upstreamModel: MODEL,
+    contextWindow: 8192,
+    inputPriceMicro: 0,
+    outputPriceMicro: 0,
+    supportsTools: false,
+    supportsReasoning: false,
+    enabled: true,
+  });
 });
 afterAll(async () => {
   await getQueue("knowledge").close();
@@ -126,7 +148,10 @@ describe("Q&A items", () => {
     expect(after).toMatchObject({ state: "training", progress: 0, revision: before.revision + 1 });
     await sets.addQaItem(u.actor, { id: s.id, question: "How long is delivery?", answer: "Two to five days." });
     expect(await train(s.id)).toBe("done");
-    expect(await setRow(s.id)).toMatchObject({ state: "done", charCount: "怎么退货？七天内无理由退货。".length + "How long is delivery?Two to five days.".length });
+    expect(await setRow(s.id)).toMatchObject({
+      state: "done",
+      charCount: "怎么退货？七天内无理由退货。".length + "How long is delivery?Two to five days.".length,
+    });
 
     const page = await qaPage(u, { id: s.id, page: 1, pageSize: 1 });
     expect(page).toMatchObject({ total: 2, page: 1, pageSize: 1 });
@@ -149,7 +174,9 @@ describe("Q&A items", () => {
     expect(dup.code).toBe("qa_question_duplicate");
     expect(dup.envelope).toMatchObject({ description: "This question is already in the training set", data: { fields: [{ path: "question" }] } });
     // Editing another item into the same question is refused too; keeping its own question is not.
-    expect((await refusal(sets.updateQaItem(u.actor, { id: s.id, itemId: other.id, question: "How long is delivery?", answer: "x" }))).code).toBe("qa_question_duplicate");
+    expect((await refusal(sets.updateQaItem(u.actor, { id: s.id, itemId: other.id, question: "How long is delivery?", answer: "x" }))).code).toBe(
+      "qa_question_duplicate",
+    );
     await sets.updateQaItem(u.actor, { id: s.id, itemId: first.id, question: "How long is delivery?", answer: "Three days." });
     expect(await itemCount(s.id)).toBe(2);
     const empty = await refusal(ZAddQaItemInput.parseAsync({ id: s.id, question: " ", answer: "x" }));
@@ -172,7 +199,9 @@ describe("Q&A items", () => {
     expect(await itemCount(s.id)).toBe(1);
     expect((await setRow(s.id)).revision).toBe(revision);
     // An import past the limit writes none of its rows.
-    const res = await u.browser.upload(`/api/v1/training/sets/${s.id}/qa/import`, { files: { file: csv("问题,答案\n甲,一二三四五六七\n乙,一二三四五六七\n") } });
+    const res = await u.browser.upload(`/api/v1/training/sets/${s.id}/qa/import`, {
+      files: { file: csv("问题,答案\n甲,一二三四五六七\n乙,一二三四五六七\n") },
+    });
     expect(res.body).toMatchObject({ status: 420014, description: "Not enough characters left" });
     expect(await itemCount(s.id)).toBe(1);
     // A smart set at the limit takes no more documents, and nothing is stored.
@@ -256,14 +285,16 @@ describe("import and export", () => {
     const items = [
       ["你好？", "=1+1 不是公式"],
       ["'=x", "-5 度"],
-      ["Line breaks?", "first\nsecond, \"quoted\""],
+      ["Line breaks?", 'first\nsecond, "quoted"'],
       ["123", "@home"],
     ];
     for (const [question, answer] of items) await sets.addQaItem(u.actor, { id: s.id, question, answer });
     for (const format of ["xlsx", "csv"] as const) {
       const file = await u.browser.fetchRaw(`/api/v1/training/sets/${s.id}/qa/export?format=${format}`);
       expect(file.http).toBe(200);
-      expect(file.headers.get("content-disposition")).toBe(`attachment; filename="____.${format}"; filename*=UTF-8''${encodeURIComponent(`售后问答.${format}`)}`);
+      expect(file.headers.get("content-disposition")).toBe(
+        `attachment; filename="____.${format}"; filename*=UTF-8''${encodeURIComponent(`售后问答.${format}`)}`,
+      );
       if (format === "csv") {
         expect(file.bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
         expect(file.bytes.toString("utf8")).toContain("'=1+1 不是公式");
@@ -286,7 +317,9 @@ describe("documents of smart sets", () => {
     const u = await makeUser();
     const s = await newSmart(u);
     const text = "退货政策：收到商品七天内可以无理由退货。";
-    const res = await u.browser.upload(`/api/v1/training/sets/${s.id}/documents`, { files: { file0: { bytes: makeDocx(text), filename: "退货政策说明书第二版最终定稿版本.docx" } } });
+    const res = await u.browser.upload(`/api/v1/training/sets/${s.id}/documents`, {
+      files: { file0: { bytes: makeDocx(text), filename: "退货政策说明书第二版最终定稿版本.docx" } },
+    });
     expect(res.body.status).toBe(200);
     expect(res.body.data).toEqual([expect.objectContaining({ name: "退货政策说明书第二版最终定稿版本.docx", state: "pending", char_count: 0 })]);
     expect((await setRow(s.id)).state).toBe("training");
@@ -382,7 +415,10 @@ describe("tenancy", () => {
     for (const res of http) expect(res.body.status).toBe(404001);
     // The tRPC router answers the same.
     const caller = appRouter.createCaller({ lng: "en", isPlatformAdmin: false, account: bob.actor as never });
-    const viaTrpc = await caller.trainingSets.qa.list({ id: s.id }).then(() => null, (e) => e);
+    const viaTrpc = await caller.trainingSets.qa.list({ id: s.id }).then(
+      () => null,
+      (e) => e,
+    );
     expect(viaTrpc?.cause?.code).toBe("not_found");
     expect(await setRow(s.id)).toMatchObject({ name: "售后问答", state: "training", deletedAt: null });
     expect(await itemCount(s.id)).toBe(1);
@@ -394,12 +430,24 @@ describe("tenancy", () => {
     const bob = await makeUser();
     const own = await newStandard(alice);
     const foreign = await newStandard(bob);
-    const refused = await refusal(agents.createAgent(alice.actor, ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id, foreign.id] })));
+    const refused = await refusal(
+      agents.createAgent(alice.actor, ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id, foreign.id] })),
+    );
     expect(refused.code).toBe("validation_failed");
-    expect(refused.envelope).toMatchObject({ description: "Choose your own training sets", data: { fields: [{ path: "training_set_ids", message: "Choose your own training sets" }] } });
+    expect(refused.envelope).toMatchObject({
+      description: "Choose your own training sets",
+      data: { fields: [{ path: "training_set_ids", message: "Choose your own training sets" }] },
+    });
     expect(await getDb().agent.count({ where: { ownerAccountId: alice.id } })).toBe(0);
-    const agent = await agents.createAgent(alice.actor, ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id] }));
-    const save = (ids: string[]) => agents.saveAgentDraft(alice.actor, { id: agent.id, agent: ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: ids }) });
+    const agent = await agents.createAgent(
+      alice.actor,
+      ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: [own.id] }),
+    );
+    const save = (ids: string[]) =>
+      agents.saveAgentDraft(alice.actor, {
+        id: agent.id,
+        agent: ZAgentInput.parse({ name: "客服", introduction: "answers", model_key: MODEL, training_set_ids: ids }),
+      });
     expect((await refusal(save([foreign.id]))).code).toBe("validation_failed");
     await sets.deleteTrainingSet(alice.actor, { id: own.id });
     expect((await refusal(save([own.id]))).code).toBe("validation_failed");

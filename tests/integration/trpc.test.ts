@@ -31,7 +31,9 @@ afterAll(async () => {
 });
 
 const mutate = (path: string, input: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${base}/${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ json: input }) }).then(async (r) => ({ http: r.status, body: await r.json() }));
+  fetch(`${base}/${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ json: input }) }).then(
+    async (r) => ({ http: r.status, body: await r.json() }),
+  );
 
 describe("tRPC", () => {
   it("serves queries through the same services", async () => {
@@ -47,7 +49,11 @@ describe("tRPC", () => {
   });
 
   it("refuses bad input with the zod message key translated", async () => {
-    const res = await mutate("platform.setScreenLock", { items: [{ img_name: "", img_url: "/x.png" }] }, { authorization: `Bearer ${ADMIN}`, cookie: "lang=zh_hans" });
+    const res = await mutate(
+      "platform.setScreenLock",
+      { items: [{ img_name: "", img_url: "/x.png" }] },
+      { authorization: `Bearer ${ADMIN}`, cookie: "lang=zh_hans" },
+    );
     expect(res.http).toBe(400);
     expect(res.body.error.json.data).toMatchObject({ appCode: "validation_failed", envelope: { status: 400001, description: "此项为必填项" } });
   });

@@ -16,7 +16,10 @@ const h = useChatHarness();
 describe("turn context", () => {
   it("reads the same on its own pool as through Prisma, for a new and a continued dialogue", async () => {
     const alice = await makeUser(h.api.base);
-    const { agentId } = await makeAgent(h, alice, { config: { variables: [{ name: "topic", type: "fill", required: false }] }, behaviour: { stream: { chunks: 2 } } });
+    const { agentId } = await makeAgent(h, alice, {
+      config: { variables: [{ name: "topic", type: "fill", required: false }] },
+      behaviour: { stream: { chunks: 2 } },
+    });
     const r = await sendSse(h.api.base, alice, { agent_id: agentId, content: "first", variables: { topic: "tea" } });
     expect(contentOf(r)).toBe("word0 word1 ");
     const dialogueId = dataOf(r, "message")[0].dialogue_id as string;
@@ -40,7 +43,12 @@ describe("turn context", () => {
     expect(reading.account.editionExpiresAt).toBeInstanceOf(Date);
     expect(reading.agent?.id).toBe(agentId);
     expect(reading.version?.config).toMatchObject({ variables: [{ name: "topic" }] });
-    expect(reading.dialogue).toMatchObject({ id: dialogueId, variables: { topic: "tea" }, lastMessageAt: dialogue.lastMessageAt, createdAt: dialogue.createdAt });
+    expect(reading.dialogue).toMatchObject({
+      id: dialogueId,
+      variables: { topic: "tea" },
+      lastMessageAt: dialogue.lastMessageAt,
+      createdAt: dialogue.createdAt,
+    });
     // A published version only: the live mode finds none for a draft agent.
     expect((await readTurnContext({ sessionId, now, agentId, mode: "live", dialogueId: null }))!.version).toBeNull();
   });
@@ -95,14 +103,21 @@ describe("turn context", () => {
     expect(await count()).toBe(2);
     // A reply in an app's dialogue is the app's, not the console's.
     const published = await makeAgent(h, carol, { publish: true });
-    const { appId } = await createTestApp({ owner: { id: carol.id, roles: [], enterpriseId: null }, agentId: published.agentId, input: { type: "h5" } as never });
+    const { appId } = await createTestApp({
+      owner: { id: carol.id, roles: [], enterpriseId: null },
+      agentId: published.agentId,
+      input: { type: "h5" } as never,
+    });
     const ad = await db.dialogue.create({ data: { accountId: carol.id, agentId: published.agentId, appId, title: "app", lastMessageAt: now } });
     await db.chatMessage.create({ data: { dialogueId: ad.id, role: "assistant", status: "done", content: "app reply", createdAt: at(4000) } });
     expect(await count()).toBe(2);
     // A deleted reply no longer counts.
     await db.chatMessage.delete({ where: { id: regenerated.id } });
     expect(await count()).toBe(1);
-    expect(await db.accountChatDay.findMany({ where: { accountId: carol.id }, orderBy: { day: "asc" }, select: { replies: true } })).toEqual([{ replies: 1 }, { replies: 1 }]);
+    expect(await db.accountChatDay.findMany({ where: { accountId: carol.id }, orderBy: { day: "asc" }, select: { replies: true } })).toEqual([
+      { replies: 1 },
+      { replies: 1 },
+    ]);
   });
 
   it("reads the balances from before the turn's own early charge, and only that one, whichever went first", async () => {
@@ -117,7 +132,15 @@ describe("turn context", () => {
       return own.wallet;
     };
     // What registration gave, and 0.5 Z of coins.
-    await post({ key: `tc-fund:${dave.id}`, kind: "bonus", accountId: dave.id, legs: [{ account: platform("platform_promotion"), amount: -500_000 }, { account: wallet("spendable", dave.id), amount: 500_000 }] });
+    await post({
+      key: `tc-fund:${dave.id}`,
+      kind: "bonus",
+      accountId: dave.id,
+      legs: [
+        { account: platform("platform_promotion"), amount: -500_000 },
+        { account: wallet("spendable", dave.id), amount: 500_000 },
+      ],
+    });
     const before = await read(null);
     expect(before.spendable).toBe(500_000);
     const g = before.gift;
@@ -129,7 +152,11 @@ describe("turn context", () => {
         key: chatChargeKey(messageId),
         kind: "chat_charge",
         accountId: id,
-        legs: [{ account: wallet("gift", id), amount: -gift }, { account: wallet("spendable", id), amount: -spendable }, { account: platform("platform_revenue"), amount: gift + spendable }],
+        legs: [
+          { account: wallet("gift", id), amount: -gift },
+          { account: wallet("spendable", id), amount: -spendable },
+          { account: platform("platform_revenue"), amount: gift + spendable },
+        ],
       });
     await fee(dave.id, "m-early", 30_000, 20_000);
     expect(await read(null)).toEqual({ gift: g - 30_000, spendable: 480_000 });

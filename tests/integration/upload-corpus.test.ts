@@ -27,7 +27,14 @@ import { dropSingleton } from "../../server/lib/singleton";
 import { createChannel } from "../../server/models/channels.service";
 import { createModel } from "../../server/models/models.service";
 import { DOCUMENT_MAX_BYTES } from "../../server/dialogues/chat.schema";
-import { AVATAR_LIMITS, CERTIFICATE_FILE_MAX_BYTES, CERTIFICATION_IMAGE_LIMITS, MEDIA_IMAGE_LIMITS, MEDIA_VIDEO_LIMITS, TRAINING_FILE_LIMITS } from "../../server/uploads/upload-limits";
+import {
+  AVATAR_LIMITS,
+  CERTIFICATE_FILE_MAX_BYTES,
+  CERTIFICATION_IMAGE_LIMITS,
+  MEDIA_IMAGE_LIMITS,
+  MEDIA_VIDEO_LIMITS,
+  TRAINING_FILE_LIMITS,
+} from "../../server/uploads/upload-limits";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { Browser, startApiServer } from "../helpers/api-client";
 import { createTestApp } from "../helpers/apps";
@@ -56,7 +63,10 @@ const TYPE_REFUSALS: TErrorCode[] = [
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-corpus-"));
 const h = {} as { fake: Awaited<ReturnType<typeof startFakeOpenai>>; api: Awaited<ReturnType<typeof startApiServer>> };
-const withHealth = (app: RequestListener) => express().get("/healthz", healthz).use(app as express.RequestHandler) as unknown as RequestListener;
+const withHealth = (app: RequestListener) =>
+  express()
+    .get("/healthz", healthz)
+    .use(app as express.RequestHandler) as unknown as RequestListener;
 
 beforeAll(async () => {
   process.env.DATA_DIR = dataDir;
@@ -72,7 +82,11 @@ afterAll(async () => {
 });
 
 /** Every file under DATA_DIR, wherever a write might have landed. */
-const storedFiles = () => (fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+const storedFiles = () =>
+  (fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
 
 // --- A multipart body written byte for byte (names with raw NUL or line breaks included) ---------
 
@@ -88,7 +102,11 @@ function formBody(parts: TPart[]) {
       continue;
     }
     const param = ("filenameParam" in part.file && part.file.filenameParam) || `filename="${part.file.filename}"`;
-    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; ${param}\r\nContent-Type: ${part.file.type}\r\n\r\n`), part.file.bytes, Buffer.from("\r\n"));
+    pieces.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; ${param}\r\nContent-Type: ${part.file.type}\r\n\r\n`),
+      part.file.bytes,
+      Buffer.from("\r\n"),
+    );
   }
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
   return { boundary, pieces };
@@ -127,7 +145,11 @@ const GOOD = {
   text: { bytes: Buffer.from("营业时间是 9 点到 18 点。\nOpening hours are 9 to 6.\n"), filename: "notes.txt", type: "text/plain" },
   csv: { bytes: Buffer.from("问题,答案\n营业时间？,9 点到 18 点\n"), filename: "qa.csv", type: "text/csv" },
   pdf: { bytes: makePdf(), filename: "certificate.pdf", type: "application/pdf" },
-  webm: { bytes: Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]), Buffer.from("B\x82\x84webm"), crypto.randomBytes(64)]), filename: "voice.webm", type: "audio/webm" },
+  webm: {
+    bytes: Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]), Buffer.from("B\x82\x84webm"), crypto.randomBytes(64)]),
+    filename: "voice.webm",
+    type: "audio/webm",
+  },
 } satisfies Record<string, TGoodFile>;
 
 type TSetup = {
@@ -179,7 +201,9 @@ async function makeVoiceModel() {
   const modelKey = `whisper-corpus-${crypto.randomBytes(4).toString("hex")}`;
   ownVoiceModel = modelKey;
   await createModel(ZCreateModelInput.parse({ key: modelKey, display_name: "语音", kind: "voice", upstream_model: modelKey }));
-  await createChannel(ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-voice-${modelKey}`, models: [modelKey], weight: 1 }));
+  await createChannel(
+    ZCreateChannelInput.parse({ name: `ch ${modelKey}`, type: "openai", base_url: h.fake.base, key: `sk-voice-${modelKey}`, models: [modelKey], weight: 1 }),
+  );
 }
 
 async function makeModalApp() {
@@ -211,7 +235,8 @@ function certificationEndpoint(field: string, maxBytes: number, good: TGoodFile)
     setup: async () => {
       const applicant = await user();
       const rows = () => getDb().certification.count({ where: { accountId: applicant.id } });
-      const post = (who: TUser, file: TBadFile | TGoodFile, lang: string) => postForm(who.browser, "/api/v1/account/certification", certificationParts(field, file), lang);
+      const post = (who: TUser, file: TBadFile | TGoodFile, lang: string) =>
+        postForm(who.browser, "/api/v1/account/certification", certificationParts(field, file), lang);
       // One pending application at a time: the accepted one is another applicant's.
       return { send: (file, lang) => post(applicant, file, lang), state: rows, control: async (file) => post(await user(), file, "en") };
     },
@@ -247,7 +272,10 @@ const ENDPOINTS: TEndpoint[] = [
     good: GOOD.text,
     setup: async () => {
       const u = await user();
-      return { send: (file, lang) => postForm(u.browser, "/api/v1/ai_message/document", [{ name: "file", file }], lang), state: () => getDb().chatDocument.count({ where: { accountId: u.id } }) };
+      return {
+        send: (file, lang) => postForm(u.browser, "/api/v1/ai_message/document", [{ name: "file", file }], lang),
+        state: () => getDb().chatDocument.count({ where: { accountId: u.id } }),
+      };
     },
   },
   {
@@ -257,17 +285,36 @@ const ENDPOINTS: TEndpoint[] = [
     good: GOOD.png,
     setup: async () => {
       const u = await user();
-      return { send: (file, lang) => postForm(u.browser, "/api/v1/media", [{ name: "name", value: "corpus" }, { name: "file", file }], lang), state: () => getDb().mediaItem.count({ where: { ownerAccountId: u.id } }) };
+      return {
+        send: (file, lang) =>
+          postForm(
+            u.browser,
+            "/api/v1/media",
+            [
+              { name: "name", value: "corpus" },
+              { name: "file", file },
+            ],
+            lang,
+          ),
+        state: () => getDb().mediaItem.count({ where: { ownerAccountId: u.id } }),
+      };
     },
   },
   {
     route: "POST /v1/media",
     field: "file (video)",
     maxBytes: MEDIA_VIDEO_LIMITS.maxBytes,
-    good: { bytes: Buffer.concat([Buffer.from("\0\0\0\x18ftypisom\0\0\0\0isommp41\0\0\x10\x08mdat", "latin1"), crypto.randomBytes(4096)]), filename: "clip.mp4", type: "video/mp4" },
+    good: {
+      bytes: Buffer.concat([Buffer.from("\0\0\0\x18ftypisom\0\0\0\0isommp41\0\0\x10\x08mdat", "latin1"), crypto.randomBytes(4096)]),
+      filename: "clip.mp4",
+      type: "video/mp4",
+    },
     setup: async () => {
       const u = await user();
-      return { send: (file, lang) => postForm(u.browser, "/api/v1/media", [{ name: "file", file }], lang), state: () => getDb().mediaItem.count({ where: { ownerAccountId: u.id } }) };
+      return {
+        send: (file, lang) => postForm(u.browser, "/api/v1/media", [{ name: "file", file }], lang),
+        state: () => getDb().mediaItem.count({ where: { ownerAccountId: u.id } }),
+      };
     },
   },
   {
@@ -278,7 +325,10 @@ const ENDPOINTS: TEndpoint[] = [
     setup: async () => {
       const u = await user();
       const set = await sets.createTrainingSet(u.actor, { type: "smart", name: "产品手册", introduction: "" });
-      return { send: (file, lang) => postForm(u.browser, `/api/v1/training/sets/${set.id}/documents`, [{ name: "file0", file }], lang), state: () => getDb().trainingDocument.count({ where: { trainingSetId: set.id } }) };
+      return {
+        send: (file, lang) => postForm(u.browser, `/api/v1/training/sets/${set.id}/documents`, [{ name: "file0", file }], lang),
+        state: () => getDb().trainingDocument.count({ where: { trainingSetId: set.id } }),
+      };
     },
   },
   {
@@ -289,7 +339,10 @@ const ENDPOINTS: TEndpoint[] = [
     setup: async () => {
       const u = await user();
       const set = await sets.createTrainingSet(u.actor, { type: "standard", name: "售后问答", introduction: "常见问题" });
-      return { send: (file, lang) => postForm(u.browser, `/api/v1/training/sets/${set.id}/qa/import`, [{ name: "file", file }], lang), state: () => getDb().qaItem.count({ where: { trainingSetId: set.id } }) };
+      return {
+        send: (file, lang) => postForm(u.browser, `/api/v1/training/sets/${set.id}/qa/import`, [{ name: "file", file }], lang),
+        state: () => getDb().qaItem.count({ where: { trainingSetId: set.id } }),
+      };
     },
   },
   {
@@ -300,7 +353,16 @@ const ENDPOINTS: TEndpoint[] = [
     setup: async () => {
       await makeVoiceModel();
       const appId = await makeModalApp();
-      const send = (file: TBadFile | TGoodFile, lang: string) => postForm(visitor(), `/api/v2/app/transcribe?app_id=${appId}`, [{ name: "app_id", value: appId }, { name: "file", file }], lang);
+      const send = (file: TBadFile | TGoodFile, lang: string) =>
+        postForm(
+          visitor(),
+          `/api/v2/app/transcribe?app_id=${appId}`,
+          [
+            { name: "app_id", value: appId },
+            { name: "file", file },
+          ],
+          lang,
+        );
       // Nothing is kept: what must not move is what reached the voice model.
       return { send, state: async () => h.fake.audio.length };
     },
@@ -312,7 +374,16 @@ const ENDPOINTS: TEndpoint[] = [
     good: GOOD.png,
     setup: async () => {
       const appId = await makeModalApp();
-      const send = (file: TBadFile | TGoodFile, lang: string) => postForm(visitor(), `/api/v2/app/image?app_id=${appId}`, [{ name: "app_id", value: appId }, { name: "file", file }], lang);
+      const send = (file: TBadFile | TGoodFile, lang: string) =>
+        postForm(
+          visitor(),
+          `/api/v2/app/image?app_id=${appId}`,
+          [
+            { name: "app_id", value: appId },
+            { name: "file", file },
+          ],
+          lang,
+        );
       return { send, state: async () => filesOfApp(appId) };
     },
   },
@@ -334,7 +405,9 @@ const ENDPOINTS: TEndpoint[] = [
 // --- The table against the source ---------------------------------------------------------------
 
 const sourceFiles = (dir: string): string[] =>
-  (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f)).map((f) => path.join(dir, f));
+  (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+    .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+    .map((f) => path.join(dir, f));
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 /** "POST /v1/..." for every Express route whose handler reads a multipart form, and any call outside a route. */
@@ -364,7 +437,11 @@ describe("the upload endpoints", () => {
   it("the table names every route that reads a file, and nothing reads files another way", () => {
     expect(multipartRoutesInSource()).toEqual([...new Set(ENDPOINTS.map((e) => e.route))].sort());
     const code = [...sourceFiles("server"), ...sourceFiles("app")];
-    const otherReaders = code.filter((f) => f !== path.join("server", "uploads", "multipart.ts") && /from "busboy"|parseMultipartFormData|createFileUploadHandler|\bmulter\b|formidable/.test(read(f)));
+    const otherReaders = code.filter(
+      (f) =>
+        f !== path.join("server", "uploads", "multipart.ts") &&
+        /from "busboy"|parseMultipartFormData|createFileUploadHandler|\bmulter\b|formidable/.test(read(f)),
+    );
     expect(otherReaders, "files parsing multipart bodies outside server/uploads/multipart.ts").toEqual([]);
     // A tRPC procedure taking a file would carry it as base64 or bytes: none may, or it joins the table.
     const trpcFiles = code.filter((f) => f.endsWith(".router.ts") && /base64|z\.instanceof\((?:Buffer|Uint8Array|Blob|File)\)/.test(read(f)));

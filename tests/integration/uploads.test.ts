@@ -25,7 +25,12 @@ const dataDir = server.dataDir;
 
 const filesUnder = (dir: string): string[] => {
   const full = path.join(dataDir, "files", dir);
-  return fs.existsSync(full) ? fs.readdirSync(full, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+  return fs.existsSync(full)
+    ? fs
+        .readdirSync(full, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 };
 
 async function signUp(name: string, ip: string) {
@@ -34,7 +39,6 @@ async function signUp(name: string, ip: string) {
   expect(res.body.status).toBe(200);
   return { browser, id: res.body.data.account.id as string };
 }
-
 
 describe("content sniffing", () => {
   it("decides the type by the first bytes, not the name", () => {
@@ -76,7 +80,11 @@ describe("content sniffing", () => {
   };
 
   it("acceptTextFile takes txt, docx and pdf by content, and refuses the rest", () => {
-    expect(acceptTextFile(makeDocx("正文"), TRAINING_FILE_LIMITS)).toMatchObject({ kind: "docx", ext: "docx", mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" });
+    expect(acceptTextFile(makeDocx("正文"), TRAINING_FILE_LIMITS)).toMatchObject({
+      kind: "docx",
+      ext: "docx",
+      mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    });
     expect(acceptTextFile(makePdf(), TEXT_FILE_LIMITS)).toMatchObject({ kind: "pdf", ext: "pdf", mime: "application/pdf" });
     const qa = Buffer.from("问：营业时间？\n答：9 点到 18 点。\n");
     expect(acceptTextFile(qa, TEXT_FILE_LIMITS)).toMatchObject({ kind: "txt", ext: "txt", size: qa.length });
@@ -125,7 +133,8 @@ describe("content sniffing", () => {
 describe("avatar uploads", () => {
   it("refuses what is not a JPG or PNG picture of the right size, and writes nothing", async () => {
     const { browser, id } = await signUp(`up_a${run}`, "10.7.0.1");
-    const post = (bytes: Uint8Array, filename = "photo.png") => browser.upload("/api/v1/account/avatar", { files: { file: { bytes, filename, type: "image/png" } } }, { lang: "en" });
+    const post = (bytes: Uint8Array, filename = "photo.png") =>
+      browser.upload("/api/v1/account/avatar", { files: { file: { bytes, filename, type: "image/png" } } }, { lang: "en" });
 
     const exe = await post(Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00\x00\x00"), crypto.randomBytes(2048)]));
     expect(exe.body).toMatchObject({ status: 420018, description: "The file is empty or contains prohibited content" });
@@ -149,7 +158,9 @@ describe("avatar uploads", () => {
     expect(small.body).toMatchObject({ status: 420202, description: "The picture must be at least 300 px and at most 5000 px on each side" });
     expect((await post(makePng(5001, 300))).body.status).toBe(420202);
     expect((await post(makePng(299, 400), "x.png")).body.status).toBe(420202);
-    expect((await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: makePng(200, 200) } } }, { lang: "zh_hans" })).body.description).toBe("图片每边须至少 300 像素、至多 5000 像素");
+    expect((await browser.upload("/api/v1/account/avatar", { files: { file: { bytes: makePng(200, 200) } } }, { lang: "zh_hans" })).body.description).toBe(
+      "图片每边须至少 300 像素、至多 5000 像素",
+    );
 
     expect(filesUnder(`avatars/${id}`)).toEqual([]);
     expect((await getDb().account.findUnique({ where: { id }, select: { avatarUrl: true } }))?.avatarUrl).toBeNull();
@@ -300,7 +311,11 @@ describe("the S3-compatible store", () => {
     expect(forKey.map((r) => r.method)).toEqual(["PUT", "GET", "GET", "GET", "HEAD", "DELETE", "GET", "DELETE"]);
     for (const r of forKey) {
       expect(r.bucket).toBe(s3.bucket);
-      expect(r.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${s3.accessKeyId}/\\d{8}/${s3.region}/s3/aws4_request, ?SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, ?Signature=[0-9a-f]{64}$`));
+      expect(r.authorization).toMatch(
+        new RegExp(
+          `^AWS4-HMAC-SHA256 Credential=${s3.accessKeyId}/\\d{8}/${s3.region}/s3/aws4_request, ?SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, ?Signature=[0-9a-f]{64}$`,
+        ),
+      );
       expect(r.signedHeaders).toEqual(expect.arrayContaining(["host", "x-amz-content-sha256", "x-amz-date"]));
     }
     // Bad keys never leave the process.
@@ -314,7 +329,14 @@ describe("the S3-compatible store", () => {
   });
 
   it("S3_BUCKET switches every upload to the bucket: an avatar is stored there and served from /files", async () => {
-    Object.assign(process.env, { S3_BUCKET: s3.bucket, S3_ENDPOINT: fake.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_FORCE_PATH_STYLE: "1" });
+    Object.assign(process.env, {
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: fake.endpoint,
+      S3_REGION: s3.region,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: "1",
+    });
     resetEnvCache();
     dropSingleton("file-store");
     const { browser, id } = await signUp(`up_s${run}`, "10.7.0.9");
@@ -331,8 +353,15 @@ describe("the S3-compatible store", () => {
     expect(Buffer.compare(served.bytes, png)).toBe(0);
   });
 
-  it("a bucket that refuses the write answers \"upload failed\", and the account keeps its avatar", async () => {
-    Object.assign(process.env, { S3_BUCKET: s3.bucket, S3_ENDPOINT: fake.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: "a-revoked-secret", S3_FORCE_PATH_STYLE: "1" });
+  it('a bucket that refuses the write answers "upload failed", and the account keeps its avatar', async () => {
+    Object.assign(process.env, {
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: fake.endpoint,
+      S3_REGION: s3.region,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: "a-revoked-secret",
+      S3_FORCE_PATH_STYLE: "1",
+    });
     resetEnvCache();
     dropSingleton("file-store");
     const { browser, id } = await signUp(`up_f${run}`, "10.7.0.10");
@@ -348,6 +377,9 @@ describe("the S3-compatible store", () => {
     expect(() => parseEnv({ S3_BUCKET: "zelin-files" })).toThrowError(/S3_ACCESS_KEY_ID: is required when S3_BUCKET is set[\s\S]*S3_SECRET_ACCESS_KEY/);
     expect(() => parseEnv({ S3_BUCKET: "Bad_Bucket", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" })).toThrowError(/S3_BUCKET/);
     expect(() => parseEnv({ S3_ENDPOINT: "minio:9000" })).toThrowError(/S3_ENDPOINT/);
-    expect(parseEnv({ S3_BUCKET: "zelin-files", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b", S3_FORCE_PATH_STYLE: "1" })).toMatchObject({ S3_REGION: "us-east-1", S3_FORCE_PATH_STYLE: true });
+    expect(parseEnv({ S3_BUCKET: "zelin-files", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b", S3_FORCE_PATH_STYLE: "1" })).toMatchObject({
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: true,
+    });
   });
 });

@@ -18,11 +18,14 @@ const h = useChatHarness();
 const base = () => h.api.base;
 const FEE = PRICES.chatMessageMicro;
 
-const warmFor = (user: TUser, agentId: string, now?: number) => recallTurn(sha256(user.browser.cookies.get("zl_session")!), "debug", ZSendMessageInput.parse({ agent_id: agentId, content: "x" }), now);
+const warmFor = (user: TUser, agentId: string, now?: number) =>
+  recallTurn(sha256(user.browser.cookies.get("zl_session")!), "debug", ZSendMessageInput.parse({ agent_id: agentId, content: "x" }), now);
 const logsOf = (accountId: string) => getDb().modelRequestLog.findMany({ where: { accountId }, orderBy: { id: "asc" } });
 const available = async (id: string) => (await getWallet(id)).available;
 const tx = (key: string) => getDb().ledgerTransaction.findUnique({ where: { idempotencyKey: key } });
-const setPrompt = (agentId: string, prompt: string) => getDb().$executeRaw`UPDATE agent_version SET config = jsonb_set(config::jsonb, '{prompt}', to_jsonb(${prompt}::text)), updated_at = now() WHERE agent_id = ${agentId}`;
+const setPrompt = (agentId: string, prompt: string) =>
+  getDb()
+    .$executeRaw`UPDATE agent_version SET config = jsonb_set(config::jsonb, '{prompt}', to_jsonb(${prompt}::text)), updated_at = now() WHERE agent_id = ${agentId}`;
 
 describe("warm turns", () => {
   it("a session's next turns leave early: one upstream request each, answers and charges as always", async () => {
@@ -37,7 +40,10 @@ describe("warm turns", () => {
       // After each turn the session's reading is warm for the next.
       expect(warmFor(user, agentId)).not.toBeNull();
     }
-    const received = await waitFor(async () => h.fake.receivedFor(key), (rs) => rs.filter((x) => !x.aborted).length === 2);
+    const received = await waitFor(
+      async () => h.fake.receivedFor(key),
+      (rs) => rs.filter((x) => !x.aborted).length === 2,
+    );
     expect(received.map((x) => [x.body.messages.at(-1).content, x.aborted])).toEqual([
       ["first", false],
       ["second", false],
@@ -62,7 +68,10 @@ describe("warm turns", () => {
 
     // The early request (old prompt) went out and was cancelled (its log is written as it winds
     // down, maybe after the reply); the kept one carries the new prompt.
-    const logs = await waitFor(() => logsOf(user.id), (l) => l.length === 3);
+    const logs = await waitFor(
+      () => logsOf(user.id),
+      (l) => l.length === 3,
+    );
     expect(logs.map((l) => l.ok)).toEqual([true, false, true]);
     const stored = await getDb().chatMessage.findUniqueOrThrow({ where: { id: dataOf(r, "close")[0].id } });
     expect(stored.requestId).toBe(logs[2].requestId);
@@ -71,7 +80,10 @@ describe("warm turns", () => {
     expect(await tx(`chat:${stored.id}`)).toMatchObject({ kind: "chat_charge" });
     expect(await getDb().ledgerTransaction.count({ where: { accountId: user.id, kind: "chat_refund" } })).toBe(0);
     // The early one, if it reached the upstream at all, is cut off there.
-    const received = await waitFor(async () => h.fake.receivedFor(key), (rs) => rs.filter((x) => !x.aborted).length === 2);
+    const received = await waitFor(
+      async () => h.fake.receivedFor(key),
+      (rs) => rs.filter((x) => !x.aborted).length === 2,
+    );
     expect(received.filter((x) => !x.aborted).map((x) => x.body.messages[0].content)).toEqual(["You help with tea.", "You help with coffee."]);
     expect(received.filter((x) => x.aborted).map((x) => x.body.messages[0].content)).toEqual(received.length === 3 ? ["You help with tea."] : []);
   });
@@ -90,7 +102,14 @@ describe("warm turns", () => {
     expect(dataOf(r, "error")[0]).toMatchObject({ status: 420001 });
     expect(await available(user.id)).toBe(0);
     expect(await getDb().dialogue.count({ where: { accountId: user.id } })).toBe(dialogues);
-    expect((await waitFor(() => logsOf(user.id), (l) => l.length === 2)).map((l) => l.ok)).toEqual([true, false]);
+    expect(
+      (
+        await waitFor(
+          () => logsOf(user.id),
+          (l) => l.length === 2,
+        )
+      ).map((l) => l.ok),
+    ).toEqual([true, false]);
     // A refused reading leaves nothing warm: the next turn is not asked for early.
     expect(warmFor(user, agentId)).toBeNull();
     await sendSse(base(), user, { agent_id: agentId, content: "third" });
@@ -110,12 +129,23 @@ describe("warm turns", () => {
     expect(dataOf(r, "error")[0]).toMatchObject({ status: 404001 });
     // Charged early and returned, all before the error event left.
     expect(await available(user.id)).toBe(after);
-    const early = await getDb().ledgerTransaction.findMany({ where: { accountId: user.id, kind: { in: ["chat_charge", "chat_refund"] } }, orderBy: { createdAt: "asc" }, include: { entries: true } });
+    const early = await getDb().ledgerTransaction.findMany({
+      where: { accountId: user.id, kind: { in: ["chat_charge", "chat_refund"] } },
+      orderBy: { createdAt: "asc" },
+      include: { entries: true },
+    });
     expect(early).toHaveLength(charges + 2);
     const [charge, refund] = early.slice(-2);
     expect(refund.idempotencyKey).toBe(charge.idempotencyKey.replace(/^chat:/, "chat-refund:"));
     expect(await getDb().dialogue.count({ where: { accountId: user.id } })).toBe(1);
-    expect((await waitFor(() => logsOf(user.id), (l) => l.length === 2)).map((l) => l.ok)).toEqual([true, false]);
+    expect(
+      (
+        await waitFor(
+          () => logsOf(user.id),
+          (l) => l.length === 2,
+        )
+      ).map((l) => l.ok),
+    ).toEqual([true, false]);
   });
 
   it("money for exactly this turn: answered even when its early charge is posted before its own reading", async () => {
@@ -165,7 +195,13 @@ describe("warm turns", () => {
     expect(warmFor(other, agentId)).toBeNull();
     const refused = await sendSse(base(), other, { agent_id: agentId, content: "mine?" });
     expect(names(refused)).toEqual(["error"]);
-    expect(recallTurn(sha256(user.browser.cookies.get("zl_session")!), "debug", ZSendMessageInput.parse({ agent_id: agentId, dialogue_id: dialogueId, content: "x" }))).toBeNull();
+    expect(
+      recallTurn(
+        sha256(user.browser.cookies.get("zl_session")!),
+        "debug",
+        ZSendMessageInput.parse({ agent_id: agentId, dialogue_id: dialogueId, content: "x" }),
+      ),
+    ).toBeNull();
     const next = await sendSse(base(), user, { agent_id: agentId, dialogue_id: dialogueId, content: "second" });
     expect(contentOf(next)).toBe("word0 word1 ");
     expect(h.fake.receivedFor(key).map((x) => x.aborted)).toEqual([false, false]);

@@ -74,7 +74,8 @@ describe("web workers (WEB_CONCURRENCY=2)", () => {
     const workers = childrenOf(primary);
     expect(workers).toHaveLength(2);
     // Each worker runs with the web's V8 flags on its command line (web-v8-flags.ts).
-    for (const pid of workers) expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining(["--no-memory-reducer", "--no-flush-bytecode"]));
+    for (const pid of workers)
+      expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining(["--no-memory-reducer", "--no-flush-bytecode"]));
 
     // Eight connections held open at once: the primary hands them out in turn. (Counted over what
     // the workers already hold: the start-up's readiness check is kept alive too.)
@@ -82,28 +83,40 @@ describe("web workers (WEB_CONCURRENCY=2)", () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const get = (path: string) =>
       new Promise<number>((resolve, reject) => {
-        http.get(`${web.url}${path}`, { agent, signal: AbortSignal.timeout(5_000) }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        }).on("error", reject);
+        http
+          .get(`${web.url}${path}`, { agent, signal: AbortSignal.timeout(5_000) }, (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          })
+          .on("error", reject);
       });
     expect(await Promise.all(Array.from({ length: 8 }, () => get("/healthz")))).toEqual(Array(8).fill(200));
-    const held = await waitFor(() => {
-      const counts = workers.map((pid, i) => connectionsOn(pid, web.port) - before[i]);
-      return counts.reduce((a, b) => a + b, 0) === 8 ? counts : null;
-    }, 5_000, "the eight connections");
+    const held = await waitFor(
+      () => {
+        const counts = workers.map((pid, i) => connectionsOn(pid, web.port) - before[i]);
+        return counts.reduce((a, b) => a + b, 0) === 8 ? counts : null;
+      },
+      5_000,
+      "the eight connections",
+    );
     expect(Math.min(...held)).toBeGreaterThan(0);
     agent.destroy();
 
     // A worker killed outright is replaced, and the two serve again. (A connection handed to a
     // worker in the instant it dies is lost, as with any cluster: only new ones are asked for here.)
     process.kill(workers[0], "SIGKILL");
-    const replaced = await waitFor(() => {
-      const now = childrenOf(primary);
-      return now.length === 2 && !now.includes(workers[0]) ? now : null;
-    }, 10_000, "a new worker");
+    const replaced = await waitFor(
+      () => {
+        const now = childrenOf(primary);
+        return now.length === 2 && !now.includes(workers[0]) ? now : null;
+      },
+      10_000,
+      "a new worker",
+    );
     expect(replaced).toContain(workers[1]);
-    const statuses = await Promise.all(Array.from({ length: 4 }, () => fetch(`${web.url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 4 }, () => fetch(`${web.url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status)),
+    );
     expect(statuses).toEqual([200, 200, 200, 200]);
 
     // Stopping the web process stops its workers with it.

@@ -55,14 +55,31 @@ function handleWechat(req: http.IncomingMessage, res: http.ServerResponse) {
     codes.delete(q.get("code")!);
     const accessToken = `at_${crypto.randomBytes(12).toString("hex")}`;
     tokens.set(accessToken, user);
-    return send({ access_token: accessToken, expires_in: 7200, refresh_token: `rt_${crypto.randomBytes(12).toString("hex")}`, openid: user.openid, scope: "snsapi_login", ...(user.unionid ? { unionid: user.unionid } : {}) });
+    return send({
+      access_token: accessToken,
+      expires_in: 7200,
+      refresh_token: `rt_${crypto.randomBytes(12).toString("hex")}`,
+      openid: user.openid,
+      scope: "snsapi_login",
+      ...(user.unionid ? { unionid: user.unionid } : {}),
+    });
   }
   if (url.pathname === "/sns/userinfo") {
     calls.userinfo++;
     const user = tokens.get(q.get("access_token") ?? "");
     if (!user) return send({ errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" });
     if (q.get("openid") !== user.openid) return send({ errcode: 40003, errmsg: "invalid openid" });
-    return send({ openid: user.openid, nickname: user.nickname, sex: 0, province: "", city: "", country: "", headimgurl: "http://thirdwx.qlogo.cn/mmopen/fake/132", privilege: [], ...(user.unionid ? { unionid: user.unionid } : {}) });
+    return send({
+      openid: user.openid,
+      nickname: user.nickname,
+      sex: 0,
+      province: "",
+      city: "",
+      country: "",
+      headimgurl: "http://thirdwx.qlogo.cn/mmopen/fake/132",
+      privilege: [],
+      ...(user.unionid ? { unionid: user.unionid } : {}),
+    });
   }
   res.writeHead(404).end();
 }
@@ -117,19 +134,31 @@ async function scan(user: TWechatUser, opts: { query?: string; cookie?: string }
 }
 
 async function callMe(token: string) {
-  return (await (await get("/api/v1/account/me", sessionCookie(token))).json()) as { status: number; data: { id: string; account: string; nickname: string; roles: string[] } };
+  return (await (await get("/api/v1/account/me", sessionCookie(token))).json()) as {
+    status: number;
+    data: { id: string; account: string; nickname: string; roles: string[] };
+  };
 }
 
 async function unbind(token: string) {
   const csrf = crypto.randomBytes(12).toString("hex");
-  const res = await fetch(`${base}/api/v1/account/wechat/unbind`, { method: "POST", headers: { cookie: `${sessionCookie(token)}; zl_csrf=${csrf}`, "x-csrf-token": csrf, "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(`${base}/api/v1/account/wechat/unbind`, {
+    method: "POST",
+    headers: { cookie: `${sessionCookie(token)}; zl_csrf=${csrf}`, "x-csrf-token": csrf, "content-type": "application/json" },
+    body: "{}",
+  });
   return res.json();
 }
 
 const findIdentity = (openid: string) => getDb().wechatIdentity.findUnique({ where: { openid }, select: { accountId: true, nickname: true } });
 
 async function createPasswordAccount() {
-  const account = await createAccount({ account: `pw_${run}_${crypto.randomBytes(3).toString("hex")}`, nickname: "Password user", passwordHash: await hashPassword("secret-123456"), roles: ["individual_developer"] });
+  const account = await createAccount({
+    account: `pw_${run}_${crypto.randomBytes(3).toString("hex")}`,
+    nickname: "Password user",
+    passwordHash: await hashPassword("secret-123456"),
+    roles: ["individual_developer"],
+  });
   const session = await startSession(account.id);
   return { id: account.id, token: session.token };
 }
@@ -164,7 +193,12 @@ describe("GET /api/v1/auth/wechat/start", () => {
     expect(url).toMatch(/#wechat_redirect$/);
     expect(url).toContain(`redirect_uri=${encodeURIComponent(`${base}/api/v1/auth/wechat/callback`)}`);
     const q = new URL(url!.replace(/#wechat_redirect$/, "")).searchParams;
-    expect(Object.fromEntries(q)).toMatchObject({ appid: APP_ID, response_type: "code", scope: "snsapi_login", redirect_uri: `${base}/api/v1/auth/wechat/callback` });
+    expect(Object.fromEntries(q)).toMatchObject({
+      appid: APP_ID,
+      response_type: "code",
+      scope: "snsapi_login",
+      redirect_uri: `${base}/api/v1/auth/wechat/callback`,
+    });
     const row = await getDb().oauthState.findUnique({ where: { state: q.get("state")! } });
     expect(row).toMatchObject({ purpose: "login", accountId: null, redirect: "/console?tab=1" });
     const minutes = (row!.expiresAt.getTime() - row!.createdAt.getTime()) / 60_000;
@@ -205,9 +239,18 @@ describe("WeChat login", () => {
 
     const identity = await findIdentity(user.openid);
     expect(identity).toBeTruthy();
-    const account = await getDb().account.findUniqueOrThrow({ where: { id: identity!.accountId }, select: { account: true, nickname: true, passwordHash: true, phone: true, roles: true, avatarUrl: true } });
+    const account = await getDb().account.findUniqueOrThrow({
+      where: { id: identity!.accountId },
+      select: { account: true, nickname: true, passwordHash: true, phone: true, roles: true, avatarUrl: true },
+    });
     expect(account.account).toMatch(/^wx_[a-z0-9]{10}$/);
-    expect(account).toMatchObject({ passwordHash: null, phone: null, roles: ["individual_developer"], nickname: "A very long WeChat n", avatarUrl: "https://thirdwx.qlogo.cn/mmopen/fake/132" });
+    expect(account).toMatchObject({
+      passwordHash: null,
+      phone: null,
+      roles: ["individual_developer"],
+      nickname: "A very long WeChat n",
+      avatarUrl: "https://thirdwx.qlogo.cn/mmopen/fake/132",
+    });
     const me = await callMe(result.session!);
     expect(me.data).toMatchObject({ id: identity!.accountId, account: account.account });
   });

@@ -24,25 +24,56 @@ beforeAll(async () => {
 });
 
 async function makeUser(opts: { roles?: string[]; enterpriseId?: string | null } = {}) {
-  const row = await getDb().account.create({ data: { account: `wd${run}${++n}`, nickname: `Withdrawer ${n}`, roles: (opts.roles ?? []) as never, enterpriseId: opts.enterpriseId ?? null }, select: { id: true } });
+  const row = await getDb().account.create({
+    data: { account: `wd${run}${++n}`, nickname: `Withdrawer ${n}`, roles: (opts.roles ?? []) as never, enterpriseId: opts.enterpriseId ?? null },
+    select: { id: true },
+  });
   const browser = new Browser(base, `10.77.${n % 250}.${(n * 7) % 250}`);
   browser.cookies.set("zl_session", (await startSession(row.id)).token);
   return { id: row.id, browser };
 }
 
 async function fund(accountId: string, coins: number, gift = 0) {
-  if (coins) await post({ key: `test:${run}:fund:${accountId}:${++n}`, kind: "topup", accountId, legs: [{ account: platform("payment_clearing"), amount: -coins }, { account: wallet("spendable", accountId), amount: coins }] });
-  if (gift) await post({ key: `test:${run}:gift:${accountId}:${++n}`, kind: "bonus", accountId, legs: [{ account: platform("platform_promotion"), amount: -gift }, { account: wallet("gift", accountId), amount: gift }] });
+  if (coins)
+    await post({
+      key: `test:${run}:fund:${accountId}:${++n}`,
+      kind: "topup",
+      accountId,
+      legs: [
+        { account: platform("payment_clearing"), amount: -coins },
+        { account: wallet("spendable", accountId), amount: coins },
+      ],
+    });
+  if (gift)
+    await post({
+      key: `test:${run}:gift:${accountId}:${++n}`,
+      kind: "bonus",
+      accountId,
+      legs: [
+        { account: platform("platform_promotion"), amount: -gift },
+        { account: wallet("gift", accountId), amount: gift },
+      ],
+    });
 }
 
-const form = (amount: number | string, extra: Record<string, unknown> = {}) => ({ real_name: "张三", id_number: VALID_ID.toLowerCase(), phone: "13800138000", amount, request_id: crypto.randomUUID(), ...extra });
+const form = (amount: number | string, extra: Record<string, unknown> = {}) => ({
+  real_name: "张三",
+  id_number: VALID_ID.toLowerCase(),
+  phone: "13800138000",
+  amount,
+  request_id: crypto.randomUUID(),
+  ...extra,
+});
 
 async function withdraw(browser: Browser, amount: number | string, extra: Record<string, unknown> = {}) {
   return (await browser.call("/api/v1/withdrawal", { body: form(amount, extra) })).body;
 }
 
 async function platformSum(id: string) {
-  const rows = await getDb().$queryRawUnsafe<{ s: string }[]>(`SELECT COALESCE(SUM(amount_micro), 0)::text AS s FROM ledger_entry WHERE ledger_account_id = $1`, id);
+  const rows = await getDb().$queryRawUnsafe<{ s: string }[]>(
+    `SELECT COALESCE(SUM(amount_micro), 0)::text AS s FROM ledger_entry WHERE ledger_account_id = $1`,
+    id,
+  );
   return Number(rows[0].s);
 }
 
@@ -108,7 +139,15 @@ describe("submitting", () => {
     // 20 coins and 100 gift credit: 21 is more than the coins, whatever the gift credit.
     expect((await withdraw(u.browser, 21)).status).toBe(420001);
     expect((await withdraw(u.browser, 100)).status).toBe(420001);
-    for (const bad of [{ amount: "10.001" }, { amount: "-20" }, { amount: "abc" }, { id_number: "110105194912310021" }, { phone: "12345" }, { real_name: "" }, { request_id: "" }]) {
+    for (const bad of [
+      { amount: "10.001" },
+      { amount: "-20" },
+      { amount: "abc" },
+      { id_number: "110105194912310021" },
+      { phone: "12345" },
+      { real_name: "" },
+      { request_id: "" },
+    ]) {
       const res = await u.browser.call("/api/v1/withdrawal", { body: { ...form(15), ...bad }, lang: "en" });
       expect(res.body.status, JSON.stringify(bad)).toBe(400001);
     }
@@ -197,7 +236,10 @@ describe("an administrator's decision", () => {
     const res = await admin.browser.call(`/api/v1/admin/withdrawals/${id}/abnormal`, { body: { note: "Bank card name does not match" } });
     expect(res.body.data).toMatchObject({ state: "abnormal", note: "Bank card name does not match" });
     expect(await getWallet(user.id)).toMatchObject({ spendable: 100 * Z, frozen: 0 });
-    expect((await admin.browser.call(`/api/v1/admin/withdrawals/${id}/abnormal`, { body: { note: "again" } })).body.data).toMatchObject({ state: "abnormal", note: "Bank card name does not match" });
+    expect((await admin.browser.call(`/api/v1/admin/withdrawals/${id}/abnormal`, { body: { note: "again" } })).body.data).toMatchObject({
+      state: "abnormal",
+      note: "Bank card name does not match",
+    });
     expect((await admin.browser.call(`/api/v1/admin/withdrawals/${id}/arrive`, { body: {} })).body.status).toBe(420808);
     expect(await getWallet(user.id)).toMatchObject({ spendable: 100 * Z, frozen: 0 });
     expect((await user.browser.call("/api/v1/withdrawal/mine")).body.data.items[0]).toMatchObject({ state: "abnormal", note: "Bank card name does not match" });

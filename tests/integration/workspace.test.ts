@@ -18,7 +18,11 @@ const Z = 1_000_000;
 async function stepsOf(accountId: string) {
   const account = await getDb().account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, phone: true } });
   const overview = await getWorkspaceOverview(account);
-  return { overview, done: Object.fromEntries(overview.steps.map((s) => [s.key, s.done])), count: Object.fromEntries(overview.steps.map((s) => [s.key, s.count])) };
+  return {
+    overview,
+    done: Object.fromEntries(overview.steps.map((s) => [s.key, s.done])),
+    count: Object.fromEntries(overview.steps.map((s) => [s.key, s.count])),
+  };
 }
 
 describe("the getting-started checklist", () => {
@@ -35,8 +39,12 @@ describe("the getting-started checklist", () => {
     await createTrainingSet(owner, { type: "standard", name: "问答", introduction: "Q&A for the checklist" });
     expect((await stepsOf(owner.id)).done).toMatchObject({ knowledge: true, publish: false });
 
-    const { appId } = await createTestApp({ owner, agentId, input: { free_per_day: 5, plans: [{ kind: "days", quantity: 30, price_micro: 2 * Z, daily_limit: null }], share_ratio: 30 } as never });
-    expect((await stepsOf(owner.id))).toMatchObject({ done: { publish: true, share: false }, count: { agent: 1, knowledge: 1, publish: 1 } });
+    const { appId } = await createTestApp({
+      owner,
+      agentId,
+      input: { free_per_day: 5, plans: [{ kind: "days", quantity: 30, price_micro: 2 * Z, daily_limit: null }], share_ratio: 30 } as never,
+    });
+    expect(await stepsOf(owner.id)).toMatchObject({ done: { publish: true, share: false }, count: { agent: 1, knowledge: 1, publish: 1 } });
 
     // Someone else chats with the app through its link: shared.
     const visitor = await makeUser(h.api.base);
@@ -77,7 +85,10 @@ describe("the getting-started checklist", () => {
 
   it("an account someone signed up through counts as shared", async () => {
     const sharer = await makeAppOwner();
-    await getDb().account.create({ data: { account: `ref${crypto.randomBytes(4).toString("hex")}`, nickname: "Invitee", referredById: sharer.id }, select: { id: true } });
-    expect((await stepsOf(sharer.id))).toMatchObject({ done: { share: true }, count: { share: 1 } });
+    await getDb().account.create({
+      data: { account: `ref${crypto.randomBytes(4).toString("hex")}`, nickname: "Invitee", referredById: sharer.id },
+      select: { id: true },
+    });
+    expect(await stepsOf(sharer.id)).toMatchObject({ done: { share: true }, count: { share: 1 } });
   });
 });

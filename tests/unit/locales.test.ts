@@ -14,7 +14,11 @@ const read = (lng: string, ns: string) => JSON.parse(fs.readFileSync(path.join(R
 describe("locales", () => {
   it("has exactly the namespaces of the config, in every language", () => {
     for (const lng of LANGUAGES) {
-      const files = fs.readdirSync(path.join(ROOT, lng)).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, "")).sort();
+      const files = fs
+        .readdirSync(path.join(ROOT, lng))
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => f.replace(/\.json$/, ""))
+        .sort();
       expect(files, lng).toEqual([...NAMESPACES].sort());
     }
   });

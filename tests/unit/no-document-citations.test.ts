@@ -48,14 +48,36 @@ function findCitations(file: string): string[] {
 
 describe("document citations", () => {
   it("recognises the citation forms and spares ordinary words", () => {
-    const cited = ["(SPEC 5)", "SPEC 1/4", "DESIGN 7", "(issue 7)", "Issue 4's target", "contracts 3-6", "the money issue", "the issue's figure", "later issues", "decision 0011"];
-    const ordinary = ["issues[0]", "issueCsrfCookie(app)", "issued.state", "the issues as a list", "a contract with the provider", "docs/decisions/0011-antd-stylesheet.md", "spec files"];
+    const cited = [
+      "(SPEC 5)",
+      "SPEC 1/4",
+      "DESIGN 7",
+      "(issue 7)",
+      "Issue 4's target",
+      "contracts 3-6",
+      "the money issue",
+      "the issue's figure",
+      "later issues",
+      "decision 0011",
+    ];
+    const ordinary = [
+      "issues[0]",
+      "issueCsrfCookie(app)",
+      "issued.state",
+      "the issues as a list",
+      "a contract with the provider",
+      "docs/decisions/0011-antd-stylesheet.md",
+      "spec files",
+    ];
     expect(cited.filter((s) => !CITATION.test(s))).toEqual([]);
     expect(ordinary.filter((s) => CITATION.test(s))).toEqual([]);
   });
 
   it("finds none in the repository's code, tests and schema", () => {
-    const files = [...SCANNED_DIRS.flatMap((d) => listScannedFiles(path.join(REPO, d))), ...SCANNED_ROOT_FILES.map((f) => path.join(REPO, f)).filter((f) => fs.existsSync(f))];
+    const files = [
+      ...SCANNED_DIRS.flatMap((d) => listScannedFiles(path.join(REPO, d))),
+      ...SCANNED_ROOT_FILES.map((f) => path.join(REPO, f)).filter((f) => fs.existsSync(f)),
+    ];
     expect(files.length).toBeGreaterThan(100);
     const offenders = files.filter((f) => path.relative(REPO, f) !== SELF).flatMap(findCitations);
     expect(offenders, "state the rule, or point at a file in docs/").toEqual([]);

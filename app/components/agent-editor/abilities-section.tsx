@@ -47,7 +47,10 @@ export function AbilitiesSection({ models, plugins }: { models: TEditorModel[]; 
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="output_format" label={t("fields.output_format")}>
-            <Select options={(["markdown", "text", "json"] as const).map((f) => ({ value: f, label: t(`output_format.${f}`) }))} data-testid="agent-output-format" />
+            <Select
+              options={(["markdown", "text", "json"] as const).map((f) => ({ value: f, label: t(`output_format.${f}`) }))}
+              data-testid="agent-output-format"
+            />
           </Form.Item>
         </Col>
       </Row>

@@ -27,8 +27,18 @@ export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; bus
     items: [
       { key: "log", icon: <HistoryOutlined />, label: <span data-testid="agent-card-log">{t("creator.update_log")}</span> },
       // A draft, or the published version as it is, may go to the market's review; one at a time.
-      { key: "upload", icon: <SendOutlined />, disabled: !(agent.draft || agent.live?.state === "published") || Boolean(agent.under_review), label: <span data-testid="agent-card-upload">{t("creator.submit")}</span> },
-      { key: "publish", icon: <CloudUploadOutlined />, disabled: !agent.draft || agent.live?.state === "on_shelf", label: <span data-testid="agent-card-publish">{t("creator.publish")}</span> },
+      {
+        key: "upload",
+        icon: <SendOutlined />,
+        disabled: !(agent.draft || agent.live?.state === "published") || Boolean(agent.under_review),
+        label: <span data-testid="agent-card-upload">{t("creator.submit")}</span>,
+      },
+      {
+        key: "publish",
+        icon: <CloudUploadOutlined />,
+        disabled: !agent.draft || agent.live?.state === "on_shelf",
+        label: <span data-testid="agent-card-publish">{t("creator.publish")}</span>,
+      },
       { type: "divider" as const },
       { key: "delete", icon: <DeleteOutlined />, danger: true, label: <span data-testid="agent-card-delete">{t("creator.delete")}</span> },
     ],
@@ -43,7 +53,9 @@ export function AgentCard({ agent, busy, onAction }: { agent: TAgentSummary; bus
       <div className="agent-card__top">
         <Avatar size={52} shape="square" src={agent.avatar_url ?? undefined} icon={<RobotOutlined />} />
         <div className="agent-card__info">
-          <h3 className="agent-card__name" title={agent.name}>{agent.name}</h3>
+          <h3 className="agent-card__name" title={agent.name}>
+            {agent.name}
+          </h3>
           <div className="agent-card__tags">
             {agent.live && <AgentStateTag state={agent.live.state} />}
             {agent.under_review && agent.under_review.id !== agent.live?.id && <AgentStateTag state="under_review" />}

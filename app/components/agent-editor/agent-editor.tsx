@@ -26,7 +26,11 @@ import "./agent-editor.css";
 function startValues(detail: TAgentDetail | null, models: TEditorModel[]): TAgentFormValues {
   if (!detail) return toFormValues(newAgentInput(models[0]?.key ?? ""));
   if (detail.config_editable) return toFormValues(detail.config);
-  const highest = detail.versions.map((v) => v.version).sort(compareVersions).at(-1) ?? detail.config.version;
+  const highest =
+    detail.versions
+      .map((v) => v.version)
+      .sort(compareVersions)
+      .at(-1) ?? detail.config.version;
   return toFormValues({ ...detail.config, version: bumpVersion(highest), update_note: "" });
 }
 
@@ -63,7 +67,12 @@ export function AgentEditor({ initial, models, plugins, limitMessage, onCreated 
     setTimeout(() => form.scrollToField(names[0], { block: "center", behavior: "smooth" }), 250);
   };
   const markErrors = () => {
-    const now = sectionsOfFields(form.getFieldsError().filter((f) => f.errors.length).map((f) => f.name));
+    const now = sectionsOfFields(
+      form
+        .getFieldsError()
+        .filter((f) => f.errors.length)
+        .map((f) => f.name),
+    );
     setWithErrors((was) => (was.join() === now.join() ? was : now));
   };
 
@@ -112,26 +121,64 @@ export function AgentEditor({ initial, models, plugins, limitMessage, onCreated 
     const saved = dirty || !detail ? await save({ quiet: true }) : detail;
     return saved?.id ?? null;
   });
-  const pane = <DebugPane debug={debug} editor={form} blocked={limitMessage} onClose={wide ? undefined : () => setDebugOpen(false)} onOpenPage={detail ? () => openDebugChat(detail.id) : undefined} />;
+  const pane = (
+    <DebugPane
+      debug={debug}
+      editor={form}
+      blocked={limitMessage}
+      onClose={wide ? undefined : () => setDebugOpen(false)}
+      onOpenPage={detail ? () => openDebugChat(detail.id) : undefined}
+    />
+  );
 
   return (
-    <div className={`agent-editor${wide ? " agent-editor--split" : ""}`} data-testid="agent-editor" data-agent-id={detail?.id ?? ""} data-dirty={dirty ? "1" : "0"}>
+    <div
+      className={`agent-editor${wide ? " agent-editor--split" : ""}`}
+      data-testid="agent-editor"
+      data-agent-id={detail?.id ?? ""}
+      data-dirty={dirty ? "1" : "0"}
+    >
       <div className="agent-editor__main">
         <div className="agent-editor__head">
           <Space wrap size={8} align="center">
             <h1 className="console__title agent-editor__title">{detail ? detail.name : t("editor.new_title")}</h1>
             {shown && <AgentStateTag state={shown.state} />}
-            {dirty && <Tag color="orange" data-testid="unsaved-tag">{t("editor.unsaved")}</Tag>}
+            {dirty && (
+              <Tag color="orange" data-testid="unsaved-tag">
+                {t("editor.unsaved")}
+              </Tag>
+            )}
           </Space>
           {/* On a phone the actions stay in reach while scrolling the long form. */}
           <Space wrap size={mobi ? 6 : 8} className="agent-editor__actions">
-            <Button size={mobi ? "small" : "middle"} type="primary" icon={<SaveOutlined />} loading={busy === "save"} disabled={Boolean(limitMessage)} onClick={() => void save()} data-testid="agent-save">
+            <Button
+              size={mobi ? "small" : "middle"}
+              type="primary"
+              icon={<SaveOutlined />}
+              loading={busy === "save"}
+              disabled={Boolean(limitMessage)}
+              onClick={() => void save()}
+              data-testid="agent-save"
+            >
               {t("editor.save_draft")}
             </Button>
-            <Button size={mobi ? "small" : "middle"} icon={<CloudUploadOutlined />} loading={busy === "publish"} disabled={Boolean(limitMessage) || onShelf || (!dirty && !hasDraft)} onClick={() => void onPublish()} data-testid="agent-publish">
+            <Button
+              size={mobi ? "small" : "middle"}
+              icon={<CloudUploadOutlined />}
+              loading={busy === "publish"}
+              disabled={Boolean(limitMessage) || onShelf || (!dirty && !hasDraft)}
+              onClick={() => void onPublish()}
+              data-testid="agent-publish"
+            >
               {t("editor.publish")}
             </Button>
-            <Button size={mobi ? "small" : "middle"} icon={<SendOutlined />} disabled={Boolean(limitMessage) || Boolean(detail?.under_review) || (!dirty && !hasDraft && !submitsPublished)} onClick={() => void onSubmit()} data-testid="agent-submit">
+            <Button
+              size={mobi ? "small" : "middle"}
+              icon={<SendOutlined />}
+              disabled={Boolean(limitMessage) || Boolean(detail?.under_review) || (!dirty && !hasDraft && !submitsPublished)}
+              onClick={() => void onSubmit()}
+              data-testid="agent-submit"
+            >
               {t("editor.submit")}
             </Button>
             {!wide && (
@@ -142,14 +189,44 @@ export function AgentEditor({ initial, models, plugins, limitMessage, onCreated 
           </Space>
         </div>
 
-        {limitMessage && <Alert type="error" showIcon className="agent-editor__notice" title={t("creator.limit_title")} description={limitMessage} data-testid="limit-notice" />}
+        {limitMessage && (
+          <Alert
+            type="error"
+            showIcon
+            className="agent-editor__notice"
+            title={t("creator.limit_title")}
+            description={limitMessage}
+            data-testid="limit-notice"
+          />
+        )}
         {detail && shown && !detail.config_editable && (
-          <Alert type="info" showIcon className="agent-editor__notice" data-testid="readonly-notice" title={t("editor.readonly_title", { version: shown.version, state: t(`agent_state.${shown.state}`, { ns: "common" }) })} description={t("editor.readonly_body")} />
+          <Alert
+            type="info"
+            showIcon
+            className="agent-editor__notice"
+            data-testid="readonly-notice"
+            title={t("editor.readonly_title", { version: shown.version, state: t(`agent_state.${shown.state}`, { ns: "common" }) })}
+            description={t("editor.readonly_body")}
+          />
         )}
         {detail?.under_review && (
-          <Alert type="warning" showIcon className="agent-editor__notice" data-testid="review-notice" title={t("editor.under_review", { version: detail.under_review.version })} action={<AppLink to={`/upload?id=${encodeURIComponent(detail.id)}`}>{t("editor.view_submission")}</AppLink>} />
+          <Alert
+            type="warning"
+            showIcon
+            className="agent-editor__notice"
+            data-testid="review-notice"
+            title={t("editor.under_review", { version: detail.under_review.version })}
+            action={<AppLink to={`/upload?id=${encodeURIComponent(detail.id)}`}>{t("editor.view_submission")}</AppLink>}
+          />
         )}
-        {detail?.invalid_reason && <Alert type="warning" showIcon className="agent-editor__notice" title={t("creator.invalid_reason", { reason: t(`creator.invalid_reasons.${detail.invalid_reason}`, { defaultValue: detail.invalid_reason }) })} />}
+        {detail?.invalid_reason && (
+          <Alert
+            type="warning"
+            showIcon
+            className="agent-editor__notice"
+            title={t("creator.invalid_reason", { reason: t(`creator.invalid_reasons.${detail.invalid_reason}`, { defaultValue: detail.invalid_reason }) })}
+          />
+        )}
 
         <Form
           form={form}
@@ -171,7 +248,16 @@ export function AgentEditor({ initial, models, plugins, limitMessage, onCreated 
       {wide ? (
         <aside className="agent-editor__debug-col">{pane}</aside>
       ) : (
-        <Drawer open={debugOpen} onClose={() => setDebugOpen(false)} placement="right" size={mobi ? "100%" : 480} closable={false} className="agent-editor__debug-drawer" styles={{ body: { padding: 0 } }} data-testid="debug-drawer">
+        <Drawer
+          open={debugOpen}
+          onClose={() => setDebugOpen(false)}
+          placement="right"
+          size={mobi ? "100%" : 480}
+          closable={false}
+          className="agent-editor__debug-drawer"
+          styles={{ body: { padding: 0 } }}
+          data-testid="debug-drawer"
+        >
           {pane}
         </Drawer>
       )}

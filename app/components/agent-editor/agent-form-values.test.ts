@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ZAgentInput } from "../../../server/agents/agents.schema";
-import { bumpVersion, checkLogitBias, checkWholeForm, groupFieldErrors, newAgentInput, toAgentInput, toDebugVariables, toFormFieldName, toFormValues, type TVariableFormValues } from "./agent-form-values";
+import {
+  bumpVersion,
+  checkLogitBias,
+  checkWholeForm,
+  groupFieldErrors,
+  newAgentInput,
+  toAgentInput,
+  toDebugVariables,
+  toFormFieldName,
+  toFormValues,
+  type TVariableFormValues,
+} from "./agent-form-values";
 
 const valid = () => ({ ...newAgentInput("gpt-4o"), name: "作文助手", introduction: "Writes essays." });
 
@@ -22,7 +33,9 @@ describe("agent form values", () => {
 
   it("leaves out an empty range, empty top_k and options of a fill-in variable", () => {
     const form = toFormValues(ZAgentInput.parse(valid()));
-    form.variables = [{ name: "x", prompt: "", required: false, type: "fill", options: ["stale"], default: "", range: { min: null, max: null }, associated: [] }];
+    form.variables = [
+      { name: "x", prompt: "", required: false, type: "fill", options: ["stale"], default: "", range: { min: null, max: null }, associated: [] },
+    ];
     const out = ZAgentInput.parse(toAgentInput(form));
     expect(out.variables[0].range).toBeUndefined();
     expect(out.variables[0].options).toEqual([]);
@@ -31,7 +44,12 @@ describe("agent form values", () => {
 
   it("lets cleared number inputs fall back to the schema's defaults", () => {
     const form = toFormValues(ZAgentInput.parse(valid()));
-    const cleared = { ...form, keep_context: null, trial_count: null, parameters: { ...form.parameters, temperature: null, max_tokens: null } } as unknown as typeof form;
+    const cleared = {
+      ...form,
+      keep_context: null,
+      trial_count: null,
+      parameters: { ...form.parameters, temperature: null, max_tokens: null },
+    } as unknown as typeof form;
     const out = ZAgentInput.parse(toAgentInput(cleared));
     expect(out.keep_context).toBe(10);
     expect(out.trial_count).toBe(0);
@@ -56,7 +74,12 @@ describe("agent form values", () => {
     expect(toFormFieldName("variables.0.range")).toEqual(["variables", 0, "range", "max"]);
     expect(toFormFieldName("variables.0.options.3")).toEqual(["variables", 0, "options"]);
     expect(toFormFieldName("variables.1.range.max")).toEqual(["variables", 1, "range", "max"]);
-    expect(groupFieldErrors([{ path: "name", message: "a" }, { path: "agent.name", message: "b" }])).toEqual([{ name: ["name"], errors: ["a", "b"] }]);
+    expect(
+      groupFieldErrors([
+        { path: "name", message: "a" },
+        { path: "agent.name", message: "b" },
+      ]),
+    ).toEqual([{ name: ["name"], errors: ["a", "b"] }]);
   });
 
   it("finds refusals that span fields: too many plugins, low prices, then duplicate variables", () => {
@@ -82,7 +105,16 @@ describe("agent form values", () => {
   });
   it("gives the debug chat the variables being edited: named ones, once each, options only for a choice", () => {
     const rows = [
-      { name: " city ", prompt: "Which city?", required: true, type: "fill", options: ["x"], default: "Shanghai", range: { min: null, max: null }, associated: [] },
+      {
+        name: " city ",
+        prompt: "Which city?",
+        required: true,
+        type: "fill",
+        options: ["x"],
+        default: "Shanghai",
+        range: { min: null, max: null },
+        associated: [],
+      },
       { name: "", prompt: "half typed", required: true, type: "fill", options: [], default: "", range: { min: null, max: null }, associated: [] },
       { name: "tone", prompt: "", required: false, type: "select", options: ["warm", "dry"], default: "", range: { min: 2, max: 10 }, associated: [] },
       { name: "city", prompt: "again", required: false, type: "fill", options: [], default: "", associated: [] },

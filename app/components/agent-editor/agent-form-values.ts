@@ -35,7 +35,11 @@ export function toFormValues(input: TAgentInput): TAgentFormValues {
     use_price: toYuan(use_price_micro),
     purchase_price: toYuan(purchase_price_micro),
     variables: variables.map((v) => ({ ...v, range: v.range ?? { min: null, max: null } })),
-    parameters: { ...parameters, top_k: parameters.top_k ?? null, logit_bias: Object.keys(parameters.logit_bias).length ? JSON.stringify(parameters.logit_bias) : "" },
+    parameters: {
+      ...parameters,
+      top_k: parameters.top_k ?? null,
+      logit_bias: Object.keys(parameters.logit_bias).length ? JSON.stringify(parameters.logit_bias) : "",
+    },
   };
 }
 
@@ -72,9 +76,18 @@ export function toAgentInput(values: TAgentFormValues): unknown {
     variables: (variables ?? []).map((v) => {
       const { range, ...variable } = v;
       const hasRange = range && (range.min != null || range.max != null);
-      return { ...variable, options: variable.type === "select" ? (variable.options ?? []) : [], range: hasRange ? { min: range.min ?? 0, max: range.max ?? undefined } : undefined };
+      return {
+        ...variable,
+        options: variable.type === "select" ? (variable.options ?? []) : [],
+        range: hasRange ? { min: range.min ?? 0, max: range.max ?? undefined } : undefined,
+      };
     }),
-    parameters: { ...dropNulls(parameters), top_k: parameters.top_k ?? undefined, stop: parameters.stop ?? [], logit_bias: parseLogitBias(parameters.logit_bias) ?? {} },
+    parameters: {
+      ...dropNulls(parameters),
+      top_k: parameters.top_k ?? undefined,
+      stop: parameters.stop ?? [],
+      logit_bias: parseLogitBias(parameters.logit_bias) ?? {},
+    },
   };
 }
 
@@ -90,7 +103,18 @@ export function toDebugVariables(rows: TVariableFormValues[] | undefined): TVari
     seen.add(name);
     const range = v.range?.max != null ? { min: v.range.min ?? 0, max: v.range.max } : undefined;
     const options = v.type === "select" ? (v.options ?? []) : [];
-    return [{ name, prompt: v.prompt ?? "", required: Boolean(v.required), type: v.type ?? "fill", options, default: v.default ?? "", range, associated: v.associated ?? [] }];
+    return [
+      {
+        name,
+        prompt: v.prompt ?? "",
+        required: Boolean(v.required),
+        type: v.type ?? "fill",
+        options,
+        default: v.default ?? "",
+        range,
+        associated: v.associated ?? [],
+      },
+    ];
   });
 }
 
@@ -149,4 +173,3 @@ export function bumpVersion(version: string) {
   parts[parts.length - 1] += 1;
   return parts.join(".");
 }
-

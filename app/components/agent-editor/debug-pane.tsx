@@ -65,7 +65,13 @@ export function DebugPane({ debug, editor, blocked, onOpenPage, onClose }: TProp
             </Tooltip>
           )}
           <Tooltip title={t("debug.restart")}>
-            <Button size="small" icon={<ReloadOutlined />} disabled={!started && !documents.doc} onClick={() => debug.restart(variables)} data-testid="debug-restart">
+            <Button
+              size="small"
+              icon={<ReloadOutlined />}
+              disabled={!started && !documents.doc}
+              onClick={() => debug.restart(variables)}
+              data-testid="debug-restart"
+            >
               <span className="agent-debug__restart-label">{t("debug.restart")}</span>
             </Button>
           </Tooltip>

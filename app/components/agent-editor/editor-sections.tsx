@@ -64,5 +64,13 @@ export function EditorSections({ open, onOpenChange, withErrors, models, plugins
     extra: bodies[key].extra,
     children: bodies[key].body,
   }));
-  return <Collapse className="agent-editor__sections" activeKey={open} onChange={(keys) => onOpenChange((Array.isArray(keys) ? keys : [keys]) as TSectionKey[])} items={items} data-testid="editor-sections" />;
+  return (
+    <Collapse
+      className="agent-editor__sections"
+      activeKey={open}
+      onChange={(keys) => onOpenChange((Array.isArray(keys) ? keys : [keys]) as TSectionKey[])}
+      items={items}
+      data-testid="editor-sections"
+    />
+  );
 }

@@ -24,8 +24,18 @@ export function ModelSection({ models }: { models: TEditorModel[] }) {
     <Row gutter={16}>
       {NUMBERS.map((n) => (
         <Col xs={12} md={6} key={n.name}>
-          <Form.Item name={["parameters", n.name]} label={t(`parameters.${n.name}`)} tooltip={t(`parameters.${n.name}_hint`)} rules={[valueRule(shape[n.name], t)]}>
-            <InputNumber style={{ width: "100%" }} step={n.step} placeholder={n.name === "top_k" ? t("parameters.unset") : undefined} data-testid={`param-${n.name}`} />
+          <Form.Item
+            name={["parameters", n.name]}
+            label={t(`parameters.${n.name}`)}
+            tooltip={t(`parameters.${n.name}_hint`)}
+            rules={[valueRule(shape[n.name], t)]}
+          >
+            <InputNumber
+              style={{ width: "100%" }}
+              step={n.step}
+              placeholder={n.name === "top_k" ? t("parameters.unset") : undefined}
+              data-testid={`param-${n.name}`}
+            />
           </Form.Item>
         </Col>
       ))}
@@ -68,7 +78,12 @@ export function ModelSection({ models }: { models: TEditorModel[] }) {
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="model_version" label={t("fields.model_version")} extra={t("fields.model_version_hint")} rules={[valueRule(ZAgentInput.shape.model_version, t)]}>
+          <Form.Item
+            name="model_version"
+            label={t("fields.model_version")}
+            extra={t("fields.model_version_hint")}
+            rules={[valueRule(ZAgentInput.shape.model_version, t)]}
+          >
             <Input maxLength={50} data-testid="agent-model-version" />
           </Form.Item>
         </Col>

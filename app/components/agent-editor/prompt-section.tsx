@@ -32,12 +32,18 @@ function PromptField({ value = "", onChange, names }: { value?: string; onChange
             {t("fields.no_variables")}
           </Typography.Text>
         ) : (
-          names.map((n) => (
-            <Button key={n} size="small" onClick={() => insert(n)} data-testid={`insert-variable-${n}`}>{`{{${n}}}`}</Button>
-          ))
+          names.map((n) => <Button key={n} size="small" onClick={() => insert(n)} data-testid={`insert-variable-${n}`}>{`{{${n}}}`}</Button>)
         )}
       </Space>
-      <Input.TextArea ref={ref} value={value} onChange={(e) => onChange?.(e.target.value)} autoSize={{ minRows: 6, maxRows: 20 }} maxLength={20000} placeholder={t("fields.prompt_placeholder", { example: "{{name}}" })} data-testid="agent-prompt" />
+      <Input.TextArea
+        ref={ref}
+        value={value}
+        onChange={(e) => onChange?.(e.target.value)}
+        autoSize={{ minRows: 6, maxRows: 20 }}
+        maxLength={20000}
+        placeholder={t("fields.prompt_placeholder", { example: "{{name}}" })}
+        data-testid="agent-prompt"
+      />
     </Space>
   );
 }
@@ -50,7 +56,12 @@ export function PromptSection() {
   return (
     <div className="agent-editor__section" data-testid="section-prompt">
       <Form.Item name="role_style" label={t("fields.role_style")} rules={[valueRule(shape.role_style, t)]}>
-        <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} placeholder={t("fields.role_style_placeholder")} data-testid="agent-role-style" />
+        <Input.TextArea
+          autoSize={{ minRows: 2, maxRows: 6 }}
+          maxLength={2000}
+          placeholder={t("fields.role_style_placeholder")}
+          data-testid="agent-role-style"
+        />
       </Form.Item>
       <Form.Item name="prompt" label={t("fields.prompt")} rules={[valueRule(shape.prompt, t)]}>
         <PromptField names={names} />
@@ -58,7 +69,12 @@ export function PromptSection() {
       <Form.Item name="welcome_message" label={t("fields.welcome_message")} rules={[valueRule(shape.welcome_message, t)]}>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} data-testid="agent-welcome" />
       </Form.Item>
-      <Form.Item name="out_of_scope_reply" label={t("fields.out_of_scope_reply")} extra={t("fields.out_of_scope_hint")} rules={[valueRule(shape.out_of_scope_reply, t)]}>
+      <Form.Item
+        name="out_of_scope_reply"
+        label={t("fields.out_of_scope_reply")}
+        extra={t("fields.out_of_scope_hint")}
+        rules={[valueRule(shape.out_of_scope_reply, t)]}
+      >
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} data-testid="agent-out-of-scope" />
       </Form.Item>
     </div>

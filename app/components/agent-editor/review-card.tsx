@@ -6,7 +6,18 @@ import type { TAgentInput } from "../../../server/agents/agents.schema";
 import { LocalDate } from "../ui/local-date";
 import { formatZ } from "../../../server/money/money-format";
 
-export type TReviewItem = { id: string; version: string; state?: string; agent_id: string; name: string; avatar_url: string | null; owner: string; submitted_at: string | null; update_note: string; config: TAgentInput };
+export type TReviewItem = {
+  id: string;
+  version: string;
+  state?: string;
+  agent_id: string;
+  name: string;
+  avatar_url: string | null;
+  owner: string;
+  submitted_at: string | null;
+  update_note: string;
+  config: TAgentInput;
+};
 
 export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewItem; busy: boolean; onApprove: () => void; onReject: () => void }) {
   const { t } = useTranslation("agents");
@@ -23,7 +34,11 @@ export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewI
           <Avatar shape="square" src={item.avatar_url ?? undefined} icon={<RobotOutlined />} />
           <span>{item.name}</span>
           <Tag>v{item.version}</Tag>
-          {item.state === "published_in_review" && <Tag color="green" data-testid="review-published">{t("review.published_tag")}</Tag>}
+          {item.state === "published_in_review" && (
+            <Tag color="green" data-testid="review-published">
+              {t("review.published_tag")}
+            </Tag>
+          )}
         </Space>
       }
       extra={
@@ -42,9 +57,16 @@ export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewI
       <Descriptions column={{ xs: 1, sm: 2 }} size="small">
         <Descriptions.Item label={t("review.owner")}>{item.owner}</Descriptions.Item>
         <Descriptions.Item label={t("review.submitted_at")}>{item.submitted_at ? <LocalDate iso={item.submitted_at} withTime /> : "—"}</Descriptions.Item>
-        <Descriptions.Item label={t("fields.introduction")} span="filled">{c.introduction}</Descriptions.Item>
-        <Descriptions.Item label={t("fields.update_note")} span="filled">{item.update_note || "—"}</Descriptions.Item>
-        <Descriptions.Item label={t("fields.model")}>{c.model_key}{c.model_version ? ` · ${c.model_version}` : ""}</Descriptions.Item>
+        <Descriptions.Item label={t("fields.introduction")} span="filled">
+          {c.introduction}
+        </Descriptions.Item>
+        <Descriptions.Item label={t("fields.update_note")} span="filled">
+          {item.update_note || "—"}
+        </Descriptions.Item>
+        <Descriptions.Item label={t("fields.model")}>
+          {c.model_key}
+          {c.model_version ? ` · ${c.model_version}` : ""}
+        </Descriptions.Item>
         <Descriptions.Item label={t("fields.original")}>{yes(c.original)}</Descriptions.Item>
         <Descriptions.Item label={t("fields.plugins")}>{c.plugins.length ? c.plugins.map((p) => t(`plugins.${p}`)).join(", ") : "—"}</Descriptions.Item>
         <Descriptions.Item label={t("fields.networking")}>{yes(c.networking)}</Descriptions.Item>
@@ -68,7 +90,9 @@ export function ReviewCard({ item, busy, onApprove, onReject }: { item: TReviewI
                 <Typography.Text strong>{t("fields.prompt")}</Typography.Text>
                 <Typography.Paragraph style={{ whiteSpace: "pre-wrap" }}>{c.prompt || "—"}</Typography.Paragraph>
                 <Typography.Text strong>{t("sections.variables")}</Typography.Text>
-                <Typography.Paragraph>{c.variables.length ? c.variables.map((v) => `${v.name}${v.required ? " *" : ""}`).join(", ") : "—"}</Typography.Paragraph>
+                <Typography.Paragraph>
+                  {c.variables.length ? c.variables.map((v) => `${v.name}${v.required ? " *" : ""}`).join(", ") : "—"}
+                </Typography.Paragraph>
                 <Typography.Text strong>{t("fields.welcome_message")}</Typography.Text>
                 <Typography.Paragraph style={{ whiteSpace: "pre-wrap" }}>{c.welcome_message || "—"}</Typography.Paragraph>
               </Space>

@@ -25,7 +25,11 @@ export function TrainingSetsSection() {
     load().catch(() => setSets([]));
   }, [load]);
   const byId = new Map((sets ?? []).map((s) => [s.id, s]));
-  usePolling(chosen.some((id) => byId.get(id)?.state === "training"), load, 3000);
+  usePolling(
+    chosen.some((id) => byId.get(id)?.state === "training"),
+    load,
+    3000,
+  );
 
   const label = (s: TTrainingSetSummary) => (
     <Space size={4}>
@@ -75,9 +79,25 @@ export function TrainingSetsSection() {
         </div>
       )}
       {warnings.map((s) => (
-        <Alert key={s.id} type="warning" showIcon style={{ marginTop: 12 }} title={t("picker.warning", { name: s.name, state: t(`state.${s.state}`) })} data-testid="training-set-warning" />
+        <Alert
+          key={s.id}
+          type="warning"
+          showIcon
+          style={{ marginTop: 12 }}
+          title={t("picker.warning", { name: s.name, state: t(`state.${s.state}`) })}
+          data-testid="training-set-warning"
+        />
       ))}
-      {gone.length > 0 && <Alert type="error" showIcon style={{ marginTop: 12 }} title={t("validation.training_set_unknown", { ns: "errors" })} description={t("picker.deleted")} data-testid="training-set-gone" />}
+      {gone.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginTop: 12 }}
+          title={t("validation.training_set_unknown", { ns: "errors" })}
+          description={t("picker.deleted")}
+          data-testid="training-set-gone"
+        />
+      )}
     </div>
   );
 }

@@ -13,7 +13,12 @@ export type TBusy = "save" | "publish" | "submit" | null;
 
 type TFieldName = (string | number)[];
 
-export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TAgentDetail | null, onSaved: (d: TAgentDetail) => void, onRefused?: (names: TFieldName[]) => void) {
+export function useAgentActions(
+  form: FormInstance<TAgentFormValues>,
+  detail: TAgentDetail | null,
+  onSaved: (d: TAgentDetail) => void,
+  onRefused?: (names: TFieldName[]) => void,
+) {
   const { t } = useTranslation("agents");
   const { message } = App.useApp();
 
@@ -44,7 +49,12 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
     const whole = checkWholeForm(values);
     if (whole.length) form.setFields(whole.map((f) => ({ name: f.name as never, errors: f.errors.map((m) => t(m, { ns: "errors" })) })));
     if (!fieldsOk || whole.length) {
-      onRefused?.(form.getFieldsError().filter((f) => f.errors.length).map((f) => f.name));
+      onRefused?.(
+        form
+          .getFieldsError()
+          .filter((f) => f.errors.length)
+          .map((f) => f.name),
+      );
       message.error(t("editor.fix_errors"));
       return null;
     }
@@ -63,7 +73,9 @@ export function useAgentActions(form: FormInstance<TAgentFormValues>, detail: TA
   const save = async (opts: { quiet?: boolean } = {}): Promise<TAgentDetail | null> => {
     const input = await check();
     if (!input) return null;
-    const saved = await run("save", () => callTrpc(() => (detail ? trpc.agents.saveDraft.mutate({ id: detail.id, agent: input }) : trpc.agents.create.mutate(input))));
+    const saved = await run("save", () =>
+      callTrpc(() => (detail ? trpc.agents.saveDraft.mutate({ id: detail.id, agent: input }) : trpc.agents.create.mutate(input))),
+    );
     if (saved) {
       onSaved(saved);
       if (!opts.quiet) message.success(t("editor.saved", { version: saved.config.version }));

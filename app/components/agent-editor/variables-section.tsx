@@ -6,7 +6,16 @@ import { ZVariable } from "../../../server/agents/agents.schema";
 import { valueRule } from "./agent-rules";
 import type { TVariableFormValues } from "./agent-form-values";
 
-const NEW_VARIABLE: TVariableFormValues = { name: "", prompt: "", required: false, type: "fill", options: [], default: "", range: { min: null, max: null }, associated: [] };
+const NEW_VARIABLE: TVariableFormValues = {
+  name: "",
+  prompt: "",
+  required: false,
+  type: "fill",
+  options: [],
+  default: "",
+  range: { min: null, max: null },
+  associated: [],
+};
 
 function VariableRow({ field, index, onRemove }: { field: FormListFieldData; index: number; onRemove: () => void }) {
   const { t } = useTranslation("agents");
@@ -17,7 +26,8 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
   const others = all.map((v, i) => (i === index ? null : v?.name?.trim())).filter((n): n is string => Boolean(n));
   const optionsRule = {
     validator: async (_: unknown, value: string[] | undefined) => {
-      if (form.getFieldValue(["variables", field.name, "type"]) === "select" && !value?.length) throw new Error(t("validation.select_needs_options", { ns: "errors" }));
+      if (form.getFieldValue(["variables", field.name, "type"]) === "select" && !value?.length)
+        throw new Error(t("validation.select_needs_options", { ns: "errors" }));
     },
   };
   const uniqueRule = {
@@ -35,7 +45,13 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
     },
   };
   return (
-    <Card size="small" className="agent-editor__variable" data-testid="variable-row" title={t("variables.title", { index: index + 1 })} extra={<Button type="text" danger icon={<DeleteOutlined />} onClick={onRemove} aria-label={t("variables.remove")} data-testid="variable-remove" />}>
+    <Card
+      size="small"
+      className="agent-editor__variable"
+      data-testid="variable-row"
+      title={t("variables.title", { index: index + 1 })}
+      extra={<Button type="text" danger icon={<DeleteOutlined />} onClick={onRemove} aria-label={t("variables.remove")} data-testid="variable-remove" />}
+    >
       <Row gutter={12}>
         <Col xs={24} md={8}>
           <Form.Item name={[field.name, "name"]} label={t("variables.name")} rules={[valueRule(shape.name, t), uniqueRule]}>
@@ -54,7 +70,14 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name={[field.name, "type"]} label={t("variables.type")}>
-            <Radio.Group optionType="button" options={[{ value: "fill", label: t("variables.fill") }, { value: "select", label: t("variables.select") }]} data-testid="variable-type" />
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: "fill", label: t("variables.fill") },
+                { value: "select", label: t("variables.select") },
+              ]}
+              data-testid="variable-type"
+            />
           </Form.Item>
         </Col>
         {self?.type === "select" && (
@@ -66,7 +89,11 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
         )}
         <Col xs={24} md={8}>
           <Form.Item name={[field.name, "default"]} label={t("variables.default")} rules={[valueRule(shape.default, t)]}>
-            {self?.type === "select" ? <Select allowClear options={(self.options ?? []).map((o) => ({ value: o, label: o }))} /> : <Input maxLength={500} data-testid="variable-default" />}
+            {self?.type === "select" ? (
+              <Select allowClear options={(self.options ?? []).map((o) => ({ value: o, label: o }))} />
+            ) : (
+              <Input maxLength={500} data-testid="variable-default" />
+            )}
           </Form.Item>
         </Col>
         <Col xs={12} md={4}>
@@ -75,7 +102,12 @@ function VariableRow({ field, index, onRemove }: { field: FormListFieldData; ind
           </Form.Item>
         </Col>
         <Col xs={12} md={4}>
-          <Form.Item name={[field.name, "range", "max"]} label={t("variables.range_max")} rules={[maxRule]} dependencies={[["variables", field.name, "range", "min"]]}>
+          <Form.Item
+            name={[field.name, "range", "max"]}
+            label={t("variables.range_max")}
+            rules={[maxRule]}
+            dependencies={[["variables", field.name, "range", "min"]]}
+          >
             <InputNumber min={1} precision={0} style={{ width: "100%" }} />
           </Form.Item>
         </Col>
@@ -100,7 +132,14 @@ export function VariablesSection() {
             {fields.map((field, index) => (
               <VariableRow key={field.key} field={field} index={index} onRemove={() => remove(field.name)} />
             ))}
-            <Button type="dashed" block icon={<PlusOutlined />} disabled={fields.length >= 20} onClick={() => add({ ...NEW_VARIABLE })} data-testid="variable-add">
+            <Button
+              type="dashed"
+              block
+              icon={<PlusOutlined />}
+              disabled={fields.length >= 20}
+              onClick={() => add({ ...NEW_VARIABLE })}
+              data-testid="variable-add"
+            >
               {t("variables.add")}
             </Button>
           </div>

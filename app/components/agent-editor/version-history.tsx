@@ -14,14 +14,23 @@ export function VersionHistory({ versions, currentId }: { versions: TAgentVersio
         dataSource={versions}
         locale={{ emptyText: t("editor.no_versions") }}
         renderItem={(v) => (
-          <List.Item data-testid="version-item" data-version={v.version} data-state={v.state} className={v.id === currentId ? "agent-editor__version--current" : undefined}>
+          <List.Item
+            data-testid="version-item"
+            data-version={v.version}
+            data-state={v.state}
+            className={v.id === currentId ? "agent-editor__version--current" : undefined}
+          >
             <Space orientation="vertical" size={2} style={{ width: "100%" }}>
               <Space wrap size={6}>
                 <Typography.Text strong>v{v.version}</Typography.Text>
                 <AgentStateTag state={v.state} />
                 {v.id === currentId && <Typography.Text type="secondary">{t("editor.shown_here")}</Typography.Text>}
               </Space>
-              {v.update_note && <Typography.Text type="secondary" ellipsis={{ tooltip: v.update_note }}>{v.update_note}</Typography.Text>}
+              {v.update_note && (
+                <Typography.Text type="secondary" ellipsis={{ tooltip: v.update_note }}>
+                  {v.update_note}
+                </Typography.Text>
+              )}
               {v.removed_reason && <Typography.Text type="danger">{t("creator.removed_reason", { reason: v.removed_reason })}</Typography.Text>}
               <Typography.Text type="secondary" className="agent-editor__hint">
                 <LocalDate iso={v.published_at ?? v.submitted_at ?? v.created_at} withTime />

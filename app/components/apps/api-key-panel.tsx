@@ -55,7 +55,9 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
       setIssued(null);
       message.success(t("revoked"));
     } else {
-      const next = await callTrpc(() => (action === "create" ? trpc.appApiKeys.create.mutate({ app_id: appId }) : trpc.appApiKeys.reset.mutate({ app_id: appId })));
+      const next = await callTrpc(() =>
+        action === "create" ? trpc.appApiKeys.create.mutate({ app_id: appId }) : trpc.appApiKeys.reset.mutate({ app_id: appId }),
+      );
       setIssued(next);
       setKey(next);
     }
@@ -63,12 +65,24 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
 
   const shownKey = issued?.key ?? (key ? t("key_placeholder") : "");
   return (
-    <Card className="console__card" title={<Space><KeyOutlined />{t("title")}</Space>} data-testid="api-key-panel" style={{ marginTop: 16, maxWidth: 960 }}>
+    <Card
+      className="console__card"
+      title={
+        <Space>
+          <KeyOutlined />
+          {t("title")}
+        </Space>
+      }
+      data-testid="api-key-panel"
+      style={{ marginTop: 16, maxWidth: 960 }}
+    >
       <Typography.Paragraph type="secondary">{t("intro")}</Typography.Paragraph>
       {key === undefined ? null : key ? (
         <Descriptions size="small" column={1} bordered>
           <Descriptions.Item label={t("key")}>
-            <Typography.Text code data-testid="api-key-hint">{key.key_hint}</Typography.Text>
+            <Typography.Text code data-testid="api-key-hint">
+              {key.key_hint}
+            </Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t("rate")}>{t("rate_value", { count: key.rate_per_minute })}</Descriptions.Item>
           <Descriptions.Item label={t("created_at")}>
@@ -89,10 +103,16 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
           description={
             <Space direction="vertical" style={{ width: "100%" }}>
               <span>
-                {t("key")}: <Typography.Text code copyable data-testid="api-key-full">{issued.key}</Typography.Text>
+                {t("key")}:{" "}
+                <Typography.Text code copyable data-testid="api-key-full">
+                  {issued.key}
+                </Typography.Text>
               </span>
               <span>
-                {t("secret")}: <Typography.Text code copyable data-testid="api-key-secret">{issued.secret}</Typography.Text>
+                {t("secret")}:{" "}
+                <Typography.Text code copyable data-testid="api-key-secret">
+                  {issued.secret}
+                </Typography.Text>
               </span>
             </Space>
           }
@@ -103,14 +123,20 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
         {key ? (
           <>
             <Popconfirm title={t("reset_confirm")} onConfirm={() => run("reset")}>
-              <Button loading={busy} data-testid="api-key-reset">{t("reset")}</Button>
+              <Button loading={busy} data-testid="api-key-reset">
+                {t("reset")}
+              </Button>
             </Popconfirm>
             <Popconfirm title={t("revoke_confirm")} onConfirm={() => run("revoke")}>
-              <Button danger loading={busy} data-testid="api-key-revoke">{t("revoke")}</Button>
+              <Button danger loading={busy} data-testid="api-key-revoke">
+                {t("revoke")}
+              </Button>
             </Popconfirm>
           </>
         ) : key === null ? (
-          <Button type="primary" loading={busy} onClick={() => run("create")} data-testid="api-key-create">{t("create")}</Button>
+          <Button type="primary" loading={busy} onClick={() => run("create")} data-testid="api-key-create">
+            {t("create")}
+          </Button>
         ) : null}
       </Space>
 
@@ -118,8 +144,24 @@ export function ApiKeyPanel({ appId }: { appId: string }) {
         <Tabs
           style={{ marginTop: 16 }}
           items={[
-            { key: "curl", label: "curl", children: <Typography.Paragraph copyable={{ text: buildCurlSnippet(origin, appId, shownKey) }}><pre style={SNIPPET_STYLE}>{buildCurlSnippet(origin, appId, shownKey)}</pre></Typography.Paragraph> },
-            { key: "openai", label: t("openai_tab"), children: <Typography.Paragraph copyable={{ text: buildOpenAiSnippet(origin, appId, shownKey) }}><pre style={SNIPPET_STYLE}>{buildOpenAiSnippet(origin, appId, shownKey)}</pre></Typography.Paragraph> },
+            {
+              key: "curl",
+              label: "curl",
+              children: (
+                <Typography.Paragraph copyable={{ text: buildCurlSnippet(origin, appId, shownKey) }}>
+                  <pre style={SNIPPET_STYLE}>{buildCurlSnippet(origin, appId, shownKey)}</pre>
+                </Typography.Paragraph>
+              ),
+            },
+            {
+              key: "openai",
+              label: t("openai_tab"),
+              children: (
+                <Typography.Paragraph copyable={{ text: buildOpenAiSnippet(origin, appId, shownKey) }}>
+                  <pre style={SNIPPET_STYLE}>{buildOpenAiSnippet(origin, appId, shownKey)}</pre>
+                </Typography.Paragraph>
+              ),
+            },
           ]}
         />
       ) : null}

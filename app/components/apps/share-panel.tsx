@@ -69,7 +69,8 @@ function CreditNote({ credit }: { credit: TShareCredit }) {
       message={t("credit.none_title")}
       description={
         <>
-          {t("credit.none_body", { edition: t(`editions.${credit.upgradeTo ?? "professional"}`, { ns: "common" }) })} <AppLink to="/upgrade">{t("credit.upgrade")}</AppLink>
+          {t("credit.none_body", { edition: t(`editions.${credit.upgradeTo ?? "professional"}`, { ns: "common" }) })}{" "}
+          <AppLink to="/upgrade">{t("credit.upgrade")}</AppLink>
         </>
       }
       data-testid="share-credit-none"
@@ -103,7 +104,15 @@ function ShareDialog({ app, touser, credit, origin, onClose }: TProps & { app: T
   ];
 
   return (
-    <Modal open title={t("title", { name: app.name })} onCancel={onClose} footer={null} width="min(640px, calc(100vw - 24px))" destroyOnHidden data-testid="share-panel">
+    <Modal
+      open
+      title={t("title", { name: app.name })}
+      onCancel={onClose}
+      footer={null}
+      width="min(640px, calc(100vw - 24px))"
+      destroyOnHidden
+      data-testid="share-panel"
+    >
       <div className="share-panel" data-testid="share-panel-body">
         <section className="share-panel__section">
           <Typography.Text strong>{t("link")}</Typography.Text>
@@ -114,12 +123,23 @@ function ShareDialog({ app, touser, credit, origin, onClose }: TProps & { app: T
           <CreditNote credit={credit} />
         </section>
         <section className="share-panel__section share-panel__qr">
-          <div className="share-panel__qr-box">{qr ? <img src={qr} alt={t("qr_alt", { name: app.name })} width={180} height={180} data-testid="share-qr" /> : <div className="share-panel__qr-placeholder" />}</div>
+          <div className="share-panel__qr-box">
+            {qr ? (
+              <img src={qr} alt={t("qr_alt", { name: app.name })} width={180} height={180} data-testid="share-qr" />
+            ) : (
+              <div className="share-panel__qr-placeholder" />
+            )}
+          </div>
           <Space direction="vertical">
             <Typography.Text strong>{t("qr")}</Typography.Text>
             <Typography.Text type="secondary">{t("qr_hint")}</Typography.Text>
             <Space wrap>
-              <Button icon={<DownloadOutlined />} disabled={!qr} onClick={() => qr && downloadUrl(qr, safeFileName(`${app.name}-qr`, "png"))} data-testid="share-qr-download">
+              <Button
+                icon={<DownloadOutlined />}
+                disabled={!qr}
+                onClick={() => qr && downloadUrl(qr, safeFileName(`${app.name}-qr`, "png"))}
+                data-testid="share-qr-download"
+              >
                 {t("qr_download")}
               </Button>
               <Button type="primary" icon={<PictureOutlined />} onClick={() => navigate(posterEditorPath(app.id))} data-testid="share-poster">

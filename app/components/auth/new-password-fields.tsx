@@ -15,7 +15,12 @@ export function NewPasswordFields({ schema, label, extra }: { schema: ZodType; l
         name="confirm"
         label={t("fields.confirm")}
         dependencies={["password"]}
-        rules={[({ getFieldValue }) => ({ validator: async (_r, v) => (v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" })))) })]}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: async (_r, v) =>
+              v === getFieldValue("password") ? undefined : Promise.reject(new Error(t("validation.password_confirm", { ns: "errors" }))),
+          }),
+        ]}
       >
         <Input.Password autoComplete="new-password" data-testid="confirm" />
       </Form.Item>

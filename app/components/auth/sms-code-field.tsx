@@ -8,7 +8,15 @@ import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
 
 /** Phone and code fields with a send button that counts down the minute between codes. */
-export function SmsCodeFields({ form, purpose, phoneLabel }: { form: FormInstance; purpose: "login" | "register" | "reset_password" | "bind_phone"; phoneLabel?: string }) {
+export function SmsCodeFields({
+  form,
+  purpose,
+  phoneLabel,
+}: {
+  form: FormInstance;
+  purpose: "login" | "register" | "reset_password" | "bind_phone";
+  phoneLabel?: string;
+}) {
   const { t } = useTranslation("auth");
   const { message } = App.useApp();
   const [wait, setWait] = useState(0);
@@ -27,7 +35,10 @@ export function SmsCodeFields({ form, purpose, phoneLabel }: { form: FormInstanc
     { fallback: t("errors.network", { ns: "auth" }) },
   );
   const send = async () => {
-    const phone = await form.validateFields(["phone"]).then((v) => v.phone as string, () => null);
+    const phone = await form.validateFields(["phone"]).then(
+      (v) => v.phone as string,
+      () => null,
+    );
     if (phone) await sendCode.run(phone);
   };
 

@@ -29,7 +29,11 @@ export function BotBuyConfirm({ open, quote, name, channel, busy, onConfirm, onC
   const [recharging, setRecharging] = useState(false);
   // The balance as it is now: a top-up in another tab, or a purchase, may have changed it.
   useEffect(() => {
-    if (open) void getWalletView().then((w) => setBalance(toMicro(w.available)), () => undefined);
+    if (open)
+      void getWalletView().then(
+        (w) => setBalance(toMicro(w.available)),
+        () => undefined,
+      );
   }, [open]);
 
   const price = quote.price_year_micro;
@@ -90,7 +94,12 @@ export function BotBuyConfirm({ open, quote, name, channel, busy, onConfirm, onC
           />
         )}
       </Modal>
-      <RechargeDialog open={recharging} onClose={() => setRecharging(false)} initialAmount={Math.ceil(short / 1_000_000) || undefined} onPaid={(available) => setBalance(toMicro(available))} />
+      <RechargeDialog
+        open={recharging}
+        onClose={() => setRecharging(false)}
+        initialAmount={Math.ceil(short / 1_000_000) || undefined}
+        onPaid={(available) => setBalance(toMicro(available))}
+      />
     </>
   );
 }

@@ -23,7 +23,14 @@ import { PlatformPicker } from "./platform-picker";
 import { QuoteLine } from "./quote-line";
 import { formatMicro, type TAgentOption, type TBotQuote } from "./types";
 
-type TValues = { name: string; agent_id?: string; channel: TBotChannel; credentials: Record<string, unknown>; group_reply: "mention" | "all"; greeting: string };
+type TValues = {
+  name: string;
+  agent_id?: string;
+  channel: TBotChannel;
+  credentials: Record<string, unknown>;
+  group_reply: "mention" | "all";
+  greeting: string;
+};
 
 export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote: TBotQuote } }) {
   const { t } = useTranslation("bots");
@@ -52,7 +59,8 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
     const checked = ZBotCreate.safeParse(payload);
     const issues: TFieldIssue[] = checked.success ? [] : checked.error.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { ns: "errors" }) }));
     const creds = CREDENTIAL_SCHEMAS[values.channel].safeParse(values.credentials ?? {});
-    if (!creds.success) issues.push(...creds.error.issues.map((i) => ({ path: ["credentials", ...i.path].join("."), message: t(i.message, { ns: "errors" }) })));
+    if (!creds.success)
+      issues.push(...creds.error.issues.map((i) => ({ path: ["credentials", ...i.path].join("."), message: t(i.message, { ns: "errors" }) })));
     if (issues.length || !checked.success) return showIssues(issues);
     setConfirming(checked.data);
   };
@@ -80,7 +88,14 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
     setConfirming(null);
   };
 
-  const initial: TValues = { name: "", agent_id: data.agents.length === 1 ? data.agents[0].id : undefined, channel: "wechat", credentials: credentialInitial("wechat"), group_reply: "mention", greeting: "" };
+  const initial: TValues = {
+    name: "",
+    agent_id: data.agents.length === 1 ? data.agents[0].id : undefined,
+    channel: "wechat",
+    credentials: credentialInitial("wechat"),
+    group_reply: "mention",
+    greeting: "",
+  };
 
   return (
     <div className="console__page bots-page" data-testid="bot-create">
@@ -121,7 +136,12 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
             <Input maxLength={BOT_NAME_MAX} showCount placeholder={t("create.name_placeholder")} data-testid="bot-name-input" />
           </Form.Item>
           <Form.Item name="agent_id" label={t("create.agent")} required extra={t("create.agent_hint")}>
-            <Select options={data.agents.map((a) => ({ value: a.id, label: a.name }))} placeholder={t("create.choose")} data-testid="bot-agent" notFoundContent={t("create.no_agents")} />
+            <Select
+              options={data.agents.map((a) => ({ value: a.id, label: a.name }))}
+              placeholder={t("create.choose")}
+              data-testid="bot-agent"
+              notFoundContent={t("create.no_agents")}
+            />
           </Form.Item>
         </Card>
         <Card title={t("create.platform")} className="bots-section">
@@ -134,7 +154,13 @@ export function BotCreatePage({ data }: { data: { agents: TAgentOption[]; quote:
         </Card>
         <Card title={t("create.behaviour")} className="bots-section">
           <Form.Item name="group_reply" label={t("create.group_reply")} extra={t("create.group_reply_hint")}>
-            <Radio.Group data-testid="bot-group-reply" options={[{ value: "mention", label: t("group_reply.mention") }, { value: "all", label: t("group_reply.all") }]} />
+            <Radio.Group
+              data-testid="bot-group-reply"
+              options={[
+                { value: "mention", label: t("group_reply.mention") },
+                { value: "all", label: t("group_reply.all") },
+              ]}
+            />
           </Form.Item>
           <Form.Item name="greeting" label={t("create.greeting")} extra={t("create.greeting_hint")}>
             <Input.TextArea rows={3} maxLength={GREETING_MAX} placeholder={t("create.greeting_placeholder")} data-testid="bot-greeting-input" />

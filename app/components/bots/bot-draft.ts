@@ -5,7 +5,14 @@ import { SECRET_FIELDS, type TBotChannel } from "../../../server/bots/bots.schem
 const KEY = "zelin:bot-draft";
 const KEEP_MS = 30 * 60_000;
 
-export type TBotDraft = { name: string; agent_id?: string; channel: TBotChannel; credentials: Record<string, unknown>; group_reply: "mention" | "all"; greeting: string };
+export type TBotDraft = {
+  name: string;
+  agent_id?: string;
+  channel: TBotChannel;
+  credentials: Record<string, unknown>;
+  group_reply: "mention" | "all";
+  greeting: string;
+};
 
 export function keepBotDraft(values: TBotDraft) {
   const secrets = new Set(SECRET_FIELDS[values.channel] ?? []);

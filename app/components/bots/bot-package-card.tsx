@@ -80,7 +80,13 @@ export function BotPackageCard({ bot, priceMicro, busy, onRenew, onToggle, onDel
         <Button type="primary" loading={busy === "renew"} onClick={confirmRenew} data-testid="bot-renew">
           {t("package.renew", { price })}
         </Button>
-        <Button icon={bot.enabled ? <PauseCircleOutlined /> : <PlayCircleOutlined />} loading={busy === "toggle"} onClick={() => void guarded(onToggle)()} data-testid="bot-toggle" data-enabled={bot.enabled}>
+        <Button
+          icon={bot.enabled ? <PauseCircleOutlined /> : <PlayCircleOutlined />}
+          loading={busy === "toggle"}
+          onClick={() => void guarded(onToggle)()}
+          data-testid="bot-toggle"
+          data-enabled={bot.enabled}
+        >
           {bot.enabled ? t("package.pause") : t("package.resume")}
         </Button>
         <Button danger icon={<DeleteOutlined />} loading={busy === "delete"} onClick={confirmDelete} data-testid="bot-delete">

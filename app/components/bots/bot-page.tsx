@@ -47,7 +47,11 @@ export function BotPage({ data }: { data: TData }) {
   const noticeText = useNoticeText();
 
   const refreshLists = useCallback(async () => {
-    const [s, d, tg] = await Promise.all([trpc.bots.schedules.list.query({ bot_id: botId }), trpc.bots.deliveries.query({ bot_id: botId }), trpc.bots.targets.query({ bot_id: botId })]);
+    const [s, d, tg] = await Promise.all([
+      trpc.bots.schedules.list.query({ bot_id: botId }),
+      trpc.bots.deliveries.query({ bot_id: botId }),
+      trpc.bots.targets.query({ bot_id: botId }),
+    ]);
     setSchedules(s);
     setDeliveries((shown) => mergeDeliveries(d, shown));
     setTargets(tg);
@@ -143,7 +147,15 @@ export function BotPage({ data }: { data: TData }) {
               await reloadBot();
               await seeEvents();
             }}
-            onToggle={async () => setBot(await act("toggle", () => trpc.bots.update.mutate({ bot_id: botId, enabled: !bot.enabled }), bot.enabled ? t("package.paused") : t("package.resumed")))}
+            onToggle={async () =>
+              setBot(
+                await act(
+                  "toggle",
+                  () => trpc.bots.update.mutate({ bot_id: botId, enabled: !bot.enabled }),
+                  bot.enabled ? t("package.paused") : t("package.resumed"),
+                ),
+              )
+            }
             onDelete={async () => {
               const { refunded_micro } = await act("delete", () => trpc.bots.delete.mutate({ bot_id: botId }));
               message.success(refunded_micro > 0 ? t("package.deleted_refunded", { amount: formatMicro(refunded_micro) }) : t("package.deleted"));

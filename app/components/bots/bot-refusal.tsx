@@ -45,11 +45,19 @@ export function BotRefusal({ refusal, onClose }: { refusal: TRefusal | null; onC
     ) : null;
   return (
     <>
-      <Alert type="error" showIcon closable onClose={onClose} className="bots-alert" data-testid="bot-refusal" data-code={refusal.code} message={refusal.description} description={t(`refusal.${refusal.code}`)} action={action} />
-      <RechargeDialog
-        open={recharging}
-        onClose={() => setRecharging(false)}
+      <Alert
+        type="error"
+        showIcon
+        closable
+        onClose={onClose}
+        className="bots-alert"
+        data-testid="bot-refusal"
+        data-code={refusal.code}
+        message={refusal.description}
+        description={t(`refusal.${refusal.code}`)}
+        action={action}
       />
+      <RechargeDialog open={recharging} onClose={() => setRecharging(false)} />
     </>
   );
 }

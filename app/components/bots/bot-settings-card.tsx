@@ -36,7 +36,10 @@ export function BotSettingsCard({ bot, onSaved }: { bot: TBotView; onSaved: (bot
   const save = async (values: TValues) => {
     const checked = ZBotUpdate.safeParse({ bot_id: bot.id, ...values });
     if (!checked.success) {
-      setFieldIssues(form, checked.error.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { ns: "errors" }) })));
+      setFieldIssues(
+        form,
+        checked.error.issues.map((i) => ({ path: i.path.join("."), message: t(i.message, { ns: "errors" }) })),
+      );
       return;
     }
     await update.run(checked.data);
@@ -44,7 +47,14 @@ export function BotSettingsCard({ bot, onSaved }: { bot: TBotView; onSaved: (bot
 
   return (
     <Card title={t("settings.title")} className="bots-section" data-testid="bot-settings">
-      <Form form={form} layout="vertical" initialValues={{ name: bot.name, greeting: bot.greeting, group_reply: bot.group_reply }} onFinish={save} onValuesChange={(changed) => clearChangedErrors(form, changed)} data-testid="bot-settings-form">
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ name: bot.name, greeting: bot.greeting, group_reply: bot.group_reply }}
+        onFinish={save}
+        onValuesChange={(changed) => clearChangedErrors(form, changed)}
+        data-testid="bot-settings-form"
+      >
         <Form.Item name="name" label={t("create.name")} required>
           <Input maxLength={BOT_NAME_MAX} data-testid="bot-settings-name" />
         </Form.Item>
@@ -52,7 +62,13 @@ export function BotSettingsCard({ bot, onSaved }: { bot: TBotView; onSaved: (bot
           <Input.TextArea rows={3} maxLength={GREETING_MAX} placeholder={t("create.greeting_placeholder")} data-testid="bot-settings-greeting" />
         </Form.Item>
         <Form.Item name="group_reply" label={t("create.group_reply")} extra={t("create.group_reply_hint")}>
-          <Radio.Group data-testid="bot-settings-group-reply" options={[{ value: "mention", label: t("group_reply.mention") }, { value: "all", label: t("group_reply.all") }]} />
+          <Radio.Group
+            data-testid="bot-settings-group-reply"
+            options={[
+              { value: "mention", label: t("group_reply.mention") },
+              { value: "all", label: t("group_reply.all") },
+            ]}
+          />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="bot-settings-save">
           {t("settings.save")}
@@ -95,7 +111,13 @@ export function BotCredentialsCard({ bot, onSaved }: { bot: TBotView; onSaved: (
       }
     >
       {editing ? (
-        <Form form={form} layout="vertical" initialValues={{ credentials: credentialInitial(bot.channel, bot.credentials_masked) }} onFinish={save} onValuesChange={(changed) => clearChangedErrors(form, changed)}>
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{ credentials: credentialInitial(bot.channel, bot.credentials_masked) }}
+          onFinish={save}
+          onValuesChange={(changed) => clearChangedErrors(form, changed)}
+        >
           <CredentialFields channel={bot.channel} masked={bot.credentials_masked} />
           <Space>
             <Button type="primary" htmlType="submit" loading={saving} data-testid="bot-credentials-save">
@@ -108,7 +130,13 @@ export function BotCredentialsCard({ bot, onSaved }: { bot: TBotView; onSaved: (
         <Descriptions column={1} size="small" bordered className="bots-creds" data-testid="bot-credentials-masked">
           {shown.map((f) => (
             <Descriptions.Item key={f.name} label={t(`cred.${bot.channel}.${f.name}.label`)}>
-              <span data-testid={`bot-masked-${f.name}`}>{f.kind === "mode" ? t(`cred.feishu.mode.${bot.credentials_masked[f.name]}`) : f.kind === "switch" ? t(bot.credentials_masked[f.name] === "true" ? "credentials.on" : "credentials.off") : bot.credentials_masked[f.name]}</span>
+              <span data-testid={`bot-masked-${f.name}`}>
+                {f.kind === "mode"
+                  ? t(`cred.feishu.mode.${bot.credentials_masked[f.name]}`)
+                  : f.kind === "switch"
+                    ? t(bot.credentials_masked[f.name] === "true" ? "credentials.on" : "credentials.off")
+                    : bot.credentials_masked[f.name]}
+              </span>
             </Descriptions.Item>
           ))}
         </Descriptions>

@@ -15,7 +15,7 @@ export function BotStatusCard({ bot, origin, busy, onRelogin }: { bot: TBotView;
   const { message } = App.useApp();
   const callbackUrl = bot.callback_path ? `${origin}${bot.callback_path}` : null;
   const waitingScan = bot.channel === "wechat" && bot.enabled && !bot.package_expired && (bot.state === "deploying" || bot.state === "to_be_associated");
-  const copy = async (text: string) => (await copyText(text)) ? message.success(t("status.copied")) : message.error(t("status.copy_failed"));
+  const copy = async (text: string) => ((await copyText(text)) ? message.success(t("status.copied")) : message.error(t("status.copy_failed")));
 
   return (
     <Card title={t("status.title")} className="bots-section" data-testid="bot-status">
@@ -27,7 +27,9 @@ export function BotStatusCard({ bot, origin, busy, onRelogin }: { bot: TBotView;
           </Typography.Text>
         </Space>
         <BotStateDetail detail={bot.state_detail} />
-        <Typography.Paragraph className="bots-state-explain">{t(bot.enabled || bot.state === "expired" ? `state_explain.${bot.state}` : "state_explain.paused")}</Typography.Paragraph>
+        <Typography.Paragraph className="bots-state-explain">
+          {t(bot.enabled || bot.state === "expired" ? `state_explain.${bot.state}` : "state_explain.paused")}
+        </Typography.Paragraph>
       </Space>
       {bot.channel === "wechat" && (
         <div className="bots-wechat">

@@ -9,7 +9,13 @@ type TField = { name: string; kind?: "text" | "secret" | "mode" | "switch"; requ
 
 export const CREDENTIAL_FIELDS: Record<TBotChannel, TField[]> = {
   wechat: [],
-  wecom: [{ name: "corp_id", required: true }, { name: "agent_id", required: true }, { name: "secret", required: true }, { name: "token", required: true }, { name: "encoding_aes_key", required: true }],
+  wecom: [
+    { name: "corp_id", required: true },
+    { name: "agent_id", required: true },
+    { name: "secret", required: true },
+    { name: "token", required: true },
+    { name: "encoding_aes_key", required: true },
+  ],
   dingtalk: [{ name: "client_id", required: true }, { name: "client_secret", required: true }, { name: "card_template_id" }],
   feishu: [
     { name: "app_id", required: true },
@@ -40,7 +46,16 @@ export function CredentialFields({ channel, masked }: { channel: TBotChannel; ma
   const mode = Form.useWatch(["credentials", "mode"]) as string | undefined;
   const fields = CREDENTIAL_FIELDS[channel];
   if (!fields.length)
-    return <Alert type="info" showIcon className="bots-alert" message={t("cred.wechat.none")} description={t("cred.wechat.none_hint")} data-testid="bot-cred-wechat" />;
+    return (
+      <Alert
+        type="info"
+        showIcon
+        className="bots-alert"
+        message={t("cred.wechat.none")}
+        description={t("cred.wechat.none_hint")}
+        data-testid="bot-cred-wechat"
+      />
+    );
   return (
     <div data-testid={`bot-cred-${channel}`}>
       <Alert type="info" showIcon className="bots-alert" message={t(`cred.${channel}.guide_title`)} description={t(`cred.${channel}.guide`)} />
@@ -59,12 +74,19 @@ export function CredentialFields({ channel, masked }: { channel: TBotChannel; ma
         if (f.kind === "mode")
           return (
             <Form.Item key={f.name} name={["credentials", f.name]} label={label} extra={help}>
-              <Radio.Group data-testid={`bot-cred-${f.name}`} options={["websocket", "webhook"].map((m) => ({ value: m, label: t(`cred.feishu.mode.${m}`) }))} />
+              <Radio.Group
+                data-testid={`bot-cred-${f.name}`}
+                options={["websocket", "webhook"].map((m) => ({ value: m, label: t(`cred.feishu.mode.${m}`) }))}
+              />
             </Form.Item>
           );
         return (
           <Form.Item key={f.name} name={["credentials", f.name]} label={label} extra={keep ? `${help} ${keep}` : help} required={f.required && !keep}>
-            {secret ? <Input.Password autoComplete="new-password" placeholder={masked?.[f.name] || undefined} data-testid={`bot-cred-${f.name}`} /> : <Input autoComplete="off" data-testid={`bot-cred-${f.name}`} />}
+            {secret ? (
+              <Input.Password autoComplete="new-password" placeholder={masked?.[f.name] || undefined} data-testid={`bot-cred-${f.name}`} />
+            ) : (
+              <Input autoComplete="off" data-testid={`bot-cred-${f.name}`} />
+            )}
           </Form.Item>
         );
       })}

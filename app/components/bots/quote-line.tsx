@@ -11,14 +11,18 @@ export const limitReached = (q: TBotQuote) => q.limit !== null && q.used >= q.li
 export function QuoteLine({ quote, showLimitAlert = true }: { quote: TBotQuote; showLimitAlert?: boolean }) {
   const { t } = useTranslation("bots");
   const href = useBotsHref();
-  const used = quote.limit === null ? t("quote.used_unlimited", { used: quote.used }) : quote.limit === 0 ? t("quote.used_none") : t("quote.used", { used: quote.used, limit: quote.limit });
+  const used =
+    quote.limit === null
+      ? t("quote.used_unlimited", { used: quote.used })
+      : quote.limit === 0
+        ? t("quote.used_none")
+        : t("quote.used", { used: quote.used, limit: quote.limit });
   return (
     <div className="bots-quote" data-testid="bot-quote" data-used={quote.used} data-limit={quote.limit ?? ""}>
-      <Typography.Text>
-        {t("quote.price", { price: formatMicro(quote.price_year_micro), days: quote.package_days })}
-      </Typography.Text>
+      <Typography.Text>{t("quote.price", { price: formatMicro(quote.price_year_micro), days: quote.package_days })}</Typography.Text>
       <Typography.Text type="secondary">
-        {t("quote.edition", { edition: t(`editions.${quote.edition}`, { ns: "common", defaultValue: quote.edition }) })} · <span data-testid="bot-quote-used">{used}</span>
+        {t("quote.edition", { edition: t(`editions.${quote.edition}`, { ns: "common", defaultValue: quote.edition }) })} ·{" "}
+        <span data-testid="bot-quote-used">{used}</span>
       </Typography.Text>
       {showLimitAlert && limitReached(quote) && (
         <Alert

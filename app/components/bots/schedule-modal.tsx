@@ -18,7 +18,19 @@ type TValues = { content: string; targets: string[]; send_at: string; loop: TSch
 
 const keyOf = (t: { kind: string; id: string }) => `${t.kind}\u0001${t.id}`;
 
-export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { botId: string; schedule: TScheduleView | null; targets: TTargetView[]; onClose: () => void; onSaved: (s: TScheduleView) => void }) {
+export function ScheduleModal({
+  botId,
+  schedule,
+  targets,
+  onClose,
+  onSaved,
+}: {
+  botId: string;
+  schedule: TScheduleView | null;
+  targets: TTargetView[];
+  onClose: () => void;
+  onSaved: (s: TScheduleView) => void;
+}) {
   const { t } = useTranslation("bots");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
@@ -33,10 +45,7 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
   const [manualKind, setManualKind] = useState<"contact" | "group">("contact");
   const [manualId, setManualId] = useState("");
 
-  const options = useMemo(
-    () => [...known.entries()].map(([value, x]) => ({ value, label: `${t(`target.${x.kind}`)} · ${x.name || x.id}` })),
-    [known, t],
-  );
+  const options = useMemo(() => [...known.entries()].map(([value, x]) => ({ value, label: `${t(`target.${x.kind}`)} · ${x.name || x.id}` })), [known, t]);
 
   const addManual = () => {
     const id = manualId.trim();
@@ -50,7 +59,11 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
     setManualId("");
   };
 
-  const show = (issues: TFieldIssue[]) => setFieldIssues(form, issues.map((i) => ({ ...i, path: i.path.startsWith("targets") ? "targets" : i.path })));
+  const show = (issues: TFieldIssue[]) =>
+    setFieldIssues(
+      form,
+      issues.map((i) => ({ ...i, path: i.path.startsWith("targets") ? "targets" : i.path })),
+    );
   const send = useMutation(
     async (input: TScheduleInput) => {
       const saved = await callTrpc(() => trpc.bots.schedules.save.mutate(input));
@@ -88,7 +101,14 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
   };
 
   const initial: TValues = schedule
-    ? { content: schedule.content, targets: schedule.targets.map(keyOf), send_at: toLocalInput(new Date(schedule.send_at)), loop: schedule.loop as TScheduleLoop, every_hours: schedule.every_hours, enabled: schedule.enabled }
+    ? {
+        content: schedule.content,
+        targets: schedule.targets.map(keyOf),
+        send_at: toLocalInput(new Date(schedule.send_at)),
+        loop: schedule.loop as TScheduleLoop,
+        every_hours: schedule.every_hours,
+        enabled: schedule.enabled,
+      }
     : { content: "", targets: [], send_at: toLocalInput(nextWholeHour()), loop: "daily", every_hours: 24, enabled: true };
 
   return (
@@ -104,18 +124,44 @@ export function ScheduleModal({ botId, schedule, targets, onClose, onSaved }: { 
       destroyOnHidden
       data-testid="schedule-modal"
     >
-      <Form form={form} layout="vertical" initialValues={initial} onFinish={save} onValuesChange={(changed) => clearChangedErrors(form, changed)} data-testid="schedule-form">
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={save}
+        onValuesChange={(changed) => clearChangedErrors(form, changed)}
+        data-testid="schedule-form"
+      >
         <Form.Item name="content" label={t("schedule.content")} required>
           <Input.TextArea rows={4} maxLength={SCHEDULE_CONTENT_MAX} showCount placeholder={t("schedule.content_placeholder")} data-testid="schedule-content" />
         </Form.Item>
         <Form.Item name="targets" label={t("schedule.targets")} required extra={targets.length ? t("schedule.targets_hint") : t("schedule.targets_none")}>
-          <Select mode="multiple" options={options} placeholder={t("schedule.targets_placeholder")} optionFilterProp="label" data-testid="schedule-targets" notFoundContent={t("schedule.targets_none")} />
+          <Select
+            mode="multiple"
+            options={options}
+            placeholder={t("schedule.targets_placeholder")}
+            optionFilterProp="label"
+            data-testid="schedule-targets"
+            notFoundContent={t("schedule.targets_none")}
+          />
         </Form.Item>
         <div className="bots-manual-target">
           <Typography.Text type="secondary">{t("schedule.manual")}</Typography.Text>
           <Space.Compact className="bots-manual-target__row">
-            <Select value={manualKind} onChange={setManualKind} options={(["contact", "group"] as const).map((k) => ({ value: k, label: t(`target.${k}`) }))} className="bots-manual-target__kind" data-testid="schedule-manual-kind" />
-            <Input value={manualId} onChange={(e) => setManualId(e.target.value)} onPressEnter={(e) => (e.preventDefault(), addManual())} placeholder={t("schedule.manual_placeholder")} data-testid="schedule-manual-id" />
+            <Select
+              value={manualKind}
+              onChange={setManualKind}
+              options={(["contact", "group"] as const).map((k) => ({ value: k, label: t(`target.${k}`) }))}
+              className="bots-manual-target__kind"
+              data-testid="schedule-manual-kind"
+            />
+            <Input
+              value={manualId}
+              onChange={(e) => setManualId(e.target.value)}
+              onPressEnter={(e) => (e.preventDefault(), addManual())}
+              placeholder={t("schedule.manual_placeholder")}
+              data-testid="schedule-manual-id"
+            />
             <Button icon={<PlusOutlined />} onClick={addManual} data-testid="schedule-manual-add">
               {t("schedule.manual_add")}
             </Button>

@@ -31,7 +31,17 @@ function NextSend({ s }: { s: TScheduleView }) {
   );
 }
 
-export function SchedulesCard({ botId, schedules, targets, onChange }: { botId: string; schedules: TScheduleView[]; targets: TTargetView[]; onChange: () => Promise<void> }) {
+export function SchedulesCard({
+  botId,
+  schedules,
+  targets,
+  onChange,
+}: {
+  botId: string;
+  schedules: TScheduleView[];
+  targets: TTargetView[];
+  onChange: () => Promise<void>;
+}) {
   const { t } = useTranslation("bots");
   const { message, modal } = App.useApp();
   const [editing, setEditing] = useState<TScheduleView | "new" | null>(null);
@@ -94,7 +104,14 @@ export function SchedulesCard({ botId, schedules, targets, onChange }: { botId: 
                 <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(s)} data-testid="schedule-edit">
                   {t("schedule.edit")}
                 </Button>
-                <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(s)} data-testid="schedule-delete" aria-label={t("schedule.delete")} />
+                <Button
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  onClick={() => remove(s)}
+                  data-testid="schedule-delete"
+                  aria-label={t("schedule.delete")}
+                />
               </Space>
             </li>
           ))}

@@ -15,10 +15,13 @@ export function useBotPoll(state: TBotState, enabled: boolean, tick: (slow: bool
     let stopped = false;
     let timer: ReturnType<typeof setTimeout>;
     const loop = () => {
-      timer = setTimeout(async () => {
-        if (!document.hidden) await tickRef.current(!fast).catch(() => undefined);
-        if (!stopped) loop();
-      }, fast ? FAST_POLL_MS : SLOW_POLL_MS);
+      timer = setTimeout(
+        async () => {
+          if (!document.hidden) await tickRef.current(!fast).catch(() => undefined);
+          if (!stopped) loop();
+        },
+        fast ? FAST_POLL_MS : SLOW_POLL_MS,
+      );
     };
     loop();
     return () => {

@@ -14,7 +14,9 @@ export function WechatLoginQr({ content }: { content: string | null }) {
   useEffect(() => {
     let live = true;
     if (!content) return setSrc(null);
-    void QRCode.toDataURL(content, { errorCorrectionLevel: "M", margin: 2, width: QR_PX * 2, color: { dark: "#000000", light: "#ffffff" } }).then((url) => live && setSrc(url));
+    void QRCode.toDataURL(content, { errorCorrectionLevel: "M", margin: 2, width: QR_PX * 2, color: { dark: "#000000", light: "#ffffff" } }).then(
+      (url) => live && setSrc(url),
+    );
     return () => {
       live = false;
     };

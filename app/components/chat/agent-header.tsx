@@ -8,7 +8,14 @@ import { AppLink } from "../app-link";
 export type TAgentOption = { id: string; name: string; avatar_url: string | null; state: TAgentState };
 export type TAgentState = "draft" | "under_review" | "published" | "on_shelf" | "removed" | "invalid";
 
-const STATE_COLOR: Record<TAgentState, string> = { draft: "default", under_review: "processing", published: "success", on_shelf: "success", removed: "warning", invalid: "error" };
+const STATE_COLOR: Record<TAgentState, string> = {
+  draft: "default",
+  under_review: "processing",
+  published: "success",
+  on_shelf: "success",
+  removed: "warning",
+  invalid: "error",
+};
 
 export function AgentStateTag({ state }: { state: TAgentState }) {
   const { t } = useTranslation("chat");
@@ -43,7 +50,11 @@ export function AgentHeader({ agents, current, onPick, onNewDialogue, canStartNe
           options={agents.map((a) => ({ value: a.id, label: a.name }))}
           aria-label={t("pick_agent")}
           data-testid="agent-picker"
-          labelRender={() => <span className="chat__agent-name" data-testid="agent-name">{current?.name}</span>}
+          labelRender={() => (
+            <span className="chat__agent-name" data-testid="agent-name">
+              {current?.name}
+            </span>
+          )}
         />
         {current && <AgentStateTag state={current.state} />}
       </div>

@@ -6,7 +6,6 @@ import { forwardRef, useImperativeHandle, useRef, useState, type KeyboardEvent }
 import { useTranslation } from "react-i18next";
 import { MAX_MESSAGE_CHARS } from "../../../server/dialogues/chat.schema";
 
-
 type TProps = {
   streaming: boolean;
   disabled?: boolean;
@@ -40,7 +39,16 @@ export const ChatInput = forwardRef<TChatInputHandle, TProps>(function ChatInput
     <div className="chat-input" data-testid="chat-input">
       {onAttach && (
         <Tooltip title={t("document.attach")}>
-          <Button type="text" shape="circle" icon={<PaperClipOutlined />} onClick={onAttach} loading={attaching} disabled={disabled} aria-label={t("document.attach")} data-testid="attach" />
+          <Button
+            type="text"
+            shape="circle"
+            icon={<PaperClipOutlined />}
+            onClick={onAttach}
+            loading={attaching}
+            disabled={disabled}
+            aria-label={t("document.attach")}
+            data-testid="attach"
+          />
         </Tooltip>
       )}
       <Input.TextArea
@@ -64,7 +72,15 @@ export const ChatInput = forwardRef<TChatInputHandle, TProps>(function ChatInput
           {t("stop")}
         </Button>
       ) : (
-        <Button type="primary" shape="circle" icon={<ArrowUpOutlined />} disabled={!canSend} onClick={() => void submit()} aria-label={t("send")} data-testid="send" />
+        <Button
+          type="primary"
+          shape="circle"
+          icon={<ArrowUpOutlined />}
+          disabled={!canSend}
+          onClick={() => void submit()}
+          aria-label={t("send")}
+          data-testid="send"
+        />
       )}
     </div>
   );

@@ -138,10 +138,25 @@ export function ChatScreen({ agent, agents, onPick }: TProps) {
           }
         />
       )}
-      <MessageList ref={list} messages={chat.state.messages} agent={agent} welcome={agent.welcome_message} streaming={chat.streaming} onFeedback={onFeedback} onRegenerate={(m) => void onRegenerate(m)} />
+      <MessageList
+        ref={list}
+        messages={chat.state.messages}
+        agent={agent}
+        welcome={agent.welcome_message}
+        streaming={chat.streaming}
+        onFeedback={onFeedback}
+        onRegenerate={(m) => void onRegenerate(m)}
+      />
       <div className="chat__foot">
         {documents.doc && <DocumentChip doc={documents.doc} onRemove={() => documents.setDoc(null)} />}
-        <ChatInput ref={input} streaming={chat.streaming} onSend={onSend} onStop={chat.stop} onAttach={agent.document_reading ? documents.choose : undefined} attaching={documents.uploading} />
+        <ChatInput
+          ref={input}
+          streaming={chat.streaming}
+          onSend={onSend}
+          onStop={chat.stop}
+          onAttach={agent.document_reading ? documents.choose : undefined}
+          attaching={documents.uploading}
+        />
         {documents.picker}
         <div className="chat__hint">{t("input.hint")}</div>
       </div>

@@ -40,7 +40,12 @@ describe("chatReducer", () => {
   });
 
   it("records tool steps in order", () => {
-    const { reply } = run([msg(""), ev("function", { id: "r1", dialogue_id: "d1", name: "current_time", type: "plugin", params: { timezone: "UTC" } }), ev("function", { name: "python_interpreter", type: "code", params: { code: "print(1)" } }), msg("It is noon")]);
+    const { reply } = run([
+      msg(""),
+      ev("function", { id: "r1", dialogue_id: "d1", name: "current_time", type: "plugin", params: { timezone: "UTC" } }),
+      ev("function", { name: "python_interpreter", type: "code", params: { code: "print(1)" } }),
+      msg("It is noon"),
+    ]);
     expect(reply.functions).toEqual([
       { id: "r1", name: "current_time", type: "plugin", params: { timezone: "UTC" } },
       { id: undefined, name: "python_interpreter", type: "code", params: { code: "print(1)" } },

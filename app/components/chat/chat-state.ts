@@ -97,12 +97,18 @@ export function applyStreamEvent(msg: TChatMessage, event: TSseEvent): { msg: TC
   const id = asString(data.id) || msg.id;
   switch (event.event) {
     case "message": {
-      const choice = (Array.isArray(data.choices) ? data.choices[0] : undefined) as { message?: { content?: unknown; reasoning_content?: unknown }; delta?: { content?: unknown; reasoning_content?: unknown } } | undefined;
+      const choice = (Array.isArray(data.choices) ? data.choices[0] : undefined) as
+        { message?: { content?: unknown; reasoning_content?: unknown }; delta?: { content?: unknown; reasoning_content?: unknown } } | undefined;
       const part = choice?.message ?? choice?.delta ?? {};
       return { msg: { ...msg, id, reasoning: msg.reasoning + asString(part.reasoning_content), content: msg.content + asString(part.content) }, dialogueId };
     }
     case "function": {
-      const step: TToolStep = { id: asString(data.id) || undefined, name: asString(data.name), type: asString(data.type) || undefined, params: (data.params as Record<string, unknown>) ?? {} };
+      const step: TToolStep = {
+        id: asString(data.id) || undefined,
+        name: asString(data.name),
+        type: asString(data.type) || undefined,
+        params: (data.params as Record<string, unknown>) ?? {},
+      };
       return { msg: { ...msg, functions: [...msg.functions, step] }, dialogueId };
     }
     case "censor":
@@ -113,7 +119,11 @@ export function applyStreamEvent(msg: TChatMessage, event: TSseEvent): { msg: TC
     }
     case "close": {
       const retrieve = Array.isArray(data.retrieve) ? (data.retrieve as TCitation[]) : [];
-      return { msg: { ...msg, id: asString(data.id) || msg.id, status: "done", retrieve }, dialogueId, userMessageId: asString(data.user_message_id) || undefined };
+      return {
+        msg: { ...msg, id: asString(data.id) || msg.id, status: "done", retrieve },
+        dialogueId,
+        userMessageId: asString(data.user_message_id) || undefined,
+      };
     }
     default:
       return { msg };
@@ -130,7 +140,9 @@ export function chatReducer(state: TChatState, action: TChatAction): TChatState 
       return { dialogueId: action.dialogueId, messages: action.messages.map((m) => toChatMessage(m, action.censoredNotice)) };
     case "send": {
       const reply = { ...newMessage(action.assistantKey, "assistant", "", "streaming"), replacesId: action.replacesId ?? null };
-      const question = action.userKey ? [{ ...newMessage(action.userKey, "user", action.content, "done"), ...(action.images?.length ? { images: action.images } : {}) }] : [];
+      const question = action.userKey
+        ? [{ ...newMessage(action.userKey, "user", action.content, "done"), ...(action.images?.length ? { images: action.images } : {}) }]
+        : [];
       return { ...state, messages: [...state.messages, ...question, reply] };
     }
     case "event": {
@@ -145,7 +157,12 @@ export function chatReducer(state: TChatState, action: TChatAction): TChatState 
       return { dialogueId: dialogueId ?? state.dialogueId, messages };
     }
     case "end":
-      return { ...state, messages: replaceByKey(state.messages, action.key, (m) => (m.status === "streaming" ? { ...m, status: action.status, notice: action.notice ?? m.notice } : m)) };
+      return {
+        ...state,
+        messages: replaceByKey(state.messages, action.key, (m) =>
+          m.status === "streaming" ? { ...m, status: action.status, notice: action.notice ?? m.notice } : m,
+        ),
+      };
     case "feedback":
       return { ...state, messages: state.messages.map((m) => (m.id === action.id ? { ...m, feedback: action.feedback } : m)) };
   }

@@ -20,7 +20,11 @@ export function Citations({ items }: { items: TCitation[] }) {
               <span className="chat-cite__num">{i + 1}</span>
               <span className="chat-cite__name">{c.title || t("citations.untitled")}</span>
             </button>
-            {open === i && <div className="chat-cite__text" data-testid="citation-text">{c.text}</div>}
+            {open === i && (
+              <div className="chat-cite__text" data-testid="citation-text">
+                {c.text}
+              </div>
+            )}
           </li>
         ))}
       </ol>

@@ -16,7 +16,9 @@ const DOCUMENT_TYPES = [".txt", ".docx", ".pdf"];
 /** Whether a stored dialogue's `document` is one we can show. */
 export function readStoredDocument(value: unknown): TChatDocument | null {
   const d = value as Partial<TChatDocument> | null;
-  return d && typeof d.id === "string" && typeof d.name === "string" && typeof d.expires_at === "string" ? { id: d.id, name: d.name, chars: Number(d.chars ?? 0), expires_at: d.expires_at } : null;
+  return d && typeof d.id === "string" && typeof d.name === "string" && typeof d.expires_at === "string"
+    ? { id: d.id, name: d.name, chars: Number(d.chars ?? 0), expires_at: d.expires_at }
+    : null;
 }
 
 export function useDocumentUpload() {
@@ -24,9 +26,13 @@ export function useDocumentUpload() {
   const { message } = App.useApp();
   const input = useRef<HTMLInputElement | null>(null);
   const [doc, setDoc] = useState<TChatDocument | null>(null);
-  const send = useMutation(async (form: FormData) => setDoc(await postFormData<TChatDocument>("/api/v1/ai_message/document", form, { fallbackError: t("upload_failed", { ns: "errors" }) })), {
-    fallback: t("upload_failed", { ns: "errors" }),
-  });
+  const send = useMutation(
+    async (form: FormData) =>
+      setDoc(await postFormData<TChatDocument>("/api/v1/ai_message/document", form, { fallbackError: t("upload_failed", { ns: "errors" }) })),
+    {
+      fallback: t("upload_failed", { ns: "errors" }),
+    },
+  );
   const sendForm = send.run;
 
   const upload = useCallback(
@@ -77,7 +83,11 @@ export function DocumentChip({ doc, onRemove }: { doc: TChatDocument; onRemove: 
         {displayFileName(doc.name)}
       </span>
       <span className="chat-doc__meta">
-        {now === null ? null : expired ? t("document_expired", { ns: "errors" }) : t("document.expires", { time: expires.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) })}
+        {now === null
+          ? null
+          : expired
+            ? t("document_expired", { ns: "errors" })
+            : t("document.expires", { time: expires.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) })}
         {doc.chars > 0 && <> · {t("document.chars", { count: doc.chars })}</>}
       </span>
       <Tooltip title={t("document.remove")}>

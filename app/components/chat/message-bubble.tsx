@@ -1,6 +1,17 @@
 // One row of the chat: the user's question, or a reply with its thinking, tool steps, answer,
 // citations and actions (copy, like, dislike, regenerate on the last reply, switch versions).
-import { DislikeFilled, DislikeOutlined, LeftOutlined, LikeFilled, LikeOutlined, ReloadOutlined, RightOutlined, RobotOutlined, StopOutlined, WarningOutlined } from "@ant-design/icons";
+import {
+  DislikeFilled,
+  DislikeOutlined,
+  LeftOutlined,
+  LikeFilled,
+  LikeOutlined,
+  ReloadOutlined,
+  RightOutlined,
+  RobotOutlined,
+  StopOutlined,
+  WarningOutlined,
+} from "@ant-design/icons";
 import { Avatar, Button, Tooltip } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -101,10 +112,28 @@ function FeedbackButtons({ msg, onFeedback }: { msg: TChatMessage; onFeedback: T
   return (
     <>
       <Tooltip title={t("like")}>
-        <Button type="text" size="small" aria-label={t("like")} aria-pressed={liked} icon={liked ? <LikeFilled /> : <LikeOutlined />} className={liked ? "is-active" : undefined} onClick={() => onFeedback(msg, liked ? "none" : "liked")} data-testid="like" />
+        <Button
+          type="text"
+          size="small"
+          aria-label={t("like")}
+          aria-pressed={liked}
+          icon={liked ? <LikeFilled /> : <LikeOutlined />}
+          className={liked ? "is-active" : undefined}
+          onClick={() => onFeedback(msg, liked ? "none" : "liked")}
+          data-testid="like"
+        />
       </Tooltip>
       <Tooltip title={t("dislike")}>
-        <Button type="text" size="small" aria-label={t("dislike")} aria-pressed={disliked} icon={disliked ? <DislikeFilled /> : <DislikeOutlined />} className={disliked ? "is-active" : undefined} onClick={() => onFeedback(msg, disliked ? "none" : "disliked")} data-testid="dislike" />
+        <Button
+          type="text"
+          size="small"
+          aria-label={t("dislike")}
+          aria-pressed={disliked}
+          icon={disliked ? <DislikeFilled /> : <DislikeOutlined />}
+          className={disliked ? "is-active" : undefined}
+          onClick={() => onFeedback(msg, disliked ? "none" : "disliked")}
+          data-testid="dislike"
+        />
       </Tooltip>
     </>
   );
@@ -127,7 +156,14 @@ function VersionPager({ shown, count, onChange }: { shown: number; count: number
       <span>
         {shown + 1}/{count}
       </span>
-      <Button type="text" size="small" icon={<RightOutlined />} disabled={shown >= count - 1} onClick={() => onChange(shown + 1)} aria-label={t("version.next")} />
+      <Button
+        type="text"
+        size="small"
+        icon={<RightOutlined />}
+        disabled={shown >= count - 1}
+        onClick={() => onChange(shown + 1)}
+        aria-label={t("version.next")}
+      />
     </span>
   );
 }

@@ -39,7 +39,14 @@ export const MessageList = forwardRef<TMessageListHandle, TProps>(function Messa
           </div>
         )}
         {rows.map((row) => (
-          <MessageBubble key={row.key} row={row} agent={agent} canRegenerate={!streaming && row === lastReply} onFeedback={onFeedback} onRegenerate={onRegenerate} />
+          <MessageBubble
+            key={row.key}
+            row={row}
+            agent={agent}
+            canRegenerate={!streaming && row === lastReply}
+            onFeedback={onFeedback}
+            onRegenerate={onRegenerate}
+          />
         ))}
       </div>
     </div>

@@ -10,7 +10,15 @@ import { chatReducer, INITIAL_CHAT, type TChatMessage, type TFeedback, type TSto
 export const SEND_PATH = "/api/v1/ai_message/send_message/sse";
 
 export type TStoredDialogue = {
-  dialogue: { id: string; title: string; agent_id: string | null; agent_name?: string; variables?: Record<string, string>; document?: unknown; interrupted?: boolean };
+  dialogue: {
+    id: string;
+    title: string;
+    agent_id: string | null;
+    agent_name?: string;
+    variables?: Record<string, string>;
+    document?: unknown;
+    interrupted?: boolean;
+  };
   messages: TStoredMessage[];
 };
 
@@ -71,7 +79,11 @@ export function useChatStream(agentId: string | null, chatApi: TChatApi = AGENT_
         // A stream that ends without close, censor or error was cut off on the way.
         dispatch({ type: "end", key: keys.assistant, status: "failed", notice: t("error.interrupted") });
       } catch {
-        dispatch(abort.signal.aborted ? { type: "end", key: keys.assistant, status: "stopped" } : { type: "end", key: keys.assistant, status: "failed", notice: t("error.network") });
+        dispatch(
+          abort.signal.aborted
+            ? { type: "end", key: keys.assistant, status: "stopped" }
+            : { type: "end", key: keys.assistant, status: "failed", notice: t("error.network") },
+        );
       } finally {
         if (controller.current === abort) {
           controller.current = null;
@@ -100,7 +112,10 @@ export function useChatStream(agentId: string | null, chatApi: TChatApi = AGENT_
     (reply: TChatMessage, input: Omit<TSendInput, "content">) => {
       const { messages, dialogueId } = latest.current;
       const index = messages.findIndex((m) => m.key === reply.key);
-      const question = messages.slice(0, index).reverse().find((m) => m.role === "user");
+      const question = messages
+        .slice(0, index)
+        .reverse()
+        .find((m) => m.role === "user");
       if (!agentId || !reply.id || !question) return;
       const body = { ...api.current.toBody(agentId, input), dialogue_id: dialogueId ?? undefined, content: question.content, regenerate_message_id: reply.id };
       void run(body, { user: null, assistant: nextKey("a") }, question.content, reply.id);

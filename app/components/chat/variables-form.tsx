@@ -10,8 +10,19 @@ import type { TVariable } from "../../../server/agents/agents.schema";
 export function buildVariableRules(v: TVariable, t: TFunction): Rule[] {
   const rules: Rule[] = [];
   if (v.required) rules.push({ required: true, whitespace: true, message: t("validation.variable_required", { ns: "errors" }) });
-  if (v.type === "select") rules.push({ validator: async (_r, value) => { if (value && !v.options.includes(value)) throw new Error(t("validation.variable_option", { ns: "errors" })); } });
-  if (v.range) rules.push({ validator: async (_r, value: string | undefined) => { const n = (value ?? "").trim().length; if (n && (n < v.range!.min || n > v.range!.max)) throw new Error(t("validation.variable_range", { ns: "errors" })); } });
+  if (v.type === "select")
+    rules.push({
+      validator: async (_r, value) => {
+        if (value && !v.options.includes(value)) throw new Error(t("validation.variable_option", { ns: "errors" }));
+      },
+    });
+  if (v.range)
+    rules.push({
+      validator: async (_r, value: string | undefined) => {
+        const n = (value ?? "").trim().length;
+        if (n && (n < v.range!.min || n > v.range!.max)) throw new Error(t("validation.variable_range", { ns: "errors" }));
+      },
+    });
   return rules;
 }
 
@@ -22,11 +33,24 @@ export function initialVariableValues(variables: TVariable[], stored?: Record<st
 export function VariablesForm({ variables, form, disabled }: { variables: TVariable[]; form: FormInstance; disabled?: boolean }) {
   const { t } = useTranslation("chat");
   return (
-    <Form form={form} layout="vertical" className="chat-vars__form" initialValues={initialVariableValues(variables)} disabled={disabled} data-testid="variables-form" requiredMark>
+    <Form
+      form={form}
+      layout="vertical"
+      className="chat-vars__form"
+      initialValues={initialVariableValues(variables)}
+      disabled={disabled}
+      data-testid="variables-form"
+      requiredMark
+    >
       {variables.map((v) => (
         <Form.Item key={v.name} name={v.name} label={v.name} rules={buildVariableRules(v, t)} required={v.required} validateFirst>
           {v.type === "select" ? (
-            <Select allowClear placeholder={v.prompt || t("variables.choose")} options={v.options.map((o) => ({ value: o, label: o }))} data-testid={`variable-${v.name}`} />
+            <Select
+              allowClear
+              placeholder={v.prompt || t("variables.choose")}
+              options={v.options.map((o) => ({ value: o, label: o }))}
+              data-testid={`variable-${v.name}`}
+            />
           ) : (
             <Input placeholder={v.prompt || t("variables.fill")} maxLength={v.range?.max} data-testid={`variable-${v.name}`} />
           )}
@@ -37,7 +61,17 @@ export function VariablesForm({ variables, form, disabled }: { variables: TVaria
 }
 
 /** The form as a strip under the header: open before the first message, a one-line summary after. */
-export function VariablesPanel({ variables, form, open, onToggle }: { variables: TVariable[]; form: FormInstance; open: boolean; onToggle: (open: boolean) => void }) {
+export function VariablesPanel({
+  variables,
+  form,
+  open,
+  onToggle,
+}: {
+  variables: TVariable[];
+  form: FormInstance;
+  open: boolean;
+  onToggle: (open: boolean) => void;
+}) {
   const { t } = useTranslation("chat");
   const values = Form.useWatch((all: Record<string, string>) => all, form);
   const summary = variables

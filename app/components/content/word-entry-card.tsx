@@ -28,7 +28,10 @@ export function WordEntryCard({ onChanged }: { onChanged: () => void }) {
   );
 
   const add = async () => {
-    const words = text.split(/\r?\n/).map((w) => w.trim()).filter(Boolean);
+    const words = text
+      .split(/\r?\n/)
+      .map((w) => w.trim())
+      .filter(Boolean);
     if (!words.length) return void message.error(t("validation.required", { ns: "errors" }));
     if (await run(() => apiRequest<TWordsAdded>(`${BASE}/add`, { body: { words }, json: true }))) setText("");
   };

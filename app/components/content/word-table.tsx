@@ -49,9 +49,18 @@ export function WordTable({ page, onPage, onChanged }: { page: TSensitiveWordPag
         {
           title: t("admin.source"),
           key: "source",
-          render: (_: unknown, r: TSensitiveWordRow) => (r.source === "default" ? <Tag>{r.category ? t(`categories.${r.category}`, { defaultValue: r.category }) : t("admin.sources.default")}</Tag> : <Tag color="blue">{t("admin.sources.custom")}</Tag>),
+          render: (_: unknown, r: TSensitiveWordRow) =>
+            r.source === "default" ? (
+              <Tag>{r.category ? t(`categories.${r.category}`, { defaultValue: r.category }) : t("admin.sources.default")}</Tag>
+            ) : (
+              <Tag color="blue">{t("admin.sources.custom")}</Tag>
+            ),
         },
-        { title: t("admin.state"), dataIndex: "enabled", render: (on: boolean) => (on ? <Tag color="green">{t("admin.states.enabled")}</Tag> : <Tag>{t("admin.states.disabled")}</Tag>) },
+        {
+          title: t("admin.state"),
+          dataIndex: "enabled",
+          render: (on: boolean) => (on ? <Tag color="green">{t("admin.states.enabled")}</Tag> : <Tag>{t("admin.states.disabled")}</Tag>),
+        },
         {
           title: t("admin.actions"),
           key: "actions",

@@ -10,7 +10,16 @@ import { errorText, fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
-import { countChars, DDL_MAX_CHARS, ZDatabaseConnection, ZDdl, ZSetIntroduction, ZSetName, type TDatabaseSetView, type TVerifyResult } from "../../../server/knowledge/database/database-sets.schema";
+import {
+  countChars,
+  DDL_MAX_CHARS,
+  ZDatabaseConnection,
+  ZDdl,
+  ZSetIntroduction,
+  ZSetName,
+  type TDatabaseSetView,
+  type TVerifyResult,
+} from "../../../server/knowledge/database/database-sets.schema";
 import { TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX } from "../../../server/knowledge/training-sets.schema";
 import { describeFailure } from "./database-format";
 import { GrantHelp } from "./grant-help";
@@ -50,18 +59,37 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
   const busy = attempt.busyKey;
 
   const verify = async () => {
-    const values = await form.validateFields(["host", "port", "username", "database", "ddl"]).then(() => form.getFieldsValue(), () => null);
+    const values = await form.validateFields(["host", "port", "username", "database", "ddl"]).then(
+      () => form.getFieldsValue(),
+      () => null,
+    );
     if (!values) return;
     await attempt.run("verify", async () => {
-      const r: TVerifyResult = await callTrpc(() => trpc.databaseSets.verify.mutate({ host: values.host, port: values.port, username: values.username, password: values.password ?? "", database: values.database, ddl: values.ddl, id: set?.id }));
-      setNotice(r.ok ? { type: "success", text: t("verify_ok", { version: r.server_version, tables: r.tables.join(", ") }) } : { type: "error", text: t("verify_failed", { reason: describeFailure(t, r.failure) }) });
+      const r: TVerifyResult = await callTrpc(() =>
+        trpc.databaseSets.verify.mutate({
+          host: values.host,
+          port: values.port,
+          username: values.username,
+          password: values.password ?? "",
+          database: values.database,
+          ddl: values.ddl,
+          id: set?.id,
+        }),
+      );
+      setNotice(
+        r.ok
+          ? { type: "success", text: t("verify_ok", { version: r.server_version, tables: r.tables.join(", ") }) }
+          : { type: "error", text: t("verify_failed", { reason: describeFailure(t, r.failure) }) },
+      );
     });
   };
 
   const save = (values: TValues) =>
     attempt.run("save", async () => {
       const input = { ...values, introduction: values.introduction ?? "", password: values.password ?? "" };
-      const saved = set ? await callTrpc(() => trpc.databaseSets.update.mutate({ ...input, id: set.id })) : await callTrpc(() => trpc.databaseSets.create.mutate(input));
+      const saved = set
+        ? await callTrpc(() => trpc.databaseSets.update.mutate({ ...input, id: set.id }))
+        : await callTrpc(() => trpc.databaseSets.create.mutate(input));
       message.success(t("saved"));
       onSaved(saved);
     });
@@ -72,7 +100,16 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
         form={form}
         layout="vertical"
         requiredMark
-        initialValues={{ name: set?.name ?? "", introduction: set?.introduction ?? "", host: set?.host ?? "", port: set?.port ?? 3306, username: set?.username ?? "", password: "", database: set?.database ?? "", ddl: set?.ddl ?? "" }}
+        initialValues={{
+          name: set?.name ?? "",
+          introduction: set?.introduction ?? "",
+          host: set?.host ?? "",
+          port: set?.port ?? 3306,
+          username: set?.username ?? "",
+          password: "",
+          database: set?.database ?? "",
+          ddl: set?.ddl ?? "",
+        }}
         onFinish={(v) => void save(v)}
         onValuesChange={() => notice && setNotice(null)}
       >
@@ -103,7 +140,13 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item name="password" label={t("fields.password")} required={!set} extra={set ? t("fields.password_keep") : undefined} rules={set ? [] : [{ required: true, message: t("validation.required", { ns: "errors" }) }]}>
+            <Form.Item
+              name="password"
+              label={t("fields.password")}
+              required={!set}
+              extra={set ? t("fields.password_keep") : undefined}
+              rules={set ? [] : [{ required: true, message: t("validation.required", { ns: "errors" }) }]}
+            >
               <Input.Password autoComplete="new-password" placeholder={set?.password_hint || undefined} data-testid="db-password" />
             </Form.Item>
           </Col>
@@ -113,14 +156,14 @@ export function DatabaseForm({ set, onSaved }: { set: TDatabaseSetView | null; o
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item
-          name="ddl"
-          label={t("fields.ddl")}
-          extra={t("fields.ddl_help")}
-          rules={[zodRule(ZDdl, t)]}
-          required
-        >
-          <Input.TextArea className="db-form__ddl" autoSize={{ minRows: 8, maxRows: 20 }} placeholder={t("placeholders.ddl")} spellCheck={false} data-testid="db-ddl" />
+        <Form.Item name="ddl" label={t("fields.ddl")} extra={t("fields.ddl_help")} rules={[zodRule(ZDdl, t)]} required>
+          <Input.TextArea
+            className="db-form__ddl"
+            autoSize={{ minRows: 8, maxRows: 20 }}
+            placeholder={t("placeholders.ddl")}
+            spellCheck={false}
+            data-testid="db-ddl"
+          />
         </Form.Item>
         <div className={`db-form__count${chars > DDL_MAX_CHARS ? " is-over" : ""}`} data-testid="db-ddl-count">
           {t("fields.ddl_count", { used: num(chars), max: num(DDL_MAX_CHARS) })}

@@ -2,7 +2,13 @@
 import type { TFunction } from "i18next";
 import type { TDatabaseSetView, TVerifyFailure } from "../../../server/knowledge/database/database-sets.schema";
 
-export const STATE_COLORS: Record<TDatabaseSetView["state"], string> = { training: "processing", done: "success", failed: "error", stopped: "default", disabled: "default" };
+export const STATE_COLORS: Record<TDatabaseSetView["state"], string> = {
+  training: "processing",
+  done: "success",
+  failed: "error",
+  stopped: "default",
+  disabled: "default",
+};
 
 /** Why verification failed, in the page's language (t of the database namespace). */
 export function describeFailure(t: TFunction, failure: TVerifyFailure | null | undefined) {

@@ -93,7 +93,13 @@ export function DatabaseList({ sets, selectedId, onSelect, onChanged }: TProps) 
     return (
       <div className="db-cards" data-testid="db-list">
         {sets.map((s) => (
-          <Card key={s.id} className={`db-card${s.id === selectedId ? " is-selected" : ""}`} data-testid="db-row" data-set-id={s.id} onClick={() => onSelect(s.id)}>
+          <Card
+            key={s.id}
+            className={`db-card${s.id === selectedId ? " is-selected" : ""}`}
+            data-testid="db-row"
+            data-set-id={s.id}
+            onClick={() => onSelect(s.id)}
+          >
             <div className="db-card__top">
               {name(s)}
               {state(s)}

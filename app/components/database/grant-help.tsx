@@ -21,7 +21,13 @@ export function GrantHelp({ username, database, ddl }: { username: string; datab
         <div data-testid="db-grant-help">
           <div className="db-grant__title">{t("grants.title")}</div>
           <p className="db-grant__help">{t("grants.help")}</p>
-          {tables.length ? <pre className="db-grant__code" data-testid="db-grant-statements">{grantStatements({ username, database, tables })}</pre> : <p className="db-grant__help">{t("grants.no_tables")}</p>}
+          {tables.length ? (
+            <pre className="db-grant__code" data-testid="db-grant-statements">
+              {grantStatements({ username, database, tables })}
+            </pre>
+          ) : (
+            <p className="db-grant__help">{t("grants.no_tables")}</p>
+          )}
         </div>
       }
     />

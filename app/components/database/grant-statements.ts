@@ -1,7 +1,8 @@
 // The statements a customer runs to give the platform a database user of its own that may read
 // the declared tables and nothing else: CREATE USER, then one GRANT SELECT per table.
 
-const CREATE_TABLE = /\bCREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?((?:`(?:[^`]|``)+`|[\w$\u0080-\uffff]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$\u0080-\uffff]+))?)/gi;
+const CREATE_TABLE =
+  /\bCREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?((?:`(?:[^`]|``)+`|[\w$\u0080-\uffff]+)(?:\s*\.\s*(?:`(?:[^`]|``)+`|[\w$\u0080-\uffff]+))?)/gi;
 const NAME_PART = /`(?:[^`]|``)+`|[\w$\u0080-\uffff]+/g;
 
 const quoteName = (name: string) => `\`${name.replace(/`/g, "``")}\``;

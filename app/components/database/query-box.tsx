@@ -38,7 +38,10 @@ export function QueryBox({ sets, selectedId, onSelect }: { sets: TDatabaseSetVie
         signal: abort.signal,
         onEvent: (e) => {
           if (e.event === "function") update({ sql: (JSON.parse(e.data) as { params: { sql: string } }).params.sql });
-          else if (e.event === "message") update({ content: state.content + ((JSON.parse(e.data) as { choices: Array<{ message: { content?: string } }> }).choices[0]?.message.content ?? "") });
+          else if (e.event === "message")
+            update({
+              content: state.content + ((JSON.parse(e.data) as { choices: Array<{ message: { content?: string } }> }).choices[0]?.message.content ?? ""),
+            });
           else if (e.event === "close") update({ rows: (JSON.parse(e.data) as { rows: number }).rows });
           else if (e.event === "error") update({ error: readErrorEnvelope(e.data).description });
         },
@@ -83,7 +86,14 @@ export function QueryBox({ sets, selectedId, onSelect }: { sets: TDatabaseSetVie
           }}
           data-testid="db-query-sql"
         />
-        <Button type="primary" icon={<PlayCircleOutlined />} onClick={() => void start()} loading={busy} disabled={!current || !sql.trim()} data-testid="db-query-run">
+        <Button
+          type="primary"
+          icon={<PlayCircleOutlined />}
+          onClick={() => void start()}
+          loading={busy}
+          disabled={!current || !sql.trim()}
+          data-testid="db-query-run"
+        >
           {busy ? t("running") : t("run")}
         </Button>
         {run && (

@@ -69,7 +69,10 @@ export function EditionBuyDialog({ quote, membership, providers, onClose, onDone
           <Radio.Group value={pay} onChange={(e) => setPay(e.target.value)} data-testid="buy-pay-with">
             <Space direction="vertical">
               <Radio value="balance" data-testid="pay-balance">
-                {t("confirm.balance")} <span className="app-form__muted">({t("confirm.balance_hint", { coins: formatZBalance(membership.wallet.spendable), gift: formatZBalance(membership.wallet.gift) })})</span>
+                {t("confirm.balance")}{" "}
+                <span className="app-form__muted">
+                  ({t("confirm.balance_hint", { coins: formatZBalance(membership.wallet.spendable), gift: formatZBalance(membership.wallet.gift) })})
+                </span>
               </Radio>
               {providers.map((p) => (
                 <Radio key={p} value={p} data-testid={`pay-${p}`}>

@@ -28,7 +28,12 @@ export function EditionPurchase({ membership, providers }: { membership: TMember
   const quoteOf = (edition: string) => membership.quotes.find((q) => q.edition === edition && q.days === days);
 
   const footer = (e: { key: string }) => {
-    if (e.key === "basic") return membership.edition === "basic" ? <Button block disabled>{t("actions.current")}</Button> : null;
+    if (e.key === "basic")
+      return membership.edition === "basic" ? (
+        <Button block disabled>
+          {t("actions.current")}
+        </Button>
+      ) : null;
     const q = quoteOf(e.key);
     if (!q) return null;
     const price = (
@@ -62,7 +67,11 @@ export function EditionPurchase({ membership, providers }: { membership: TMember
     <div data-testid="edition-purchase">
       <Space style={{ marginBottom: 16 }}>
         <span>{t("term.label")}</span>
-        <Segmented<30 | 365> value={days} onChange={setDays} options={[30, 365].map((d) => ({ value: d as 30 | 365, label: <span data-testid={`term-${d}`}>{t("term.days", { count: d })}</span> }))} />
+        <Segmented<30 | 365>
+          value={days}
+          onChange={setDays}
+          options={[30, 365].map((d) => ({ value: d as 30 | 365, label: <span data-testid={`term-${d}`}>{t("term.days", { count: d })}</span> }))}
+        />
       </Space>
       <EditionCards footer={footer} />
       {buying && (

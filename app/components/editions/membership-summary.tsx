@@ -24,16 +24,29 @@ export function MembershipSummary({ membership, extra }: { membership: TMembersh
           </Tag>
           {membership.expires_at ? (
             <span data-testid="membership-left">
-              {t("current.left", { duration: formatDuration((k, o) => t(k, o), membership.days_left) })} · {t("current.expires", { date: date(membership.expires_at) })}
+              {t("current.left", { duration: formatDuration((k, o) => t(k, o), membership.days_left) })} ·{" "}
+              {t("current.expires", { date: date(membership.expires_at) })}
             </span>
           ) : (
             <span className="app-form__muted">{t("current.basic")}</span>
           )}
         </Descriptions.Item>
-        <Descriptions.Item label={<><WalletOutlined /> {t("wallet.coins")}</>}>
+        <Descriptions.Item
+          label={
+            <>
+              <WalletOutlined /> {t("wallet.coins")}
+            </>
+          }
+        >
           <span data-testid="wallet-coins">{t("money.z", { ns: "common", amount: formatZBalance(membership.wallet.spendable) })}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={<><GiftOutlined /> {t("wallet.gift")}</>}>
+        <Descriptions.Item
+          label={
+            <>
+              <GiftOutlined /> {t("wallet.gift")}
+            </>
+          }
+        >
           <span data-testid="wallet-gift">{t("money.z", { ns: "common", amount: formatZBalance(membership.wallet.gift) })}</span>
         </Descriptions.Item>
       </Descriptions>

@@ -12,7 +12,14 @@ import { formatYuan } from "../../../server/money/money-format";
 
 export type TOrderState = { id: string; provider: string; amount: number; state: "pending" | "paid" | "failed" | "cancelled"; pay_url: string | null };
 
-type TProps = { order: TOrderState; poll: () => Promise<TOrderState>; onSettled: (o: TOrderState) => void; everyMs?: number; claim?: string; onLeave?: () => void };
+type TProps = {
+  order: TOrderState;
+  poll: () => Promise<TOrderState>;
+  onSettled: (o: TOrderState) => void;
+  everyMs?: number;
+  claim?: string;
+  onLeave?: () => void;
+};
 
 export function OrderPayment({ order, poll, onSettled, everyMs = 2000, claim, onLeave }: TProps) {
   const { t } = useTranslation(["editions", "errors"]);
@@ -49,7 +56,8 @@ export function OrderPayment({ order, poll, onSettled, everyMs = 2000, claim, on
     };
   }, [current.state, poll, onSettled, everyMs]);
 
-  if (current.state === "failed" || current.state === "cancelled") return <Alert type="error" showIcon title={t("payment_failed", { ns: "errors" })} data-testid="order-failed" />;
+  if (current.state === "failed" || current.state === "cancelled")
+    return <Alert type="error" showIcon title={t("payment_failed", { ns: "errors" })} data-testid="order-failed" />;
   if (current.state === "paid") return <Alert type="success" showIcon title={t("payment.paid")} data-testid="order-paid" />;
   return (
     <Space direction="vertical" align="center" style={{ width: "100%" }} data-testid="order-payment" data-order-id={order.id}>

@@ -27,10 +27,25 @@ export type TAppDialogue = { id: string; title: string; updated_at?: string; cre
 /** The consumer's own dialogues with this app (newest first); the shape varies little, so read leniently. */
 export async function fetchDialogues(appId: string): Promise<TAppDialogue[]> {
   const data = await apiRequest<unknown>(`/api/v2/app/dialogues?app_id=${encodeURIComponent(appId)}`);
-  const list = Array.isArray(data) ? data : Array.isArray((data as { items?: unknown })?.items) ? (data as { items: unknown[] }).items : Array.isArray((data as { list?: unknown })?.list) ? (data as { list: unknown[] }).list : [];
+  const list = Array.isArray(data)
+    ? data
+    : Array.isArray((data as { items?: unknown })?.items)
+      ? (data as { items: unknown[] }).items
+      : Array.isArray((data as { list?: unknown })?.list)
+        ? (data as { list: unknown[] }).list
+        : [];
   return list.flatMap((d) => {
     const r = d as Record<string, unknown>;
-    return typeof r.id === "string" ? [{ id: r.id, title: String(r.title ?? ""), updated_at: (r.updated_at ?? r.updatedAt) as string | undefined, created_at: (r.created_at ?? r.createdAt) as string | undefined }] : [];
+    return typeof r.id === "string"
+      ? [
+          {
+            id: r.id,
+            title: String(r.title ?? ""),
+            updated_at: (r.updated_at ?? r.updatedAt) as string | undefined,
+            created_at: (r.created_at ?? r.createdAt) as string | undefined,
+          },
+        ]
+      : [];
   });
 }
 

@@ -145,7 +145,12 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   const empty = rows.length === 0;
 
   return (
-    <div className={`h5-chat${qa ? " h5-chat--qa" : ""}`} style={app.backgroundUrl ? { backgroundImage: `url("${app.backgroundUrl.replace(/"/g, "%22")}")` } : undefined} data-testid="h5-chat" data-style={app.style}>
+    <div
+      className={`h5-chat${qa ? " h5-chat--qa" : ""}`}
+      style={app.backgroundUrl ? { backgroundImage: `url("${app.backgroundUrl.replace(/"/g, "%22")}")` } : undefined}
+      data-testid="h5-chat"
+      data-style={app.style}
+    >
       <header className="h5-chat__head">
         <AppLink to={`/mobi/intro?app=${encodeURIComponent(app.id)}`} className="h5-chat__title" aria-label={t("chat.about")}>
           <img src={app.iconUrl} alt="" width={32} height={32} onError={(e) => (e.currentTarget.style.visibility = "hidden")} />
@@ -159,7 +164,11 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
           )}
           {sellsPlans && (
             <button type="button" className="h5-pill h5-plans-pill" onClick={() => setPlansOpen(true)} data-testid="h5-plans-open">
-              {held ? (held.kind === "days" ? tp("held.days", { count: held.days_left ?? 0 }) : tp("held.uses", { count: held.uses_left ?? 0 })) : tp("sheet.title")}
+              {held
+                ? held.kind === "days"
+                  ? tp("held.days", { count: held.days_left ?? 0 })
+                  : tp("held.uses", { count: held.uses_left ?? 0 })
+                : tp("sheet.title")}
             </button>
           )}
           <button type="button" className="h5-icon-btn" aria-label={t("history.title")} onClick={() => setHistoryOpen(true)} data-testid="h5-history-open">

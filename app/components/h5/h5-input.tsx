@@ -103,7 +103,14 @@ export function H5Input({ appId, inputModes, streaming, onSend, onStop, onError 
         />
         {withImage && (
           <>
-            <button type="button" className="h5-icon-btn h5-icon-btn--round" aria-label={t("input.image")} disabled={uploading || images.length >= MAX_IMAGES} onClick={() => fileInput.current?.click()} data-testid="h5-image">
+            <button
+              type="button"
+              className="h5-icon-btn h5-icon-btn--round"
+              aria-label={t("input.image")}
+              disabled={uploading || images.length >= MAX_IMAGES}
+              onClick={() => fileInput.current?.click()}
+              data-testid="h5-image"
+            >
               {uploading ? <LoadingOutlined /> : <PictureOutlined />}
             </button>
             <input ref={fileInput} type="file" accept="image/jpeg,image/png" hidden onChange={(e) => void pickImage(e.target.files?.[0])} />

@@ -37,7 +37,10 @@ export function isPhoneUserAgent(ua: string | null) {
 /** RUN's ensureVisitorId speaks express; a loader answers Fetch headers, so adapt both sides. */
 function setVisitorCookie(request: Request, headers: Headers) {
   const url = new URL(request.url);
-  const req = { headers: { cookie: request.headers.get("cookie") ?? undefined }, secure: url.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https" };
+  const req = {
+    headers: { cookie: request.headers.get("cookie") ?? undefined },
+    secure: url.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https",
+  };
   const res = {
     headersSent: false,
     cookie(name: string, value: string, opts: { httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string; maxAge?: number }) {

@@ -29,9 +29,29 @@ type TActions = {
   refusalHint?: (status: number) => ReactNode;
 };
 
-function IconButton({ label, onClick, children, active, testId }: { label: string; onClick: () => void; children: ReactNode; active?: boolean; testId?: string }) {
+function IconButton({
+  label,
+  onClick,
+  children,
+  active,
+  testId,
+}: {
+  label: string;
+  onClick: () => void;
+  children: ReactNode;
+  active?: boolean;
+  testId?: string;
+}) {
   return (
-    <button type="button" className={`h5-icon-btn${active ? " is-active" : ""}`} aria-label={label} title={label} aria-pressed={active} onClick={onClick} data-testid={testId}>
+    <button
+      type="button"
+      className={`h5-icon-btn${active ? " is-active" : ""}`}
+      aria-label={label}
+      title={label}
+      aria-pressed={active}
+      onClick={onClick}
+      data-testid={testId}
+    >
       {children}
     </button>
   );
@@ -60,7 +80,15 @@ export function H5Message({ msg, qa, actions }: { msg: TChatMessage; qa: boolean
   return (
     <div className={`h5-msg h5-msg--bot${qa ? " h5-msg--qa-a" : ""}`} data-testid="h5-answer" data-status={msg.status}>
       <div className={`h5-bubble${refused ? " h5-bubble--refused" : ""}`}>
-        {msg.content ? <MarkdownText text={msg.content} /> : writing ? <span className="h5-typing" aria-label={t("chat.thinking")}><i /><i /><i /></span> : null}
+        {msg.content ? (
+          <MarkdownText text={msg.content} />
+        ) : writing ? (
+          <span className="h5-typing" aria-label={t("chat.thinking")}>
+            <i />
+            <i />
+            <i />
+          </span>
+        ) : null}
         {msg.notice && (
           <p className={refused ? "h5-refusal" : "h5-notice"} data-testid={refused ? "h5-refusal" : "h5-notice"} role="alert">
             {msg.notice}
@@ -70,17 +98,32 @@ export function H5Message({ msg, qa, actions }: { msg: TChatMessage; qa: boolean
       </div>
       {msg.status === "done" && msg.id && (
         <div className="h5-msg__actions">
-          <IconButton label={t("chat.like")} active={msg.feedback === "liked"} onClick={() => actions.onFeedback(msg, msg.feedback === "liked" ? "none" : "liked")} testId="h5-like">
+          <IconButton
+            label={t("chat.like")}
+            active={msg.feedback === "liked"}
+            onClick={() => actions.onFeedback(msg, msg.feedback === "liked" ? "none" : "liked")}
+            testId="h5-like"
+          >
             {msg.feedback === "liked" ? <LikeFilled /> : <LikeOutlined />}
           </IconButton>
-          <IconButton label={t("chat.dislike")} active={msg.feedback === "disliked"} onClick={() => actions.onFeedback(msg, msg.feedback === "disliked" ? "none" : "disliked")} testId="h5-dislike">
+          <IconButton
+            label={t("chat.dislike")}
+            active={msg.feedback === "disliked"}
+            onClick={() => actions.onFeedback(msg, msg.feedback === "disliked" ? "none" : "disliked")}
+            testId="h5-dislike"
+          >
             {msg.feedback === "disliked" ? <DislikeFilled /> : <DislikeOutlined />}
           </IconButton>
           <IconButton label={t("chat.copy")} onClick={() => actions.onCopy(msg.content)} testId="h5-copy">
             <CopyOutlined />
           </IconButton>
           {actions.onSpeak && (
-            <IconButton label={actions.speaking ? t("chat.speak_stop") : t("chat.speak")} active={actions.speaking} onClick={() => actions.onSpeak!(msg)} testId="h5-speak">
+            <IconButton
+              label={actions.speaking ? t("chat.speak_stop") : t("chat.speak")}
+              active={actions.speaking}
+              onClick={() => actions.onSpeak!(msg)}
+              testId="h5-speak"
+            >
               <SoundOutlined />
             </IconButton>
           )}

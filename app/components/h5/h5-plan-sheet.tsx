@@ -7,7 +7,16 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api-client";
 import { useMutation } from "../../lib/use-mutation";
 import { AppLink } from "../app-link";
-import { BALANCE_INSUFFICIENT_STATUS, buyAppPlan, fetchOffer, formatZ, formatZBalance, newRequestId, type TOffer, type TOfferPlan } from "../purchases/purchase-api";
+import {
+  BALANCE_INSUFFICIENT_STATUS,
+  buyAppPlan,
+  fetchOffer,
+  formatZ,
+  formatZBalance,
+  newRequestId,
+  type TOffer,
+  type TOfferPlan,
+} from "../purchases/purchase-api";
 import { PlanText } from "../purchases/plan-text";
 import "./h5-plans.css";
 
@@ -56,9 +65,18 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
 
   const plan = offer?.plans.find((p) => p.id === picked) ?? null;
   const short = Boolean(offer && plan && offer.balance_micro !== null && offer.balance_micro < plan.price_micro);
-  const loginPath = useMemo(() => (typeof window === "undefined" ? "/mobi/login" : `/mobi/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`), []);
+  const loginPath = useMemo(
+    () => (typeof window === "undefined" ? "/mobi/login" : `/mobi/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`),
+    [],
+  );
   // The recharge page offers the way back to this chat once the coins are in.
-  const rechargePath = useMemo(() => (typeof window === "undefined" ? PHONE_RECHARGE_PATH : `${PHONE_RECHARGE_PATH}?return=${encodeURIComponent(window.location.pathname + window.location.search)}`), []);
+  const rechargePath = useMemo(
+    () =>
+      typeof window === "undefined"
+        ? PHONE_RECHARGE_PATH
+        : `${PHONE_RECHARGE_PATH}?return=${encodeURIComponent(window.location.pathname + window.location.search)}`,
+    [],
+  );
 
   const pay = async () => {
     if (!confirming || busy) return;
@@ -87,7 +105,14 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
             <ul className="h5-plans" role="radiogroup" aria-label={t("sheet.title")}>
               {offer.plans.map((p) => (
                 <li key={p.id}>
-                  <button type="button" role="radio" aria-checked={p.id === picked} className={`h5-plan${p.id === picked ? " is-picked" : ""}`} onClick={() => (setPicked(p.id), setConfirming(null), setError(null))} data-testid="h5-plan">
+                  <button
+                    type="button"
+                    role="radio"
+                    aria-checked={p.id === picked}
+                    className={`h5-plan${p.id === picked ? " is-picked" : ""}`}
+                    onClick={() => (setPicked(p.id), setConfirming(null), setError(null))}
+                    data-testid="h5-plan"
+                  >
                     <span className="h5-plan__what">
                       <b>
                         <PlanText plan={p} part="quantity" />
@@ -140,7 +165,13 @@ export function H5PlanSheet({ appId, onClose, onBought }: TProps) {
                     </div>
                   </div>
                 ) : (
-                  <button type="button" className="h5-btn h5-btn--primary h5-btn--block" disabled={!plan || short} onClick={() => plan && setConfirming({ plan, requestId: newRequestId() })} data-testid="h5-plan-buy">
+                  <button
+                    type="button"
+                    className="h5-btn h5-btn--primary h5-btn--block"
+                    disabled={!plan || short}
+                    onClick={() => plan && setConfirming({ plan, requestId: newRequestId() })}
+                    data-testid="h5-plan-buy"
+                  >
                     {plan ? t("buy", { amount: formatZ(plan.price_micro) }) : t("sheet.pick")}
                   </button>
                 )}

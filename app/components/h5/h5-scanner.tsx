@@ -98,7 +98,15 @@ export function H5Scanner({ onRead }: { onRead: (text: string) => void }) {
       <form className="h5-scan__paste" onSubmit={submit}>
         <label htmlFor="h5-scan-link">{t("scan.paste_label")}</label>
         <div className="h5-scan__paste-row">
-          <input id="h5-scan-link" type="url" inputMode="url" value={link} placeholder={t("scan.paste_placeholder")} onChange={(e) => setLink(e.target.value)} data-testid="h5-scan-link" />
+          <input
+            id="h5-scan-link"
+            type="url"
+            inputMode="url"
+            value={link}
+            placeholder={t("scan.paste_placeholder")}
+            onChange={(e) => setLink(e.target.value)}
+            data-testid="h5-scan-link"
+          />
           <button type="submit" className="h5-btn h5-btn--primary" disabled={!link.trim()} data-testid="h5-scan-open">
             <LinkOutlined /> {t("scan.open")}
           </button>

@@ -189,7 +189,14 @@ export function H5Variables({ state, onStarted }: { state: TH5VariablesState; on
                   ))}
                 </select>
               ) : (
-                <input {...common} type="text" placeholder={v.prompt || t("variables.fill")} maxLength={v.range?.max ?? 500} enterKeyHint="done" onChange={(e) => state.edit(v.name, e.target.value)} />
+                <input
+                  {...common}
+                  type="text"
+                  placeholder={v.prompt || t("variables.fill")}
+                  maxLength={v.range?.max ?? 500}
+                  enterKeyHint="done"
+                  onChange={(e) => state.edit(v.name, e.target.value)}
+                />
               )}
               {v.range && (
                 <small id={hintId} className="h5-muted">

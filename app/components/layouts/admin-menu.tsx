@@ -2,7 +2,19 @@
 // screen, next to each the number of things waiting there (reviews, withdrawals to pay), and their
 // sum on the group's title. The counts come from one query, asked again on every page change (a
 // decision made on one screen shows on the menu at once) and every minute.
-import { ApiOutlined, AuditOutlined, FundProjectionScreenOutlined, MessageOutlined, PayCircleOutlined, ReconciliationOutlined, SafetyCertificateOutlined, ShoppingCartOutlined, StopOutlined, TagsOutlined, WalletOutlined } from "@ant-design/icons";
+import {
+  ApiOutlined,
+  AuditOutlined,
+  FundProjectionScreenOutlined,
+  MessageOutlined,
+  PayCircleOutlined,
+  ReconciliationOutlined,
+  SafetyCertificateOutlined,
+  ShoppingCartOutlined,
+  StopOutlined,
+  TagsOutlined,
+  WalletOutlined,
+} from "@ant-design/icons";
 import { Badge } from "antd";
 import { useEffect, useState, type ReactNode } from "react";
 import type { TFunction } from "i18next";
@@ -70,6 +82,10 @@ export function useAdminMenuGroup(opts: { isPlatformAdmin: boolean; devSms: bool
     type: "group" as const,
     key: "admin",
     label: withCount(t("admin_menu.group"), queue?.total, "admin-menu-total", t),
-    children: screens.map((s) => ({ key: s.key, icon: s.icon, label: withCount(t(s.label), s.waiting ? queue?.[s.waiting] : undefined, `admin-menu-count-${s.key.split("/").pop()}`, t) })),
+    children: screens.map((s) => ({
+      key: s.key,
+      icon: s.icon,
+      label: withCount(t(s.label), s.waiting ? queue?.[s.waiting] : undefined, `admin-menu-count-${s.key.split("/").pop()}`, t),
+    })),
   };
 }

@@ -1,5 +1,24 @@
 // The console: every signed-in page shares this frame. Areas add their menu entries.
-import { CommentOutlined, CrownOutlined, AppstoreOutlined, RiseOutlined, TransactionOutlined, WalletOutlined, ShopOutlined, MenuOutlined, PictureOutlined, ReadOutlined, ClusterOutlined, HistoryOutlined, LogoutOutlined, MessageOutlined, RobotOutlined, SettingOutlined, UserOutlined, ShareAltOutlined } from "@ant-design/icons";
+import {
+  CommentOutlined,
+  CrownOutlined,
+  AppstoreOutlined,
+  RiseOutlined,
+  TransactionOutlined,
+  WalletOutlined,
+  ShopOutlined,
+  MenuOutlined,
+  PictureOutlined,
+  ReadOutlined,
+  ClusterOutlined,
+  HistoryOutlined,
+  LogoutOutlined,
+  MessageOutlined,
+  RobotOutlined,
+  SettingOutlined,
+  UserOutlined,
+  ShareAltOutlined,
+} from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
@@ -22,7 +41,11 @@ export const handle = { i18n: ["auth", "metering", "payments", "purchases", "con
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
   const isPlatformAdmin = account.roles.includes("platform_admin");
-  return { account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition }, isPlatformAdmin, devSms: isPlatformAdmin && isDevSmsActive() };
+  return {
+    account: { nickname: account.nickname, avatarUrl: account.avatarUrl, account: account.account, edition: account.edition },
+    isPlatformAdmin,
+    devSms: isPlatformAdmin && isDevSmsActive(),
+  };
 }
 
 const MENU = [
@@ -47,7 +70,26 @@ const MENU = [
 ];
 
 /** Pages reached from a menu entry light up that entry. */
-const MENU_PARENT: Record<string, string> = { "/my_bonus": "/distribution", "/my_redpacket": "/distribution", "/invitation": "/distribution", "/my_withdrawal": "/withdrawal", "/agentDetail": "/creator", "/agentSort": "/creator", "/updateLog": "/creator", "/upload": "/creator", "/CreatedatumList": "/multimedia", "/datumList": "/multimedia", "/warehouse": "/multimedia", "/create_normal_train": "/train", "/create_train": "/train", "/Createdatabases": "/train", "/database": "/train", "/create_app": "/my_app", "/create_api": "/my_app", "/del_app": "/my_app" };
+const MENU_PARENT: Record<string, string> = {
+  "/my_bonus": "/distribution",
+  "/my_redpacket": "/distribution",
+  "/invitation": "/distribution",
+  "/my_withdrawal": "/withdrawal",
+  "/agentDetail": "/creator",
+  "/agentSort": "/creator",
+  "/updateLog": "/creator",
+  "/upload": "/creator",
+  "/CreatedatumList": "/multimedia",
+  "/datumList": "/multimedia",
+  "/warehouse": "/multimedia",
+  "/create_normal_train": "/train",
+  "/create_train": "/train",
+  "/Createdatabases": "/train",
+  "/database": "/train",
+  "/create_app": "/my_app",
+  "/create_api": "/my_app",
+  "/del_app": "/my_app",
+};
 
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
@@ -85,7 +127,14 @@ function ConsoleLayoutFrame() {
       <Layout.Header className="console__header">
         <div className="console__brand">
           {/* Narrow screens (and /mobi) fold the side menu into a drawer. */}
-          <Button type="text" className="console__menu-button" icon={<MenuOutlined />} aria-label={t("console.menu_open")} data-testid="console-menu-button" onClick={() => setDrawerOpen(true)} />
+          <Button
+            type="text"
+            className="console__menu-button"
+            icon={<MenuOutlined />}
+            aria-label={t("console.menu_open")}
+            data-testid="console-menu-button"
+            onClick={() => setDrawerOpen(true)}
+          />
           <AppLink to="/" aria-label={t("brand.name", { ns: "common" })}>
             <BrandLogo size={28} />
           </AppLink>
@@ -106,7 +155,14 @@ function ConsoleLayoutFrame() {
             <Menu mode="inline" selectedKeys={[selected]} items={menuItems} onClick={({ key }) => navigate(key)} />
           </Layout.Sider>
         )}
-        <Drawer placement="left" size={260} open={drawerOpen} onClose={() => setDrawerOpen(false)} styles={{ body: { padding: 0 } }} title={t("brand.name", { ns: "common" })}>
+        <Drawer
+          placement="left"
+          size={260}
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          styles={{ body: { padding: 0 } }}
+          title={t("brand.name", { ns: "common" })}
+        >
           <Menu mode="inline" selectedKeys={[selected]} items={menuItems} onClick={({ key }) => navigate(key)} data-testid="console-drawer-menu" />
         </Drawer>
         <Layout.Content className="console__content">

@@ -55,7 +55,12 @@ function DesktopFrame() {
           </AppLink>
           <nav className="site-nav" aria-label={t("nav.label")}>
             {NAV.map((n) => (
-              <AppLink key={n.to} to={n.to} className={`site-nav__link${isActive(pathname, n.to, alsoOf(n)) ? " is-active" : ""}`} data-testid={`site-nav-${n.to.slice(1) || "home"}`}>
+              <AppLink
+                key={n.to}
+                to={n.to}
+                className={`site-nav__link${isActive(pathname, n.to, alsoOf(n)) ? " is-active" : ""}`}
+                data-testid={`site-nav-${n.to.slice(1) || "home"}`}
+              >
                 {t(n.key)}
               </AppLink>
             ))}
@@ -131,7 +136,9 @@ function ViewerButtons({ compact = false }: { compact?: boolean }) {
   return (
     <>
       <AppLink to="/login" className="site-header__login" data-testid="nav-login">
-        <Button type="text" size={size}>{t("nav.login")}</Button>
+        <Button type="text" size={size}>
+          {t("nav.login")}
+        </Button>
       </AppLink>
       <AppLink to="/registered" className="site-header__cta" data-testid="nav-register">
         <Button type="primary" size={size}>
@@ -173,7 +180,13 @@ function NavList({ pathname, onNavigate, withIntro = false }: { pathname: string
   return (
     <nav className="phone-nav">
       {items.map((n) => (
-        <AppLink key={n.to} to={n.to} onClick={onNavigate} className={`phone-nav__link${isActive(pathname, n.to, alsoOf(n)) ? " is-active" : ""}`} data-testid={`phone-nav-${n.to.slice(1) || "home"}`}>
+        <AppLink
+          key={n.to}
+          to={n.to}
+          onClick={onNavigate}
+          className={`phone-nav__link${isActive(pathname, n.to, alsoOf(n)) ? " is-active" : ""}`}
+          data-testid={`phone-nav-${n.to.slice(1) || "home"}`}
+        >
           {t(n.key)}
         </AppLink>
       ))}
@@ -195,9 +208,15 @@ function SiteFooter({ compact = false }: { compact?: boolean }) {
           </div>
         )}
         <div className="site-footer__links">
-          <AppLink to="/index" data-testid="footer-market">{t("nav.market")}</AppLink>
-          <AppLink to="/app_store" data-testid="footer-app-store">{t("nav.app_store")}</AppLink>
-          <AppLink to="/intelligent_stores" data-testid="footer-agent-market">{t("nav.agent_market")}</AppLink>
+          <AppLink to="/index" data-testid="footer-market">
+            {t("nav.market")}
+          </AppLink>
+          <AppLink to="/app_store" data-testid="footer-app-store">
+            {t("nav.app_store")}
+          </AppLink>
+          <AppLink to="/intelligent_stores" data-testid="footer-agent-market">
+            {t("nav.agent_market")}
+          </AppLink>
           <AppLink to="/case">{t("nav.case")}</AppLink>
           <AppLink to="/scheme">{t("nav.scheme")}</AppLink>
           <AppLink to="/partner">{t("nav.partner")}</AppLink>

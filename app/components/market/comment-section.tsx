@@ -16,7 +16,19 @@ import { COMMENT_MAX_WORDS, REPLY_MAX_WORDS, countWords, type TCommentView, type
 
 type TTarget = { targetType: TTargetType; targetId: string };
 
-function CommentForm({ target, parentId, signedIn, onSaved, autoFocus }: { target: TTarget; parentId?: string; signedIn: boolean; onSaved: (c: TCommentView) => void; autoFocus?: boolean }) {
+function CommentForm({
+  target,
+  parentId,
+  signedIn,
+  onSaved,
+  autoFocus,
+}: {
+  target: TTarget;
+  parentId?: string;
+  signedIn: boolean;
+  onSaved: (c: TCommentView) => void;
+  autoFocus?: boolean;
+}) {
   const { t } = useTranslation("market");
   const { message } = App.useApp();
   const navigate = useAppNavigate();
@@ -61,8 +73,17 @@ function CommentForm({ target, parentId, signedIn, onSaved, autoFocus }: { targe
         data-testid={parentId ? "reply-input" : "comment-input"}
       />
       <div className="mk-comment-form__row">
-        <span className={`mk-count${words > max ? " is-over" : ""}`} data-testid="word-count">{t("comments.words", { count: words, max })}</span>
-        <Button type="primary" size={parentId ? "small" : "middle"} loading={busy} disabled={!text.trim()} onClick={() => void submit()} data-testid={parentId ? "reply-submit" : "comment-submit"}>
+        <span className={`mk-count${words > max ? " is-over" : ""}`} data-testid="word-count">
+          {t("comments.words", { count: words, max })}
+        </span>
+        <Button
+          type="primary"
+          size={parentId ? "small" : "middle"}
+          loading={busy}
+          disabled={!text.trim()}
+          onClick={() => void submit()}
+          data-testid={parentId ? "reply-submit" : "comment-submit"}
+        >
           {t(parentId ? "comments.reply" : "comments.submit")}
         </Button>
       </div>
@@ -97,7 +118,9 @@ function CommentItem({ c, target, signedIn, onDeleted }: { c: TCommentView; targ
           <b>{c.author.nickname}</b>
           <LocalDate iso={c.createdAt} withTime />
         </div>
-        <p className="mk-comment__text" data-testid="comment-text">{c.content}</p>
+        <p className="mk-comment__text" data-testid="comment-text">
+          {c.content}
+        </p>
         <div className="mk-comment__tools">
           <Button type="text" size="small" icon={<MessageOutlined />} onClick={() => setReplying((r) => !r)} data-testid="reply-toggle">
             {t("comments.reply")}
@@ -108,7 +131,11 @@ function CommentItem({ c, target, signedIn, onDeleted }: { c: TCommentView; targ
             </Button>
           )}
           {c.mine && (
-            <Popconfirm title={t("comments.delete_confirm")} onConfirm={() => void remove()} okButtonProps={{ "data-testid": "comment-delete-ok" } as ButtonProps}>
+            <Popconfirm
+              title={t("comments.delete_confirm")}
+              onConfirm={() => void remove()}
+              okButtonProps={{ "data-testid": "comment-delete-ok" } as ButtonProps}
+            >
               <Button type="text" size="small" danger icon={<DeleteOutlined />} data-testid="comment-delete">
                 {t("comments.delete")}
               </Button>
@@ -131,7 +158,11 @@ function CommentItem({ c, target, signedIn, onDeleted }: { c: TCommentView; targ
               />
             )}
             {replies?.items.map((r) => (
-              <ReplyItem key={r.id} r={r} onDeleted={() => (setReplies((prev) => prev && { ...prev, items: prev.items.filter((i) => i.id !== r.id) }), setReplyCount((n) => n - 1))} />
+              <ReplyItem
+                key={r.id}
+                r={r}
+                onDeleted={() => (setReplies((prev) => prev && { ...prev, items: prev.items.filter((i) => i.id !== r.id) }), setReplyCount((n) => n - 1))}
+              />
             ))}
             {replies?.nextCursor && (
               <Button type="link" size="small" onClick={() => void loadReplies(replies.nextCursor!)}>

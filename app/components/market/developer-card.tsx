@@ -14,12 +14,23 @@ export function DeveloperCard({ developer, signedIn, following }: { developer: T
     <aside className="mk-panel mk-dev" data-testid="developer-card">
       <Avatar size={64} src={developer.avatarUrl ?? undefined} icon={<UserOutlined />} />
       <h3>
-        <AppLink to={`/customer?id=${developer.id}`} data-testid="developer-link">{developer.nickname}</AppLink>
+        <AppLink to={`/customer?id=${developer.id}`} data-testid="developer-link">
+          {developer.nickname}
+        </AppLink>
       </h3>
       <div className="mk-dev__stats">
-        <span><b data-testid="follower-count">{followers}</b>{t("developer.followers")}</span>
-        <span><b>{developer.apps}</b>{t("developer.apps")}</span>
-        <span><b>{developer.agents}</b>{t("developer.agents")}</span>
+        <span>
+          <b data-testid="follower-count">{followers}</b>
+          {t("developer.followers")}
+        </span>
+        <span>
+          <b>{developer.apps}</b>
+          {t("developer.apps")}
+        </span>
+        <span>
+          <b>{developer.agents}</b>
+          {t("developer.agents")}
+        </span>
       </div>
       <FollowButton accountId={developer.id} signedIn={signedIn} following={following} onChange={setFollowers} />
     </aside>

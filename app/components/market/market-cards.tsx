@@ -24,15 +24,25 @@ export function AppCard({ app }: { app: TAppCard }) {
       <p className="mk-card__intro">{introduction || t("card.no_introduction")}</p>
       <div className="mk-card__foot">
         <span className="mk-card__tags">
-          <Tag variant="filled" color="geekblue">{t(`app_type.${app.type}`)}</Tag>
+          <Tag variant="filled" color="geekblue">
+            {t(`app_type.${app.type}`)}
+          </Tag>
           {app.tags.slice(0, 2).map((tag) => (
-            <Tag key={tag} variant="filled">{tag}</Tag>
+            <Tag key={tag} variant="filled">
+              {tag}
+            </Tag>
           ))}
         </span>
         <span className="mk-card__stats" aria-label={t("card.stats")}>
-          <span><HeartOutlined /> {app.likeCount}</span>
-          <span><StarOutlined /> {app.collectCount}</span>
-          <span><CommentOutlined /> {app.commentCount}</span>
+          <span>
+            <HeartOutlined /> {app.likeCount}
+          </span>
+          <span>
+            <StarOutlined /> {app.collectCount}
+          </span>
+          <span>
+            <CommentOutlined /> {app.commentCount}
+          </span>
         </span>
       </div>
     </AppLink>
@@ -53,11 +63,15 @@ export function AgentCard({ agent }: { agent: TAgentCard }) {
       <p className="mk-card__intro">{agent.introduction || t("card.no_introduction")}</p>
       <div className="mk-card__foot">
         <span className="mk-card__tags">
-          <Tag variant="filled" color="purple">v{agent.version}</Tag>
+          <Tag variant="filled" color="purple">
+            v{agent.version}
+          </Tag>
           {agent.modelKey && <Tag variant="filled">{agent.modelKey}</Tag>}
         </span>
         <span className="mk-card__stats">
-          <span><HeartOutlined /> {agent.likeCount}</span>
+          <span>
+            <HeartOutlined /> {agent.likeCount}
+          </span>
         </span>
       </div>
     </AppLink>
@@ -65,15 +79,40 @@ export function AgentCard({ agent }: { agent: TAgentCard }) {
 }
 
 /** A grid of cards with the scroll-loading sentinel and its states under it. */
-export function CardGrid({ children, empty, hasMore, loading, error, sentinel, onRetry, className = "mk-grid" }: { className?: string; children: ReactNode[]; empty: string; hasMore: boolean; loading: boolean; error: string | null; sentinel: RefObject<HTMLDivElement>; onRetry: () => void }) {
+export function CardGrid({
+  children,
+  empty,
+  hasMore,
+  loading,
+  error,
+  sentinel,
+  onRetry,
+  className = "mk-grid",
+}: {
+  className?: string;
+  children: ReactNode[];
+  empty: string;
+  hasMore: boolean;
+  loading: boolean;
+  error: string | null;
+  sentinel: RefObject<HTMLDivElement>;
+  onRetry: () => void;
+}) {
   const { t } = useTranslation("market");
-  if (children.length === 0) return <div className="mk-empty" data-testid="market-empty">{empty}</div>;
+  if (children.length === 0)
+    return (
+      <div className="mk-empty" data-testid="market-empty">
+        {empty}
+      </div>
+    );
   return (
     <>
       <div className={className}>{children}</div>
       <div ref={sentinel} className="mk-more" data-testid="market-more">
         {error ? (
-          <button type="button" className="mk-more__retry" onClick={onRetry}>{error} · {t("list.retry")}</button>
+          <button type="button" className="mk-more__retry" onClick={onRetry}>
+            {error} · {t("list.retry")}
+          </button>
         ) : loading ? (
           t("list.loading")
         ) : hasMore ? (

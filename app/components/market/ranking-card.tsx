@@ -6,7 +6,8 @@ import { AppLink } from "../app-link";
 import type { TRankingRow } from "../../../server/market/market.schema";
 import { formatZ } from "../../../server/money/money-format";
 
-const hrefOf = (r: TRankingRow) => (r.targetType === "account" ? `/customer?id=${r.targetId}` : r.targetType === "agent" ? `/detail?id=${r.targetId}&type=agent` : `/detail?id=${r.targetId}`);
+const hrefOf = (r: TRankingRow) =>
+  r.targetType === "account" ? `/customer?id=${r.targetId}` : r.targetType === "agent" ? `/detail?id=${r.targetId}&type=agent` : `/detail?id=${r.targetId}`;
 const iconOf = (r: TRankingRow) => (r.targetType === "account" ? <UserOutlined /> : r.targetType === "agent" ? <RobotOutlined /> : <AppstoreOutlined />);
 
 export function RankingCard({ list, rows }: { list: string; rows: TRankingRow[] }) {

@@ -25,7 +25,15 @@ function useAct() {
   return { act, busy: attempt.busyKey };
 }
 
-type TReactionProps = { targetType: TTargetType; targetId: string; signedIn: boolean; liked: boolean; collected: boolean; likeCount: number; collectCount: number };
+type TReactionProps = {
+  targetType: TTargetType;
+  targetId: string;
+  signedIn: boolean;
+  liked: boolean;
+  collected: boolean;
+  likeCount: number;
+  collectCount: number;
+};
 
 export function ReactionButtons(p: TReactionProps) {
   const { t } = useTranslation("market");
@@ -56,7 +64,13 @@ export function ReactionButtons(p: TReactionProps) {
   return (
     <Space wrap size={8}>
       <Space.Compact>
-        <Button icon={state.liked ? <HeartFilled style={{ color: "#e11d48" }} /> : <HeartOutlined />} loading={busy === "like"} onClick={() => void like()} data-testid="like-button" data-liked={state.liked}>
+        <Button
+          icon={state.liked ? <HeartFilled style={{ color: "#e11d48" }} /> : <HeartOutlined />}
+          loading={busy === "like"}
+          onClick={() => void like()}
+          data-testid="like-button"
+          data-liked={state.liked}
+        >
           {t(state.liked ? "social.liked_label" : "social.like")} <span data-testid="like-count">{state.likes}</span>
         </Button>
         {state.liked && (
@@ -66,7 +80,13 @@ export function ReactionButtons(p: TReactionProps) {
         )}
       </Space.Compact>
       <Space.Compact>
-        <Button icon={state.collected ? <StarFilled style={{ color: "#f59e0b" }} /> : <StarOutlined />} loading={busy === "collect"} onClick={() => void collect()} data-testid="collect-button" data-collected={state.collected}>
+        <Button
+          icon={state.collected ? <StarFilled style={{ color: "#f59e0b" }} /> : <StarOutlined />}
+          loading={busy === "collect"}
+          onClick={() => void collect()}
+          data-testid="collect-button"
+          data-collected={state.collected}
+        >
           {t(state.collected ? "social.collected_label" : "social.collect")} <span data-testid="collect-count">{state.collects}</span>
         </Button>
         {state.collected && (
@@ -79,7 +99,17 @@ export function ReactionButtons(p: TReactionProps) {
   );
 }
 
-export function FollowButton({ accountId, signedIn, following: initial, onChange }: { accountId: string; signedIn: boolean; following: boolean; onChange?: (followers: number) => void }) {
+export function FollowButton({
+  accountId,
+  signedIn,
+  following: initial,
+  onChange,
+}: {
+  accountId: string;
+  signedIn: boolean;
+  following: boolean;
+  onChange?: (followers: number) => void;
+}) {
   const { t } = useTranslation("market");
   const { message } = App.useApp();
   const { act, busy } = useAct();

@@ -42,13 +42,18 @@ export function useScrollPages<T extends { id: string }>(initial: TPage<T>, fetc
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !cursor || error) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), { rootMargin: `0px 0px ${SCROLL_LOAD_THRESHOLD_PX}px 0px` });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
+      rootMargin: `0px 0px ${SCROLL_LOAD_THRESHOLD_PX}px 0px`,
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, [cursor, error, loadMore]);
 
   /** Replaces one item in place (a like changed its count) or removes it (null). */
-  const update = useCallback((id: string, next: T | null) => setItems((prev) => (next ? prev.map((i) => (i.id === id ? next : i)) : prev.filter((i) => i.id !== id))), []);
+  const update = useCallback(
+    (id: string, next: T | null) => setItems((prev) => (next ? prev.map((i) => (i.id === id ? next : i)) : prev.filter((i) => i.id !== id))),
+    [],
+  );
   const prepend = useCallback((item: T) => setItems((prev) => [item, ...prev]), []);
 
   return { items, hasMore: Boolean(cursor), loading, error, sentinel, loadMore, update, prepend };

@@ -27,16 +27,38 @@ export function MediaGrid({ items, emptyText, onPreview, onRename, onDelete, sel
         const selected = selectedId === item.id;
         const actions = [
           <Tooltip key="preview" title={t("actions.preview")}>
-            <Button type="text" size="small" icon={<EyeOutlined />} aria-label={t("actions.preview")} onClick={() => onPreview(item)} data-testid="media-preview" />
+            <Button
+              type="text"
+              size="small"
+              icon={<EyeOutlined />}
+              aria-label={t("actions.preview")}
+              onClick={() => onPreview(item)}
+              data-testid="media-preview"
+            />
           </Tooltip>,
           onRename && (
             <Tooltip key="rename" title={t("actions.rename")}>
-              <Button type="text" size="small" icon={<EditOutlined />} aria-label={t("actions.rename")} onClick={() => onRename(item)} data-testid="media-rename" />
+              <Button
+                type="text"
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={t("actions.rename")}
+                onClick={() => onRename(item)}
+                data-testid="media-rename"
+              />
             </Tooltip>
           ),
           onDelete && (
             <Tooltip key="delete" title={t("actions.delete")}>
-              <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t("actions.delete")} onClick={() => onDelete(item)} data-testid="media-delete" />
+              <Button
+                type="text"
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t("actions.delete")}
+                onClick={() => onDelete(item)}
+                data-testid="media-delete"
+              />
             </Tooltip>
           ),
         ].filter(Boolean);
@@ -50,7 +72,13 @@ export function MediaGrid({ items, emptyText, onPreview, onRename, onDelete, sel
               data-id={item.id}
               data-name={item.name}
               cover={
-                <button type="button" className="media-card__cover" onClick={() => (onSelect ? onSelect(item) : onPreview(item))} aria-pressed={onSelect ? selected : undefined} aria-label={item.name}>
+                <button
+                  type="button"
+                  className="media-card__cover"
+                  onClick={() => (onSelect ? onSelect(item) : onPreview(item))}
+                  aria-pressed={onSelect ? selected : undefined}
+                  aria-label={item.name}
+                >
                   <MediaThumb item={item} />
                   {selected && <CheckCircleFilled className="media-card__check" aria-hidden />}
                 </button>

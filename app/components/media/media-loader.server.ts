@@ -16,7 +16,8 @@ export async function loadMediaLibrary(request: Request, opts: { pageSize: numbe
     const [page, quota] = await Promise.all([listMedia(account, { kind, page: 1, pageSize: opts.pageSize }), getMediaQuota(account)]);
     return { locked: null, kind, page, quota };
   } catch (err) {
-    if (isAppError(err) && err.code === "edition_upgrade_required") return { locked: mapError(err, getRequestLanguage(request)).envelope.description, kind, page: null, quota: null };
+    if (isAppError(err) && err.code === "edition_upgrade_required")
+      return { locked: mapError(err, getRequestLanguage(request)).envelope.description, kind, page: null, quota: null };
     throw err;
   }
 }

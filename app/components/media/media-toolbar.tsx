@@ -4,7 +4,17 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TMediaKind, TMediaQuota } from "./media-client";
 
-export function MediaToolbar({ kind, onKind, quota, children }: { kind?: TMediaKind; onKind: (k: TMediaKind | undefined) => void; quota: TMediaQuota | null; children?: ReactNode }) {
+export function MediaToolbar({
+  kind,
+  onKind,
+  quota,
+  children,
+}: {
+  kind?: TMediaKind;
+  onKind: (k: TMediaKind | undefined) => void;
+  quota: TMediaQuota | null;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation("media");
   const left = quota ? Math.max(1, Math.ceil((new Date(quota.resetAt).getTime() - Date.now()) / 60_000)) : 0;
   return (
@@ -21,7 +31,9 @@ export function MediaToolbar({ kind, onKind, quota, children }: { kind?: TMediaK
       />
       {quota && (
         <span className={`media-toolbar__quota${quota.remaining ? "" : " media-toolbar__quota--full"}`} data-testid="media-quota" suppressHydrationWarning>
-          {quota.remaining ? t("quota", { used: quota.used, limit: quota.limit, hours: Math.floor(left / 60), minutes: left % 60 }) : t("quota_full", { limit: quota.limit })}
+          {quota.remaining
+            ? t("quota", { used: quota.used, limit: quota.limit, hours: Math.floor(left / 60), minutes: left % 60 })
+            : t("quota_full", { limit: quota.limit })}
         </span>
       )}
       <div className="media-toolbar__actions">{children}</div>

@@ -12,7 +12,15 @@ import { checkMediaFile, uploadMediaFile, type TMediaItem } from "./media-client
 
 type TUploadRequest = Parameters<NonNullable<UploadProps["customRequest"]>>[0];
 
-export function MediaUploadButton({ disabled, onUploaded, type = "primary" }: { disabled?: boolean; onUploaded: (item: TMediaItem) => void; type?: "primary" | "default" }) {
+export function MediaUploadButton({
+  disabled,
+  onUploaded,
+  type = "primary",
+}: {
+  disabled?: boolean;
+  onUploaded: (item: TMediaItem) => void;
+  type?: "primary" | "default";
+}) {
   const { t } = useTranslation("media");
   const { t: te } = useTranslation("errors");
   const { message } = App.useApp();

@@ -30,7 +30,17 @@ export function RenameModal({ item, onClose, onRenamed }: { item: TMediaItem | n
     await rename.run(item.id, name);
   };
   return (
-    <Modal open={Boolean(item)} title={t("rename_title")} okText={t("actions.save")} cancelText={t("actions.cancel")} onOk={save} onCancel={onClose} confirmLoading={rename.busy} destroyOnHidden okButtonProps={{ "data-testid": "media-rename-save" } as never}>
+    <Modal
+      open={Boolean(item)}
+      title={t("rename_title")}
+      okText={t("actions.save")}
+      cancelText={t("actions.cancel")}
+      onOk={save}
+      onCancel={onClose}
+      confirmLoading={rename.busy}
+      destroyOnHidden
+      okButtonProps={{ "data-testid": "media-rename-save" } as never}
+    >
       <Form layout="vertical" onFinish={save}>
         <Form.Item label={t("name_label")} validateStatus={error ? "error" : undefined} help={error ?? undefined}>
           <Input

@@ -15,6 +15,8 @@ describe("the picker's return path", () => {
   });
 
   it("adds the chosen item to the return path's own query", () => {
-    expect(withChoice("/create_app?id=3", { id: "m1", url: "/files/media/a/b.png" })).toBe("/create_app?id=3&media_id=m1&media_url=%2Ffiles%2Fmedia%2Fa%2Fb.png");
+    expect(withChoice("/create_app?id=3", { id: "m1", url: "/files/media/a/b.png" })).toBe(
+      "/create_app?id=3&media_id=m1&media_url=%2Ffiles%2Fmedia%2Fa%2Fb.png",
+    );
   });
 });

@@ -33,7 +33,15 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
   useEffect(() => {
     if (!editing) return;
     form.resetFields();
-    if (existing) form.setFieldsValue({ name: existing.name, type: existing.type, base_url: existing.base_url, models: existing.models, weight: existing.weight, priority: existing.priority });
+    if (existing)
+      form.setFieldsValue({
+        name: existing.name,
+        type: existing.type,
+        base_url: existing.base_url,
+        models: existing.models,
+        weight: existing.weight,
+        priority: existing.priority,
+      });
   }, [editing, existing, form]);
 
   const { run: save, busy: saving } = useMutation(
@@ -75,7 +83,12 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
         <Form.Item name="type" label={t("channels.fields.type")} rules={[requiredRule(shape.type, t)]}>
           <Select options={CHANNEL_TYPES.map((v) => ({ value: v, label: t(`channels.types.${v}`) }))} data-testid="channel-type" />
         </Form.Item>
-        <Form.Item name="base_url" label={t("channels.fields.base_url")} rules={[requiredRule(ZBaseUrl, t)]} extra={scope === "own" ? t("channels.base_url_public_hint") : t("channels.base_url_hint")}>
+        <Form.Item
+          name="base_url"
+          label={t("channels.fields.base_url")}
+          rules={[requiredRule(ZBaseUrl, t)]}
+          extra={scope === "own" ? t("channels.base_url_public_hint") : t("channels.base_url_hint")}
+        >
           <Input placeholder="https://api.example.com/v1" inputMode="url" data-testid="channel-base-url" />
         </Form.Item>
         <Form.Item

@@ -37,7 +37,9 @@ export function ChannelTable({ channels, compact, showFailures, busy, tests, onA
       width: 180,
       render: (_, c) => (
         <Space direction="vertical" size={0}>
-          <Typography.Text strong data-testid="channel-name-cell">{c.name}</Typography.Text>
+          <Typography.Text strong data-testid="channel-name-cell">
+            {c.name}
+          </Typography.Text>
           <Typography.Text type="secondary" className="models__small">
             {t(`channels.types.${c.type}`)}
           </Typography.Text>
@@ -86,7 +88,14 @@ export function ChannelTable({ channels, compact, showFailures, busy, tests, onA
     },
     { title: t("channels.fields.state"), key: "state", width: 200, render: (_, c) => <ChannelState channel={c} /> },
     ...(showFailures
-      ? [{ title: t("channels.fields.recent_failures"), dataIndex: "recent_failures", width: 90, render: (n: number | undefined) => <Typography.Text type={n ? "warning" : "secondary"}>{n ?? 0}</Typography.Text> }]
+      ? [
+          {
+            title: t("channels.fields.recent_failures"),
+            dataIndex: "recent_failures",
+            width: 90,
+            render: (n: number | undefined) => <Typography.Text type={n ? "warning" : "secondary"}>{n ?? 0}</Typography.Text>,
+          },
+        ]
       : []),
     {
       title: t("channels.fields.actions"),
@@ -104,19 +113,53 @@ export function ChannelTable({ channels, compact, showFailures, busy, tests, onA
               <Typography.Text strong>{c.name}</Typography.Text>
               <ChannelState channel={c} />
             </div>
-            <div className="models__card-row"><span>{t("channels.fields.type")}</span><span>{t(`channels.types.${c.type}`)}</span></div>
-            <div className="models__card-row"><span>{t("channels.fields.base_url")}</span><span className="models__key">{c.base_url}</span></div>
-            <div className="models__card-row"><span>{t("channels.fields.key")}</span><span className="models__key">…{c.key_hint}</span></div>
-            <div className="models__card-row"><span>{t("channels.fields.models")}</span><span className="models__key">{c.models.join(", ")}</span></div>
-            <div className="models__card-row"><span>{t("channels.fields.weight")}</span><span>{c.weight} ({shareOf(c, channels)}%)</span></div>
-            {showFailures && <div className="models__card-row"><span>{t("channels.fields.recent_failures")}</span><span>{c.recent_failures ?? 0}</span></div>}
-            <div style={{ marginTop: 8 }}><ChannelActions channel={c} busy={busy === c.id} test={tests[c.id]} onAction={onAction} /></div>
+            <div className="models__card-row">
+              <span>{t("channels.fields.type")}</span>
+              <span>{t(`channels.types.${c.type}`)}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("channels.fields.base_url")}</span>
+              <span className="models__key">{c.base_url}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("channels.fields.key")}</span>
+              <span className="models__key">…{c.key_hint}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("channels.fields.models")}</span>
+              <span className="models__key">{c.models.join(", ")}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("channels.fields.weight")}</span>
+              <span>
+                {c.weight} ({shareOf(c, channels)}%)
+              </span>
+            </div>
+            {showFailures && (
+              <div className="models__card-row">
+                <span>{t("channels.fields.recent_failures")}</span>
+                <span>{c.recent_failures ?? 0}</span>
+              </div>
+            )}
+            <div style={{ marginTop: 8 }}>
+              <ChannelActions channel={c} busy={busy === c.id} test={tests[c.id]} onAction={onAction} />
+            </div>
           </div>
         ))}
       </div>
     );
   }
-  return <Table rowKey="id" size="small" columns={columns} dataSource={channels} pagination={false} scroll={{ x: 1150 }} onRow={(c) => ({ "data-testid": "channel-row", "data-name": c.name }) as React.HTMLAttributes<HTMLElement>} />;
+  return (
+    <Table
+      rowKey="id"
+      size="small"
+      columns={columns}
+      dataSource={channels}
+      pagination={false}
+      scroll={{ x: 1150 }}
+      onRow={(c) => ({ "data-testid": "channel-row", "data-name": c.name }) as React.HTMLAttributes<HTMLElement>}
+    />
+  );
 }
 
 function ChannelActions({ channel, busy, test, onAction }: { channel: TChannelRow; busy: boolean; test?: TChannelTest; onAction: TProps["onAction"] }) {
@@ -138,7 +181,11 @@ function ChannelActions({ channel, busy, test, onAction }: { channel: TChannelRo
       <Button size="small" onClick={() => onAction(channel, "edit")} data-testid="channel-edit">
         {t("actions.edit")}
       </Button>
-      <Popconfirm title={t("channels.delete_confirm", { name: channel.name })} onConfirm={() => onAction(channel, "delete")} okButtonProps={{ "data-testid": "channel-delete-ok" } as ButtonProps}>
+      <Popconfirm
+        title={t("channels.delete_confirm", { name: channel.name })}
+        onConfirm={() => onAction(channel, "delete")}
+        okButtonProps={{ "data-testid": "channel-delete-ok" } as ButtonProps}
+      >
         <Button size="small" danger data-testid="channel-delete">
           {t("actions.delete")}
         </Button>

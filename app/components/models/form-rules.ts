@@ -21,7 +21,8 @@ export function optionalRule(schema: ZodType, t: TFunction): Rule {
 export function requiredRule(schema: ZodType, t: TFunction): Rule {
   return {
     validator: async (_rule, value) => {
-      if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0)) throw new Error(message("validation.required", t));
+      if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0))
+        throw new Error(message("validation.required", t));
       const result = schema.safeParse(value);
       if (!result.success) throw new Error(message(result.error.issues[0]?.message, t));
     },

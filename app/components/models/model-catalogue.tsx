@@ -31,7 +31,16 @@ type TProps = {
   onDelete: (m: TCatalogueModel) => void;
 };
 
-const KIND_COLOURS: Record<string, string> = { text: "blue", reasoning: "purple", image: "magenta", video: "volcano", voice: "cyan", embedding: "green", rerank: "gold", other: "default" };
+const KIND_COLOURS: Record<string, string> = {
+  text: "blue",
+  reasoning: "purple",
+  image: "magenta",
+  video: "volcano",
+  voice: "cyan",
+  embedding: "green",
+  rerank: "gold",
+  other: "default",
+};
 
 function Yes({ on, label }: { on: boolean; label: string }) {
   return on ? <CheckOutlined style={{ color: "#16a34a" }} aria-label={label} /> : <MinusOutlined style={{ color: "#94a3b8" }} aria-label={label} />;
@@ -41,17 +50,33 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
   const { t } = useTranslation("models");
   const screens = Grid.useBreakpoint();
   const narrow = useIsMobi() || screens.md === false;
-  if (models.length === 0) return <Card><Empty description={t("catalogue.empty")} /></Card>;
+  if (models.length === 0)
+    return (
+      <Card>
+        <Empty description={t("catalogue.empty")} />
+      </Card>
+    );
 
   const price = (micro: number) => t("catalogue.price", { amount: formatZ(micro) });
   const enabledSwitch = (m: TCatalogueModel) => (
-    <Switch size="small" checked={m.enabled} loading={busy === m.id} onChange={(on) => onToggle(m, on)} aria-label={t("fields.enabled")} data-testid="model-enabled" />
+    <Switch
+      size="small"
+      checked={m.enabled}
+      loading={busy === m.id}
+      onChange={(on) => onToggle(m, on)}
+      aria-label={t("fields.enabled")}
+      data-testid="model-enabled"
+    />
   );
   const editDelete = (m: TCatalogueModel) => (
     <Space size={0}>
-      <Button size="small" type="link" onClick={() => onEdit(m)} data-testid="model-edit">{t("actions.edit")}</Button>
+      <Button size="small" type="link" onClick={() => onEdit(m)} data-testid="model-edit">
+        {t("actions.edit")}
+      </Button>
       <Popconfirm title={t("catalogue.delete_confirm", { name: m.display_name })} onConfirm={() => onDelete(m)}>
-        <Button size="small" type="link" danger data-testid="model-delete">{t("actions.delete")}</Button>
+        <Button size="small" type="link" danger data-testid="model-delete">
+          {t("actions.delete")}
+        </Button>
       </Popconfirm>
     </Space>
   );
@@ -60,16 +85,49 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
     return (
       <div className="models__cards">
         {models.map((m) => (
-          <Card key={m.id} size="small" data-testid="model-row" data-key={m.key} title={<Space>{m.display_name}<Tag color={KIND_COLOURS[m.kind]}>{t(`kinds.${m.kind}`)}</Tag></Space>} extra={!m.enabled && <Tag>{t("catalogue.disabled")}</Tag>}>
-            <div className="models__card-row"><span>{t("fields.key")}</span><span className="models__key">{m.key}</span></div>
-            <div className="models__card-row"><span>{t("fields.context_window")}</span><span>{formatTokens(m.context_window)}</span></div>
-            <div className="models__card-row"><span>{t("fields.input_price")}</span><span>{price(m.input_price_micro)}</span></div>
-            <div className="models__card-row"><span>{t("fields.output_price")}</span><span>{price(m.output_price_micro)}</span></div>
-            <div className="models__card-row"><span>{t("fields.supports_tools")}</span><Yes on={m.supports_tools} label={t("fields.supports_tools")} /></div>
-            <div className="models__card-row"><span>{t("fields.supports_reasoning")}</span><Yes on={m.supports_reasoning} label={t("fields.supports_reasoning")} /></div>
+          <Card
+            key={m.id}
+            size="small"
+            data-testid="model-row"
+            data-key={m.key}
+            title={
+              <Space>
+                {m.display_name}
+                <Tag color={KIND_COLOURS[m.kind]}>{t(`kinds.${m.kind}`)}</Tag>
+              </Space>
+            }
+            extra={!m.enabled && <Tag>{t("catalogue.disabled")}</Tag>}
+          >
+            <div className="models__card-row">
+              <span>{t("fields.key")}</span>
+              <span className="models__key">{m.key}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("fields.context_window")}</span>
+              <span>{formatTokens(m.context_window)}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("fields.input_price")}</span>
+              <span>{price(m.input_price_micro)}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("fields.output_price")}</span>
+              <span>{price(m.output_price_micro)}</span>
+            </div>
+            <div className="models__card-row">
+              <span>{t("fields.supports_tools")}</span>
+              <Yes on={m.supports_tools} label={t("fields.supports_tools")} />
+            </div>
+            <div className="models__card-row">
+              <span>{t("fields.supports_reasoning")}</span>
+              <Yes on={m.supports_reasoning} label={t("fields.supports_reasoning")} />
+            </div>
             {admin && (
               <div className="models__card-row" style={{ marginTop: 8, alignItems: "center" }}>
-                <Space size={6}>{enabledSwitch(m)}<span>{t("fields.enabled")}</span></Space>
+                <Space size={6}>
+                  {enabledSwitch(m)}
+                  <span>{t("fields.enabled")}</span>
+                </Space>
                 {editDelete(m)}
               </div>
             )}
@@ -86,16 +144,38 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
       render: (_, m) => (
         <Space direction="vertical" size={0}>
           <Typography.Text strong>{m.display_name}</Typography.Text>
-          <Typography.Text type="secondary" className="models__key models__nowrap">{m.key}</Typography.Text>
+          <Typography.Text type="secondary" className="models__key models__nowrap">
+            {m.key}
+          </Typography.Text>
         </Space>
       ),
     },
     { title: t("fields.kind"), dataIndex: "kind", render: (k: string) => <Tag color={KIND_COLOURS[k]}>{t(`kinds.${k}`)}</Tag> },
     { title: t("fields.context_window"), dataIndex: "context_window", align: "right", render: (n: number) => formatTokens(n) },
-    { title: t("fields.input_price"), dataIndex: "input_price_micro", align: "right", render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }) },
-    { title: t("fields.output_price"), dataIndex: "output_price_micro", align: "right", render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }) },
-    { title: t("fields.supports_tools"), dataIndex: "supports_tools", align: "center", render: (v: boolean) => <Yes on={v} label={t("fields.supports_tools")} /> },
-    { title: t("fields.supports_reasoning"), dataIndex: "supports_reasoning", align: "center", render: (v: boolean) => <Yes on={v} label={t("fields.supports_reasoning")} /> },
+    {
+      title: t("fields.input_price"),
+      dataIndex: "input_price_micro",
+      align: "right",
+      render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }),
+    },
+    {
+      title: t("fields.output_price"),
+      dataIndex: "output_price_micro",
+      align: "right",
+      render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }),
+    },
+    {
+      title: t("fields.supports_tools"),
+      dataIndex: "supports_tools",
+      align: "center",
+      render: (v: boolean) => <Yes on={v} label={t("fields.supports_tools")} />,
+    },
+    {
+      title: t("fields.supports_reasoning"),
+      dataIndex: "supports_reasoning",
+      align: "center",
+      render: (v: boolean) => <Yes on={v} label={t("fields.supports_reasoning")} />,
+    },
     ...(admin
       ? [
           { title: t("fields.enabled"), key: "enabled", align: "center" as const, render: (_: unknown, m: TCatalogueModel) => enabledSwitch(m) },
@@ -103,5 +183,13 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
         ]
       : []),
   ];
-  return <Table rowKey="id" columns={columns} dataSource={models} pagination={false} onRow={(m) => ({ "data-testid": "model-row", "data-key": m.key }) as React.HTMLAttributes<HTMLElement>} />;
+  return (
+    <Table
+      rowKey="id"
+      columns={columns}
+      dataSource={models}
+      pagination={false}
+      onRow={(m) => ({ "data-testid": "model-row", "data-key": m.key }) as React.HTMLAttributes<HTMLElement>}
+    />
+  );
 }

@@ -27,13 +27,22 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
     if (!editing) return;
     form.resetFields();
     if (existing) {
-      form.setFieldsValue({ ...existing, input_price: Number(formatYuan(existing.input_price_micro)), output_price: Number(formatYuan(existing.output_price_micro)) });
+      form.setFieldsValue({
+        ...existing,
+        input_price: Number(formatYuan(existing.input_price_micro)),
+        output_price: Number(formatYuan(existing.output_price_micro)),
+      });
     }
   }, [editing, existing, form]);
 
   const { run: save, busy: saving } = useMutation(
     async ({ input_price, output_price, key, upstream_model, ...rest }: Record<string, unknown>) => {
-      const body = { ...rest, upstream_model: upstream_model || undefined, input_price_micro: toMicro(input_price as number), output_price_micro: toMicro(output_price as number) };
+      const body = {
+        ...rest,
+        upstream_model: upstream_model || undefined,
+        input_price_micro: toMicro(input_price as number),
+        output_price_micro: toMicro(output_price as number),
+      };
       if (existing) await modelsApi.update(existing.id, body);
       else await modelsApi.create({ ...body, key });
       message.success(t("catalogue.saved"));

@@ -5,7 +5,8 @@ import type { TPaymentOptions, TPaymentOrderView, TPaymentProviderId, TWalletVie
 
 export const getPaymentOptions = () => apiRequest<TPaymentOptions>("/api/v1/pay/options");
 export const getWalletView = () => apiRequest<TWalletView>("/api/v1/pay/wallet");
-export const createTopup = (amount: string, provider: TPaymentProviderId) => apiRequest<TPaymentOrderView>("/api/v1/pay/topup", { method: "POST", body: { amount, provider } });
+export const createTopup = (amount: string, provider: TPaymentProviderId) =>
+  apiRequest<TPaymentOrderView>("/api/v1/pay/topup", { method: "POST", body: { amount, provider } });
 export const getOrder = (id: string) => apiRequest<TPaymentOrderView>(`/api/v1/pay/orders/${encodeURIComponent(id)}`);
 
 /** A wallet's balance (the view gives yuan) as every page shows balances: rounded down to the fen. */

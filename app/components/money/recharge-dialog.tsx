@@ -22,7 +22,9 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount, resumeOrd
   const [form] = Form.useForm<TForm>();
   const [options, setOptions] = useState<TPaymentOptions | null>(null);
   const [step, setStep] = useState<TStep>({ kind: "amount" });
-  const pay = useMutation(async (values: TForm) => setStep({ kind: "pay", order: await createTopup(values.amount.trim(), values.provider) }), { report: "inline" });
+  const pay = useMutation(async (values: TForm) => setStep({ kind: "pay", order: await createTopup(values.amount.trim(), values.provider) }), {
+    report: "inline",
+  });
   const { busy, error, setError } = pay;
   const amount = Form.useWatch("amount", form);
 
@@ -33,7 +35,11 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount, resumeOrd
     getPaymentOptions().then(setOptions, (err) => setError(errorText(err)));
   }, [open, resumeOrder, setError]);
   useEffect(() => {
-    if (options && open) form.setFieldsValue({ amount: initialAmount ? String(initialAmount) : (form.getFieldValue("amount") ?? String(options.presets[1] ?? options.presets[0])), provider: form.getFieldValue("provider") ?? options.providers[0] });
+    if (options && open)
+      form.setFieldsValue({
+        amount: initialAmount ? String(initialAmount) : (form.getFieldValue("amount") ?? String(options.presets[1] ?? options.presets[0])),
+        provider: form.getFieldValue("provider") ?? options.providers[0],
+      });
   }, [options, open, form, initialAmount]);
 
   const submit = pay.run;
@@ -60,13 +66,23 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount, resumeOrd
           <Form.Item label={t("recharge.amount")} required>
             <Space wrap style={{ marginBottom: 8 }}>
               {options.presets.map((p) => (
-                <Button key={p} type={amount === String(p) ? "primary" : "default"} onClick={() => form.setFieldsValue({ amount: String(p) })} data-testid={`recharge-preset-${p}`}>
+                <Button
+                  key={p}
+                  type={amount === String(p) ? "primary" : "default"}
+                  onClick={() => form.setFieldsValue({ amount: String(p) })}
+                  data-testid={`recharge-preset-${p}`}
+                >
                   {t("recharge.preset", { amount: p })}
                 </Button>
               ))}
             </Space>
             <Form.Item name="amount" noStyle rules={[zodRule(ZTopupAmount, t)]}>
-              <Input inputMode="decimal" placeholder={t("recharge.custom_placeholder", { max: options.max })} addonAfter={t("recharge.unit")} data-testid="recharge-amount" />
+              <Input
+                inputMode="decimal"
+                placeholder={t("recharge.custom_placeholder", { max: options.max })}
+                addonAfter={t("recharge.unit")}
+                data-testid="recharge-amount"
+              />
             </Form.Item>
           </Form.Item>
           <Form.Item name="provider" label={t("recharge.provider")}>
@@ -80,7 +96,11 @@ export function RechargeDialog({ open, onClose, onPaid, initialAmount, resumeOrd
               </Space>
             </Radio.Group>
           </Form.Item>
-          {options.providers.includes("sandbox") && <Typography.Paragraph type="warning" data-testid="recharge-sandbox-notice">{t("recharge.sandbox_notice")}</Typography.Paragraph>}
+          {options.providers.includes("sandbox") && (
+            <Typography.Paragraph type="warning" data-testid="recharge-sandbox-notice">
+              {t("recharge.sandbox_notice")}
+            </Typography.Paragraph>
+          )}
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="recharge-submit">
             {t("recharge.pay")}
           </Button>

@@ -31,7 +31,15 @@ function usePolledOrder(initial: TPaymentOrderView) {
   return order;
 }
 
-export function RechargePayStep({ initial, onSettled, onBack }: { initial: TPaymentOrderView; onSettled: (order: TPaymentOrderView) => void; onBack: () => void }) {
+export function RechargePayStep({
+  initial,
+  onSettled,
+  onBack,
+}: {
+  initial: TPaymentOrderView;
+  onSettled: (order: TPaymentOrderView) => void;
+  onBack: () => void;
+}) {
   const { t } = useTranslation("payments");
   const order = usePolledOrder(initial);
   const [qr, setQr] = useState<string | null>(null);
@@ -87,7 +95,17 @@ export function RechargePayStep({ initial, onSettled, onBack }: { initial: TPaym
   );
 }
 
-export function RechargeResult({ order, balance, onAgain, onClose }: { order: TPaymentOrderView; balance: number | null; onAgain: () => void; onClose: () => void }) {
+export function RechargeResult({
+  order,
+  balance,
+  onAgain,
+  onClose,
+}: {
+  order: TPaymentOrderView;
+  balance: number | null;
+  onAgain: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation("payments");
   const paid = order.state === "paid";
   return (
@@ -95,7 +113,11 @@ export function RechargeResult({ order, balance, onAgain, onClose }: { order: TP
       status={paid ? "success" : "error"}
       data-testid={paid ? "recharge-paid" : "recharge-failed"}
       title={paid ? t("recharge.paid", { amount: formatYuan(order.amount) }) : t(order.failure ?? "payment_failed", { ns: "errors" })}
-      subTitle={paid && balance !== null ? <span data-testid="recharge-new-balance">{t("recharge.new_balance", { amount: formatZBalance(yuanToMicro(balance)) })}</span> : undefined}
+      subTitle={
+        paid && balance !== null ? (
+          <span data-testid="recharge-new-balance">{t("recharge.new_balance", { amount: formatZBalance(yuanToMicro(balance)) })}</span>
+        ) : undefined
+      }
       extra={[
         <Button key="again" onClick={onAgain} data-testid="recharge-again">
           {t("recharge.again")}

@@ -41,7 +41,9 @@ export function RechargeWalletButton({ compact = false }: { compact?: boolean })
       data-testid={testIds ? "recharge-open" : "recharge-open-narrow"}
       style={{ whiteSpace: "nowrap" }}
     >
-      <span data-testid={testIds ? "wallet-balance" : undefined} data-available={wallet?.available ?? ""}>{wallet ? formatCoins(wallet.available) : ""}</span>
+      <span data-testid={testIds ? "wallet-balance" : undefined} data-available={wallet?.available ?? ""}>
+        {wallet ? formatCoins(wallet.available) : ""}
+      </span>
     </Button>
   );
   if (compact)

@@ -17,7 +17,10 @@ const BACK_AFTER_MS = 1500;
 function useItemText(order: TCashierOrderView) {
   const { t } = useTranslation(["payments", "common"]);
   if (order.purpose === "edition" && order.item.edition)
-    return t("cashier.item.edition", { edition: t(`editions.${order.item.edition}`, { ns: "common", defaultValue: order.item.edition }), count: order.item.days ?? 0 });
+    return t("cashier.item.edition", {
+      edition: t(`editions.${order.item.edition}`, { ns: "common", defaultValue: order.item.edition }),
+      count: order.item.days ?? 0,
+    });
   if (order.purpose === "registration") return t("cashier.item.registration", { account: order.item.account ?? "" });
   return t("cashier.item.topup", { amount: formatYuan(order.amount) });
 }
@@ -36,9 +39,18 @@ export function SandboxCashier({ order: initial, claim, returnTo }: { order: TCa
     return () => window.clearTimeout(timer);
   }, [decided, back]);
 
-  const { run: act, busyKey: busy, error } = useMutation(
+  const {
+    run: act,
+    busyKey: busy,
+    error,
+  } = useMutation(
     async (action: "pay" | "cancel") => {
-      setOrder(await apiRequest<TCashierOrderView>(`/api/v1/pay/sandbox/orders/${encodeURIComponent(order.id)}/${action}`, { method: "POST", body: claim ? { claim } : {} }));
+      setOrder(
+        await apiRequest<TCashierOrderView>(`/api/v1/pay/sandbox/orders/${encodeURIComponent(order.id)}/${action}`, {
+          method: "POST",
+          body: claim ? { claim } : {},
+        }),
+      );
       setDecided(true);
     },
     { report: "inline" },
@@ -61,9 +73,23 @@ export function SandboxCashier({ order: initial, claim, returnTo }: { order: TCa
           <Tag color="orange">{t("cashier.tag")}</Tag>
         </header>
         <Alert type="warning" showIcon title={t("cashier.banner")} description={t("cashier.banner_detail")} data-testid="cashier-banner" />
-        {order.state === "paid" && <Result status="success" title={t("cashier.paid", { amount })} subTitle={decided ? t("cashier.returning") : undefined} extra={backButton} data-testid="cashier-paid" />}
+        {order.state === "paid" && (
+          <Result
+            status="success"
+            title={t("cashier.paid", { amount })}
+            subTitle={decided ? t("cashier.returning") : undefined}
+            extra={backButton}
+            data-testid="cashier-paid"
+          />
+        )}
         {(order.state === "failed" || order.state === "cancelled") && (
-          <Result status="info" title={t("cashier.closed")} subTitle={decided ? t("cashier.returning") : undefined} extra={backButton} data-testid="cashier-closed" />
+          <Result
+            status="info"
+            title={t("cashier.closed")}
+            subTitle={decided ? t("cashier.returning") : undefined}
+            extra={backButton}
+            data-testid="cashier-closed"
+          />
         )}
         {order.state === "pending" && (
           <>
@@ -86,7 +112,15 @@ export function SandboxCashier({ order: initial, claim, returnTo }: { order: TCa
             </Descriptions>
             {error && <Alert type="error" showIcon title={error} data-testid="cashier-error" />}
             <div className="cashier__actions">
-              <Button type="primary" size="large" block loading={busy === "pay"} disabled={busy === "cancel"} onClick={() => void act("pay")} data-testid="cashier-pay">
+              <Button
+                type="primary"
+                size="large"
+                block
+                loading={busy === "pay"}
+                disabled={busy === "cancel"}
+                onClick={() => void act("pay")}
+                data-testid="cashier-pay"
+              >
                 {t("cashier.pay", { amount })}
               </Button>
               <Button size="large" block loading={busy === "cancel"} disabled={busy === "pay"} onClick={() => void act("cancel")} data-testid="cashier-cancel">

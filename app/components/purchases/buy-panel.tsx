@@ -9,7 +9,17 @@ import { ApiError } from "../../lib/api-client";
 import { useMutation } from "../../lib/use-mutation";
 import { useResumedTopup } from "../money/cashier-return";
 import { RechargeDialog } from "../money/recharge-dialog";
-import { BALANCE_INSUFFICIENT_STATUS, buyAgent, buyAppPlan, fetchOffer, formatZ, formatZBalance, newRequestId, type TOffer, type TOfferPlan } from "./purchase-api";
+import {
+  BALANCE_INSUFFICIENT_STATUS,
+  buyAgent,
+  buyAppPlan,
+  fetchOffer,
+  formatZ,
+  formatZBalance,
+  newRequestId,
+  type TOffer,
+  type TOfferPlan,
+} from "./purchase-api";
 import { PlanText } from "./plan-text";
 import "./buy-panel.css";
 
@@ -66,7 +76,14 @@ export function BuyPanel({ offer: initial, target }: TProps) {
 
   const planButton = (p: TOfferPlan) =>
     offer.own ? null : !offer.signed_in ? null : (
-      <Button type="primary" size="small" icon={<ShoppingCartOutlined />} loading={busy === p.id} onClick={() => "appId" in target && buy(p.id, p.price_micro, <PlanText plan={p} part="quantity" />, (rid) => buyAppPlan(target.appId, p.id, rid))} data-testid="buy-plan">
+      <Button
+        type="primary"
+        size="small"
+        icon={<ShoppingCartOutlined />}
+        loading={busy === p.id}
+        onClick={() => "appId" in target && buy(p.id, p.price_micro, <PlanText plan={p} part="quantity" />, (rid) => buyAppPlan(target.appId, p.id, rid))}
+        data-testid="buy-plan"
+      >
         {t("detail.buy")}
       </Button>
     );
@@ -102,9 +119,17 @@ export function BuyPanel({ offer: initial, target }: TProps) {
           <Space>
             <b className="buy-price">{t("price", { amount: formatZ(offer.buyout_price_micro) })}</b>
             {offer.bought_out ? (
-              <Tag color="green" data-testid="bought-out">{t("detail.bought_out")}</Tag>
+              <Tag color="green" data-testid="bought-out">
+                {t("detail.bought_out")}
+              </Tag>
             ) : offer.signed_in && !offer.own ? (
-              <Button type="primary" icon={<ShoppingCartOutlined />} loading={busy === "agent"} onClick={() => "agentId" in target && buy("agent", offer.buyout_price_micro!, null, (rid) => buyAgent(target.agentId, rid))} data-testid="buy-agent">
+              <Button
+                type="primary"
+                icon={<ShoppingCartOutlined />}
+                loading={busy === "agent"}
+                onClick={() => "agentId" in target && buy("agent", offer.buyout_price_micro!, null, (rid) => buyAgent(target.agentId, rid))}
+                data-testid="buy-agent"
+              >
                 {t("detail.buy")}
               </Button>
             ) : null}
@@ -119,8 +144,7 @@ export function BuyPanel({ offer: initial, target }: TProps) {
         </a>
       ) : (
         <p className="buy-muted" data-testid="buy-balance">
-          <WalletOutlined /> {t("balance", { amount: formatZBalance(offer.balance_micro) })}
-          {" "}
+          <WalletOutlined /> {t("balance", { amount: formatZBalance(offer.balance_micro) })}{" "}
           <Button type={short ? "primary" : "link"} size="small" onClick={() => setRecharging(true)} data-testid="buy-recharge">
             {t("recharge")}
           </Button>

@@ -11,7 +11,11 @@ export type { TOffer };
 export type TOfferPlan = TOffer["plans"][number];
 
 export const fetchOffer = (target: { appId: string } | { agentId: string }) =>
-  apiRequest<TOffer>("appId" in target ? `/api/v2/purchase/offer?app_id=${encodeURIComponent(target.appId)}` : `/api/v2/purchase/offer?agent_id=${encodeURIComponent(target.agentId)}`);
+  apiRequest<TOffer>(
+    "appId" in target
+      ? `/api/v2/purchase/offer?app_id=${encodeURIComponent(target.appId)}`
+      : `/api/v2/purchase/offer?agent_id=${encodeURIComponent(target.agentId)}`,
+  );
 
 function touserOfPage() {
   if (typeof window === "undefined") return undefined;

@@ -17,22 +17,41 @@ export function AppKeyCard({ initial }: { initial: TKey }) {
     setKey({ app_key: res.app_key, secret_hint: res.secret_hint });
     setRevealed(res);
   });
-  const confirmReset = () => (key ? modal.confirm({ title: t("settings.app_key_reset_confirm"), content: t("settings.app_key_reset_body"), onOk: () => reset() }) : reset());
+  const confirmReset = () =>
+    key ? modal.confirm({ title: t("settings.app_key_reset_confirm"), content: t("settings.app_key_reset_body"), onOk: () => reset() }) : reset();
   return (
-    <Card title={t("settings.app_key")} data-testid="app-key-card" extra={<Button onClick={confirmReset} data-testid="app-key-reset">{key ? t("settings.app_key_reset") : t("settings.app_key_create")}</Button>}>
+    <Card
+      title={t("settings.app_key")}
+      data-testid="app-key-card"
+      extra={
+        <Button onClick={confirmReset} data-testid="app-key-reset">
+          {key ? t("settings.app_key_reset") : t("settings.app_key_create")}
+        </Button>
+      }
+    >
       {key ? (
         <Descriptions column={1} size="small">
           <Descriptions.Item label="App Key">
-            <Typography.Text copyable data-testid="app-key">{key.app_key}</Typography.Text>
+            <Typography.Text copyable data-testid="app-key">
+              {key.app_key}
+            </Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label="App Secret">{key.secret_hint}</Descriptions.Item>
         </Descriptions>
       ) : (
         <p className="console__hint">{t("settings.app_key_none")}</p>
       )}
-      <Modal open={Boolean(revealed)} onCancel={() => setRevealed(null)} onOk={() => setRevealed(null)} title={t("settings.app_key_once_title")} cancelButtonProps={{ style: { display: "none" } }}>
+      <Modal
+        open={Boolean(revealed)}
+        onCancel={() => setRevealed(null)}
+        onOk={() => setRevealed(null)}
+        title={t("settings.app_key_once_title")}
+        cancelButtonProps={{ style: { display: "none" } }}
+      >
         <p>{t("settings.app_key_once_body")}</p>
-        <Typography.Paragraph copyable code data-testid="app-secret">{revealed?.app_secret}</Typography.Paragraph>
+        <Typography.Paragraph copyable code data-testid="app-secret">
+          {revealed?.app_secret}
+        </Typography.Paragraph>
       </Modal>
     </Card>
   );

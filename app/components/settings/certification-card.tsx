@@ -7,7 +7,14 @@ import { postFormData } from "../../lib/post-form-data";
 import { useMutation } from "../../lib/use-mutation";
 import { LocalDate } from "../ui/local-date";
 import { zodRule } from "../../lib/zod-rule";
-import { CERTIFICATE_FIELD, CERTIFICATION_IMAGE_FIELDS, ZIdNumber, ZIntroduction, ZRealName, type TOwnCertification } from "../../../server/accounts/certification.schema";
+import {
+  CERTIFICATE_FIELD,
+  CERTIFICATION_IMAGE_FIELDS,
+  ZIdNumber,
+  ZIntroduction,
+  ZRealName,
+  type TOwnCertification,
+} from "../../../server/accounts/certification.schema";
 import { CERTIFICATE_FILE_MAX_BYTES, CERTIFICATION_IMAGE_LIMITS, DOCUMENT_ACCEPT, IMAGE_ACCEPT } from "../../../server/uploads/upload-limits";
 
 type TFileField = (typeof CERTIFICATION_IMAGE_FIELDS)[number] | typeof CERTIFICATE_FIELD;
@@ -33,7 +40,11 @@ export function CertificationCard({ initial }: { initial: TOwnCertification | nu
         </Tag>
       }
     >
-      {status === "approved" && current && <Typography.Text data-testid="certification-approved">{t("certification.approved_body", { name: current.real_name, hint: current.id_number_hint })}</Typography.Text>}
+      {status === "approved" && current && (
+        <Typography.Text data-testid="certification-approved">
+          {t("certification.approved_body", { name: current.real_name, hint: current.id_number_hint })}
+        </Typography.Text>
+      )}
       {status === "pending" && current && (
         <Alert
           type="info"
@@ -95,7 +106,8 @@ function CertificationForm({ onSubmitted, onCancel }: { onSubmitted: (c: TOwnCer
       return false;
     },
   });
-  const imagePicker = (field: TFileField) => picker(field, { accept: IMAGE_ACCEPT, maxBytes: CERTIFICATION_IMAGE_LIMITS.maxBytes, kinds: ["image/jpeg", "image/png"] });
+  const imagePicker = (field: TFileField) =>
+    picker(field, { accept: IMAGE_ACCEPT, maxBytes: CERTIFICATION_IMAGE_LIMITS.maxBytes, kinds: ["image/jpeg", "image/png"] });
 
   const send = useMutation(
     async (body: FormData) => {
@@ -128,7 +140,14 @@ function CertificationForm({ onSubmitted, onCancel }: { onSubmitted: (c: TOwnCer
 
   const fileItem = (field: TFileField, label: string, hint: string, props: UploadProps, isRequired: boolean) => (
     <div data-testid={`certification-${field}`}>
-      <Form.Item name={field} label={label} extra={hint} valuePropName="fileList" getValueFromEvent={(e: { fileList: UploadFile[] }) => e?.fileList} rules={isRequired ? [required] : []}>
+      <Form.Item
+        name={field}
+        label={label}
+        extra={hint}
+        valuePropName="fileList"
+        getValueFromEvent={(e: { fileList: UploadFile[] }) => e?.fileList}
+        rules={isRequired ? [required] : []}
+      >
         <Upload {...props}>
           <Button icon={<UploadOutlined />}>{t("certification.choose")}</Button>
         </Upload>

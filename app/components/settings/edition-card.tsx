@@ -11,7 +11,9 @@ export function EditionCard({ edition, expiresAt, limits }: TProps) {
     <Card title={t("settings.edition")} data-testid="edition-card">
       <Descriptions column={{ xs: 1, sm: 2 }} size="small">
         <Descriptions.Item label={t("settings.edition")}>
-          <Tag color="purple" data-testid="edition-name">{t(`editions.${edition}`, { ns: "common" })}</Tag>
+          <Tag color="purple" data-testid="edition-name">
+            {t(`editions.${edition}`, { ns: "common" })}
+          </Tag>
         </Descriptions.Item>
         <Descriptions.Item label={t("settings.expires")}>{expiresAt ? <LocalDate iso={expiresAt} /> : "—"}</Descriptions.Item>
         {(["agents", "trainingSets", "apps", "bots", "chatsPerDay"] as const).map((k) => (

@@ -17,7 +17,12 @@ export function ModelKeysCard({ available, upgradeTo, channels, models }: TProps
       {available ? (
         <ChannelManager scope="own" initial={channels} models={models} />
       ) : (
-        <Alert type="info" showIcon message={t("own.upgrade", { edition: t(`editions.${upgradeTo ?? "flagship"}`, { ns: "common" }) })} data-testid="model-keys-upgrade" />
+        <Alert
+          type="info"
+          showIcon
+          message={t("own.upgrade", { edition: t(`editions.${upgradeTo ?? "flagship"}`, { ns: "common" }) })}
+          data-testid="model-keys-upgrade"
+        />
       )}
     </Card>
   );

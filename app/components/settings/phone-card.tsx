@@ -14,7 +14,9 @@ export function PhoneCard({ phone: initial }: { phone: string | null }) {
     <Card title={t("phone_binding.title")} data-testid="phone-card" id="phone">
       <Space align="center" size={12} wrap style={{ marginBottom: editing ? 16 : 0 }}>
         <MobileOutlined style={{ fontSize: 24, color: phone ? "#4f46e5" : "#94a3b8" }} />
-        <Typography.Text data-testid="phone-state">{phone ? t("phone_binding.bound", { phone: maskPhone(phone) }) : t("phone_binding.unbound")}</Typography.Text>
+        <Typography.Text data-testid="phone-state">
+          {phone ? t("phone_binding.bound", { phone: maskPhone(phone) }) : t("phone_binding.unbound")}
+        </Typography.Text>
         {phone && !editing && (
           <Button onClick={() => setEditing(true)} data-testid="phone-change">
             {t("phone_binding.change")}

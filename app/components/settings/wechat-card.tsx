@@ -17,11 +17,17 @@ export function WechatCard({ bound, enabled }: { bound: { nickname: string | nul
     <Card title={t("settings.wechat")} data-testid="wechat-card">
       <Space align="center" size={12}>
         <WechatOutlined style={{ fontSize: 28, color: bound ? "#07c160" : "#94a3b8" }} />
-        <Typography.Text data-testid="wechat-state">{bound ? t("settings.wechat_bound", { name: bound.nickname ?? "" }) : t("settings.wechat_unbound")}</Typography.Text>
+        <Typography.Text data-testid="wechat-state">
+          {bound ? t("settings.wechat_bound", { name: bound.nickname ?? "" }) : t("settings.wechat_unbound")}
+        </Typography.Text>
         {bound ? (
-          <Button onClick={unbind} data-testid="wechat-unbind">{t("settings.wechat_unbind")}</Button>
+          <Button onClick={unbind} data-testid="wechat-unbind">
+            {t("settings.wechat_unbind")}
+          </Button>
         ) : enabled ? (
-          <Button type="primary" href="/api/v1/auth/wechat/start?purpose=bind&go=1" data-testid="wechat-bind">{t("settings.wechat_bind")}</Button>
+          <Button type="primary" href="/api/v1/auth/wechat/start?purpose=bind&go=1" data-testid="wechat-bind">
+            {t("settings.wechat_bind")}
+          </Button>
         ) : (
           <Typography.Text type="secondary">{t("settings.wechat_off")}</Typography.Text>
         )}

@@ -40,7 +40,13 @@ export function LicenceOverlay() {
       maskClosable={!expired}
       keyboard={!expired}
       onCancel={expired ? undefined : close}
-      footer={expired ? null : <Button type="primary" onClick={close} data-testid="licence-close">{t("shell.licence.acknowledge")}</Button>}
+      footer={
+        expired ? null : (
+          <Button type="primary" onClick={close} data-testid="licence-close">
+            {t("shell.licence.acknowledge")}
+          </Button>
+        )
+      }
       data-testid={expired ? "licence-expired" : "licence-expiring"}
       zIndex={3000}
     >

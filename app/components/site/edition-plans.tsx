@@ -66,7 +66,12 @@ type TRow = { key: string; label: string; values: ReactNode[] };
 export function EditionCompareTable() {
   const { t } = useTranslation("site");
   const limit = useLimit();
-  const yes = (on: boolean) => (on ? <CheckCircleFilled className="is-yes" aria-label={t("editions.values.yes")} /> : <MinusOutlined className="is-no" aria-label={t("editions.values.no")} />);
+  const yes = (on: boolean) =>
+    on ? (
+      <CheckCircleFilled className="is-yes" aria-label={t("editions.values.yes")} />
+    ) : (
+      <MinusOutlined className="is-no" aria-label={t("editions.values.no")} />
+    );
   const row = (key: string, pick: (e: TEdition) => ReactNode): TRow => ({ key, label: t(`editions.rows.${key}`), values: EDITIONS.map(pick) });
   const rows: TRow[] = [
     row("fee", (e) => `¥${e.fee}`),
@@ -83,7 +88,13 @@ export function EditionCompareTable() {
   ];
   const columns: ColumnsType<TRow> = [
     { key: "label", title: t("editions.rows.item"), dataIndex: "label", fixed: "left", width: 132 },
-    ...EDITIONS.map((e, i) => ({ key: e.key, title: t(`editions.items.${e.key}.name`), align: "center" as const, width: 104, render: (_: unknown, r: TRow) => r.values[i] })),
+    ...EDITIONS.map((e, i) => ({
+      key: e.key,
+      title: t(`editions.items.${e.key}.name`),
+      align: "center" as const,
+      width: 104,
+      render: (_: unknown, r: TRow) => r.values[i],
+    })),
   ];
   return (
     <div className="sp-compare" data-testid="edition-compare">

@@ -52,7 +52,9 @@ export function PhoneChatArt({ size = 200 }: { size?: number }) {
           </g>
         ))}
         {QR_DOTS.flatMap((row, y) =>
-          row.split("").map((c, x) => (c === "1" ? <rect key={`${x}-${y}`} x={7 + x * 4} y={7 + y * 4} width="3.4" height="3.4" rx="0.8" fill="#312e81" /> : null)),
+          row
+            .split("")
+            .map((c, x) => (c === "1" ? <rect key={`${x}-${y}`} x={7 + x * 4} y={7 + y * 4} width="3.4" height="3.4" rx="0.8" fill="#312e81" /> : null)),
         )}
       </g>
       <path d="M40 40l3 7 7 3-7 3-3 7-3-7-7-3 7-3z" fill="#a5b4fc" />

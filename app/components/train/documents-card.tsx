@@ -54,7 +54,10 @@ export function DocumentsCard({ setId, documents, editable, onChanged }: TProps)
   });
 
   const chars = (d: TTrainingDocumentView) => {
-    if (d.state === "failed") return <span className="train-state__reason">{t(d.error ?? "training_failed", { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })}</span>;
+    if (d.state === "failed")
+      return (
+        <span className="train-state__reason">{t(d.error ?? "training_failed", { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })}</span>
+      );
     if (d.state !== "done") return <span className="train-muted">{t("docs.chars_pending")}</span>;
     return (
       <span data-testid="doc-chars">
@@ -108,14 +111,28 @@ export function DocumentsCard({ setId, documents, editable, onChanged }: TProps)
             ),
           },
           { title: t("docs.size"), key: "size", width: 100, render: (_, d) => formatBytes(d.size, i18n.language) },
-          { title: t("docs.state"), key: "state", width: 110, render: (_, d) => <Tag color={DOC_COLORS[d.state]} data-testid="doc-state">{t(`docs.states.${d.state}`)}</Tag> },
+          {
+            title: t("docs.state"),
+            key: "state",
+            width: 110,
+            render: (_, d) => (
+              <Tag color={DOC_COLORS[d.state]} data-testid="doc-state">
+                {t(`docs.states.${d.state}`)}
+              </Tag>
+            ),
+          },
           { title: t("docs.chars"), key: "chars", width: 220, render: (_, d) => chars(d) },
           {
             title: t("list.actions"),
             key: "actions",
             width: 100,
             render: (_, d) => (
-              <Popconfirm title={t("docs.delete_confirm", { name: displayFileName(d.name) })} onConfirm={() => remove(d)} disabled={!editable} okButtonProps={{ "data-testid": "doc-delete-ok" } as never}>
+              <Popconfirm
+                title={t("docs.delete_confirm", { name: displayFileName(d.name) })}
+                onConfirm={() => remove(d)}
+                disabled={!editable}
+                okButtonProps={{ "data-testid": "doc-delete-ok" } as never}
+              >
                 <Button type="link" size="small" danger icon={<DeleteOutlined />} disabled={!editable} data-testid="doc-delete">
                   {t("actions.delete")}
                 </Button>

@@ -9,7 +9,15 @@ export function QaImportReport({ report, onClose }: { report: TQaImportReport | 
   const [filter, setFilter] = useState<"all" | "refused">("refused");
   const rows = report ? (filter === "refused" && report.refused > 0 ? report.rows.filter((r) => r.status === "refused") : report.rows) : [];
   return (
-    <Modal open={Boolean(report)} title={t("import.title")} onCancel={onClose} onOk={onClose} cancelButtonProps={{ style: { display: "none" } }} width={760} data-testid="qa-import-report">
+    <Modal
+      open={Boolean(report)}
+      title={t("import.title")}
+      onCancel={onClose}
+      onOk={onClose}
+      cancelButtonProps={{ style: { display: "none" } }}
+      width={760}
+      data-testid="qa-import-report"
+    >
       {report && (
         <>
           <div className="train-report__summary">

@@ -30,7 +30,8 @@ function QaItemDialog({ setId, item, onClose, onSaved }: TProps & { item: TQaIte
     {
       onError: (err) => {
         const fields = fieldErrorsOf(err).filter((f) => f.path === "question" || f.path === "answer");
-        if (err instanceof ApiError && fields.length) form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [/^[a-z_.]+$/.test(f.message) ? err.description : f.message] })));
+        if (err instanceof ApiError && fields.length)
+          form.setFields(fields.map((f) => ({ name: f.path as keyof TValues, errors: [/^[a-z_.]+$/.test(f.message) ? err.description : f.message] })));
       },
     },
   );
@@ -40,8 +41,20 @@ function QaItemDialog({ setId, item, onClose, onSaved }: TProps & { item: TQaIte
   };
 
   return (
-    <Modal open title={item === "new" ? t("qa.add_title") : t("qa.edit_title")} onCancel={onClose} onOk={() => void submit()} confirmLoading={save.busy} destroyOnHidden okButtonProps={{ "data-testid": "qa-save" } as never}>
-      <Form<TValues> form={form} layout="vertical" initialValues={item === "new" ? { question: "", answer: "" } : { question: item.question, answer: item.answer }}>
+    <Modal
+      open
+      title={item === "new" ? t("qa.add_title") : t("qa.edit_title")}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={save.busy}
+      destroyOnHidden
+      okButtonProps={{ "data-testid": "qa-save" } as never}
+    >
+      <Form<TValues>
+        form={form}
+        layout="vertical"
+        initialValues={item === "new" ? { question: "", answer: "" } : { question: item.question, answer: item.answer }}
+      >
         <Form.Item name="question" label={t("qa.question")} rules={[zodRule(ZQaQuestion, t)]} required>
           <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={QA_QUESTION_MAX} showCount data-testid="qa-question" />
         </Form.Item>

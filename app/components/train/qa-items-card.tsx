@@ -24,7 +24,9 @@ export function QaItemsCard({ setId, initial, editable, onChanged }: TProps) {
   const [editing, setEditing] = useState<TQaItemView | "new" | null>(null);
   const [report, setReport] = useState<TQaImportReport | null>(null);
 
-  const { run: load, busy: loading } = useMutation(async (p: number, pageSize: number, q: string) => setPage(await callTrpc(() => trpc.trainingSets.qa.list.query({ id: setId, page: p, pageSize, search: q }))));
+  const { run: load, busy: loading } = useMutation(async (p: number, pageSize: number, q: string) =>
+    setPage(await callTrpc(() => trpc.trainingSets.qa.list.query({ id: setId, page: p, pageSize, search: q }))),
+  );
   useEffect(() => {
     if (!initial) void load(1, 20, "");
   }, [initial, load, setId]);
@@ -65,24 +67,51 @@ export function QaItemsCard({ setId, initial, editable, onChanged }: TProps) {
       </Popconfirm>
     </Space>
   );
-  const pagination = { current: page.page, pageSize: page.pageSize, total: page.total, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: (p: number, size: number) => void load(size !== page.pageSize ? 1 : p, size, search) };
+  const pagination = {
+    current: page.page,
+    pageSize: page.pageSize,
+    total: page.total,
+    showSizeChanger: true,
+    pageSizeOptions: [10, 20, 50, 100],
+    onChange: (p: number, size: number) => void load(size !== page.pageSize ? 1 : p, size, search),
+  };
 
   return (
     <Card title={`${t("qa.title")} · ${t("qa.count", { count: page.total })}`} data-testid="qa-card">
       <div className="train-toolbar">
-        <Input.Search allowClear placeholder={t("qa.search")} onSearch={(q) => { setSearch(q); void load(1, page.pageSize, q); }} data-testid="qa-search" />
+        <Input.Search
+          allowClear
+          placeholder={t("qa.search")}
+          onSearch={(q) => {
+            setSearch(q);
+            void load(1, page.pageSize, q);
+          }}
+          data-testid="qa-search"
+        />
         <Space wrap>
           <Button type="primary" icon={<PlusOutlined />} disabled={!editable} onClick={() => setEditing("new")} data-testid="qa-add">
             {t("qa.add")}
           </Button>
-          <Upload accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" showUploadList={false} disabled={!editable || importing} beforeUpload={(file) => (void importFile(file), false)}>
+          <Upload
+            accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            showUploadList={false}
+            disabled={!editable || importing}
+            beforeUpload={(file) => (void importFile(file), false)}
+          >
             <Button icon={<UploadOutlined />} loading={importing} disabled={!editable} data-testid="qa-import">
               {t("qa.import")}
             </Button>
           </Upload>
           <Dropdown
             menu={{
-              items: (["xlsx", "csv"] as const).map((f) => ({ key: f, label: <a href={exportQaUrl(setId, f)} download data-testid={`qa-export-${f}`}>{t(`qa.export_${f}`)}</a> })),
+              items: (["xlsx", "csv"] as const).map((f) => ({
+                key: f,
+                label: (
+                  <a href={exportQaUrl(setId, f)} download data-testid={`qa-export-${f}`}>
+                    {t(`qa.export_${f}`)}
+                  </a>
+                ),
+              })),
             }}
           >
             <Button icon={<DownloadOutlined />} disabled={page.total === 0} data-testid="qa-export">
@@ -117,7 +146,11 @@ export function QaItemsCard({ setId, initial, editable, onChanged }: TProps) {
           onRow={() => ({ "data-testid": "qa-row" }) as never}
           columns={[
             { title: t("qa.question"), dataIndex: "question", width: "35%", render: (q: string) => <span className="train-qa__question">{q}</span> },
-            { title: t("qa.answer"), dataIndex: "answer", render: (a: string) => <span className="train-qa__answer">{a.length > 300 ? `${a.slice(0, 300)}…` : a}</span> },
+            {
+              title: t("qa.answer"),
+              dataIndex: "answer",
+              render: (a: string) => <span className="train-qa__answer">{a.length > 300 ? `${a.slice(0, 300)}…` : a}</span>,
+            },
             { title: t("list.actions"), key: "actions", width: 170, render: (_, item) => actions(item) },
           ]}
         />

@@ -31,7 +31,16 @@ export function SetActionButtons({ set, busy, onAction, withEdit = true, size = 
         </AppLink>
       )}
       {kinds.map((k) => (
-        <Button key={k} size={size} type={withEdit ? "link" : "default"} danger={k === "delete"} icon={ICONS[k]} disabled={busy} onClick={() => onAction(k)} data-testid={`train-${k}`}>
+        <Button
+          key={k}
+          size={size}
+          type={withEdit ? "link" : "default"}
+          danger={k === "delete"}
+          icon={ICONS[k]}
+          disabled={busy}
+          onClick={() => onAction(k)}
+          data-testid={`train-${k}`}
+        >
           {t(`actions.${k}`)}
         </Button>
       ))}

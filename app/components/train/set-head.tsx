@@ -48,10 +48,31 @@ export function SetHead({ detail, facts, onChanged }: TProps) {
             : t("list.no_agents")}
         </span>
       </div>
-      {detail.state === "training" && <Progress percent={detail.progress} status="active" aria-label={t("progress", { progress: detail.progress })} style={{ marginBottom: 16 }} data-testid="training-progress" />}
-      {detail.state === "failed" && <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t("state.failed")} description={t(detail.failure_reason ?? "training_failed", { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })} data-testid="train-failed" />}
-      {detail.state === "disabled" && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t("state.disabled")} description={t("confirm.disable_body")} />}
-      {detail.state === "unavailable" && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t("state.unavailable")} description={t("state_hint.unavailable")} />}
+      {detail.state === "training" && (
+        <Progress
+          percent={detail.progress}
+          status="active"
+          aria-label={t("progress", { progress: detail.progress })}
+          style={{ marginBottom: 16 }}
+          data-testid="training-progress"
+        />
+      )}
+      {detail.state === "failed" && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t("state.failed")}
+          description={t(detail.failure_reason ?? "training_failed", { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })}
+          data-testid="train-failed"
+        />
+      )}
+      {detail.state === "disabled" && (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t("state.disabled")} description={t("confirm.disable_body")} />
+      )}
+      {detail.state === "unavailable" && (
+        <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t("state.unavailable")} description={t("state_hint.unavailable")} />
+      )}
     </>
   );
 }

@@ -5,9 +5,19 @@ import { fieldErrorsOf } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { useMutation } from "../../lib/use-mutation";
 import { zodRule } from "../../lib/zod-rule";
-import { TRAINING_SET_INTRO_MAX, TRAINING_SET_NAME_MAX, ZCreateTrainingSetInput, type TTrainingSetSummary } from "../../../server/knowledge/training-sets.schema";
+import {
+  TRAINING_SET_INTRO_MAX,
+  TRAINING_SET_NAME_MAX,
+  ZCreateTrainingSetInput,
+  type TTrainingSetSummary,
+} from "../../../server/knowledge/training-sets.schema";
 
-type TProps = { type: "standard" | "smart"; set: Pick<TTrainingSetSummary, "id" | "name" | "introduction"> | null; onSaved: (set: TTrainingSetSummary, created: boolean) => void; disabled?: boolean };
+type TProps = {
+  type: "standard" | "smart";
+  set: Pick<TTrainingSetSummary, "id" | "name" | "introduction"> | null;
+  onSaved: (set: TTrainingSetSummary, created: boolean) => void;
+  disabled?: boolean;
+};
 type TValues = { name: string; introduction: string };
 
 export function SetInfoCard({ type, set, onSaved, disabled }: TProps) {
@@ -34,12 +44,24 @@ export function SetInfoCard({ type, set, onSaved, disabled }: TProps) {
 
   return (
     <Card title={t("info.title")} data-testid="train-info">
-      <Form<TValues> form={form} layout="vertical" initialValues={{ name: set?.name ?? "", introduction: set?.introduction ?? "" }} onFinish={(v) => void submit(v)} disabled={disabled}>
+      <Form<TValues>
+        form={form}
+        layout="vertical"
+        initialValues={{ name: set?.name ?? "", introduction: set?.introduction ?? "" }}
+        onFinish={(v) => void submit(v)}
+        disabled={disabled}
+      >
         <Form.Item name="name" label={t("info.name")} rules={[zodRule(shape.name, t)]} required>
           <Input maxLength={TRAINING_SET_NAME_MAX} showCount placeholder={t("info.name_placeholder")} data-testid="train-name-input" />
         </Form.Item>
         <Form.Item name="introduction" label={t("info.introduction")} rules={[zodRule(shape.introduction, t)]}>
-          <Input.TextArea maxLength={TRAINING_SET_INTRO_MAX} showCount autoSize={{ minRows: 2, maxRows: 5 }} placeholder={t("info.introduction_placeholder")} data-testid="train-intro-input" />
+          <Input.TextArea
+            maxLength={TRAINING_SET_INTRO_MAX}
+            showCount
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            placeholder={t("info.introduction_placeholder")}
+            data-testid="train-intro-input"
+          />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={busy} data-testid="train-info-submit">
           {set ? t("info.save") : t("info.create")}

@@ -2,7 +2,12 @@
 // language, and which actions a state offers (from the lifecycle table the server applies).
 import { HTML_LANG, isLanguage } from "../../i18n/config";
 import { canMoveTrainingSet } from "../../../server/knowledge/training-set-lifecycle";
-import { TRAINING_SET_ACTIONS, type TTrainingSetAction, type TTrainingSetStateView, type TTrainingSetType } from "../../../server/knowledge/training-sets.schema";
+import {
+  TRAINING_SET_ACTIONS,
+  type TTrainingSetAction,
+  type TTrainingSetStateView,
+  type TTrainingSetType,
+} from "../../../server/knowledge/training-sets.schema";
 
 export function editPathOf(set: { id: string; type: TTrainingSetType }) {
   const id = encodeURIComponent(set.id);

@@ -4,7 +4,17 @@ import { useTranslation } from "react-i18next";
 import type { TTrainingSetStateView } from "../../../server/knowledge/training-sets.schema";
 import { STATE_COLORS } from "./train-format";
 
-export function TrainingStateTag({ state, progress, reason, compact = false }: { state: TTrainingSetStateView; progress?: number; reason?: string | null; compact?: boolean }) {
+export function TrainingStateTag({
+  state,
+  progress,
+  reason,
+  compact = false,
+}: {
+  state: TTrainingSetStateView;
+  progress?: number;
+  reason?: string | null;
+  compact?: boolean;
+}) {
   const { t } = useTranslation("train");
   const tag = (
     <Tag color={STATE_COLORS[state]} data-testid="training-state" data-state={state}>
@@ -14,8 +24,12 @@ export function TrainingStateTag({ state, progress, reason, compact = false }: {
   return (
     <span className="train-state">
       {state === "unavailable" ? <Tooltip title={t("state_hint.unavailable")}>{tag}</Tooltip> : tag}
-      {state === "training" && !compact && <Progress percent={progress ?? 0} size="small" aria-label={t("progress", { progress: progress ?? 0 })} data-testid="training-progress" />}
-      {state === "failed" && reason && !compact && <span className="train-state__reason">{t(reason, { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })}</span>}
+      {state === "training" && !compact && (
+        <Progress percent={progress ?? 0} size="small" aria-label={t("progress", { progress: progress ?? 0 })} data-testid="training-progress" />
+      )}
+      {state === "failed" && reason && !compact && (
+        <span className="train-state__reason">{t(reason, { ns: "errors", defaultValue: t("training_failed", { ns: "errors" }) })}</span>
+      )}
     </span>
   );
 }

@@ -1,5 +1,14 @@
 // The workspace's side column: the balance with the money pages, and the console's usual places.
-import { AppstoreOutlined, CommentOutlined, MessageOutlined, ReadOutlined, RobotOutlined, SettingOutlined, ShareAltOutlined, ShopOutlined } from "@ant-design/icons";
+import {
+  AppstoreOutlined,
+  CommentOutlined,
+  MessageOutlined,
+  ReadOutlined,
+  RobotOutlined,
+  SettingOutlined,
+  ShareAltOutlined,
+  ShopOutlined,
+} from "@ant-design/icons";
 import { Card, Statistic } from "antd";
 import { useTranslation } from "react-i18next";
 import type { TWorkspaceOverview } from "../../../server/workspace/workspace.schema";

@@ -47,25 +47,59 @@ export default function AgentReview() {
       onOk: () => approveNow(versionId),
     });
 
-  const queueTab = queue.length === 0 ? (
-    <Card>
-      <Empty description={t("review.empty")} data-testid="review-empty" />
-    </Card>
-  ) : (
-    <Space orientation="vertical" size={16} style={{ width: "100%" }}>
-      {queue.map((item) => (
-        <ReviewCard key={item.id} item={item} busy={busy === item.id} onApprove={() => approve(item.id, item.name, item.version)} onReject={() => setDeciding({ kind: "reject", versionId: item.id, name: item.name, version: item.version })} />
-      ))}
-    </Space>
-  );
+  const queueTab =
+    queue.length === 0 ? (
+      <Card>
+        <Empty description={t("review.empty")} data-testid="review-empty" />
+      </Card>
+    ) : (
+      <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+        {queue.map((item) => (
+          <ReviewCard
+            key={item.id}
+            item={item}
+            busy={busy === item.id}
+            onApprove={() => approve(item.id, item.name, item.version)}
+            onReject={() => setDeciding({ kind: "reject", versionId: item.id, name: item.name, version: item.version })}
+          />
+        ))}
+      </Space>
+    );
   const shelfTab = (
     <Card>
       <List
         dataSource={shelf}
         locale={{ emptyText: t("review.shelf_empty") }}
         renderItem={(s) => (
-          <List.Item data-testid="shelf-item" data-name={s.name} actions={[<Button key="down" danger size="small" onClick={() => setDeciding({ kind: "takeDown", versionId: s.id, name: s.name, version: s.version })} data-testid="shelf-take-down">{t("review.take_down")}</Button>]}>
-            <List.Item.Meta avatar={<Avatar shape="square" src={s.avatar_url ?? undefined} icon={<RobotOutlined />} />} title={<Space size={6}>{s.name}<Tag>v{s.version}</Tag></Space>} description={<>{s.owner} · {s.published_at ? <LocalDate iso={s.published_at} /> : "—"}</>} />
+          <List.Item
+            data-testid="shelf-item"
+            data-name={s.name}
+            actions={[
+              <Button
+                key="down"
+                danger
+                size="small"
+                onClick={() => setDeciding({ kind: "takeDown", versionId: s.id, name: s.name, version: s.version })}
+                data-testid="shelf-take-down"
+              >
+                {t("review.take_down")}
+              </Button>,
+            ]}
+          >
+            <List.Item.Meta
+              avatar={<Avatar shape="square" src={s.avatar_url ?? undefined} icon={<RobotOutlined />} />}
+              title={
+                <Space size={6}>
+                  {s.name}
+                  <Tag>v{s.version}</Tag>
+                </Space>
+              }
+              description={
+                <>
+                  {s.owner} · {s.published_at ? <LocalDate iso={s.published_at} /> : "—"}
+                </>
+              }
+            />
           </List.Item>
         )}
       />
@@ -103,9 +137,19 @@ function ReasonModal({ decision, onClose, onDone }: { decision: TDecision | null
     const values = await form.validateFields().catch(() => null);
     if (values) await decide(decision, values.reason);
   };
-  const title = decision ? t(decision.kind === "reject" ? "review.reject_title" : "review.take_down_title", { name: decision.name, version: decision.version }) : "";
+  const title = decision
+    ? t(decision.kind === "reject" ? "review.reject_title" : "review.take_down_title", { name: decision.name, version: decision.version })
+    : "";
   return (
-    <Modal open={Boolean(decision)} title={title} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okButtonProps={{ danger: true, "data-testid": "review-reason-ok" } as ButtonProps} destroyOnHidden>
+    <Modal
+      open={Boolean(decision)}
+      title={title}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={busy}
+      okButtonProps={{ danger: true, "data-testid": "review-reason-ok" } as ButtonProps}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
         <Form.Item name="reason" label={t("review.reason")} rules={[zodRule(ZReason, t)]}>
           <Input.TextArea rows={3} maxLength={200} showCount placeholder={t("review.reason_placeholder")} data-testid="review-reason" />

@@ -42,7 +42,15 @@ export default function AppReviewPage() {
     <div className="console__page" data-testid="app-review-page">
       <h1 className="console__title">{t("review.title")}</h1>
       {/* Read-only: the policy is a setting of the deployment (APP_REVIEW_POLICY), not of this page. */}
-      <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t(`review.policy.${policy}.title`)} description={t(`review.policy.${policy}.body`)} data-testid="app-review-policy" data-policy={policy} />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        title={t(`review.policy.${policy}.title`)}
+        description={t(`review.policy.${policy}.body`)}
+        data-testid="app-review-policy"
+        data-policy={policy}
+      />
       {queue.length === 0 ? (
         <Card>
           <Empty description={t("review.empty")} data-testid="app-review-empty" />
@@ -56,9 +64,15 @@ export default function AppReviewPage() {
                 <Space size={6} wrap>
                   <span className="apps-card__name">{app.name}</span>
                   <Tag>{t(`type.${app.type}`)}</Tag>
-                  {app.link_open && <Tag color="green" data-testid="app-review-link-open">{t("review.link_open")}</Tag>}
+                  {app.link_open && (
+                    <Tag color="green" data-testid="app-review-link-open">
+                      {t("review.link_open")}
+                    </Tag>
+                  )}
                   {app.input.tags.map((tag) => (
-                    <Tag key={tag} color="blue">{tag}</Tag>
+                    <Tag key={tag} color="blue">
+                      {tag}
+                    </Tag>
                   ))}
                 </Space>
                 <div className="apps-card__intro">{app.introduction}</div>
@@ -68,17 +82,43 @@ export default function AppReviewPage() {
               </div>
             </div>
             <div className="apps-card__actions">
-              <Button type="primary" size="small" loading={busyId === app.id} onClick={() => confirm(app.id, t("review.approve_confirm", { name: app.name }), () => callTrpc(() => trpc.apps.review.approve.mutate({ id: app.id })), t("done.approved"))} data-testid="app-review-approve">
+              <Button
+                type="primary"
+                size="small"
+                loading={busyId === app.id}
+                onClick={() =>
+                  confirm(
+                    app.id,
+                    t("review.approve_confirm", { name: app.name }),
+                    () => callTrpc(() => trpc.apps.review.approve.mutate({ id: app.id })),
+                    t("done.approved"),
+                  )
+                }
+                data-testid="app-review-approve"
+              >
                 {t("review.approve")}
               </Button>
-              <Button danger size="small" loading={busyId === app.id} onClick={() => setRemoving({ id: app.id, name: app.name })} data-testid="app-review-remove">
+              <Button
+                danger
+                size="small"
+                loading={busyId === app.id}
+                onClick={() => setRemoving({ id: app.id, name: app.name })}
+                data-testid="app-review-remove"
+              >
                 {t("review.remove")}
               </Button>
             </div>
           </Card>
         ))
       )}
-      <Modal open={Boolean(removing)} title={t("review.remove_title", { name: removing?.name ?? "" })} onOk={submitRemoval} onCancel={() => setRemoving(null)} okButtonProps={{ danger: true, "data-testid": "app-review-remove-ok" } as ButtonProps} destroyOnHidden>
+      <Modal
+        open={Boolean(removing)}
+        title={t("review.remove_title", { name: removing?.name ?? "" })}
+        onOk={submitRemoval}
+        onCancel={() => setRemoving(null)}
+        okButtonProps={{ danger: true, "data-testid": "app-review-remove-ok" } as ButtonProps}
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical">
           <Form.Item name="reason" label={t("review.reason")} rules={[zodRule(ZRemoveAppInput.shape.reason, t)]}>
             <Input.TextArea rows={3} maxLength={200} showCount data-testid="app-review-reason" />

@@ -96,7 +96,9 @@ function ApplicationCard({ item, onApproved, onReject }: { item: TCertificationF
         <Descriptions.Item label={t("admin.certifications.applicant")}>{item.account}</Descriptions.Item>
         <Descriptions.Item label={t("admin.certifications.real_name")}>{item.real_name}</Descriptions.Item>
         <Descriptions.Item label={t("admin.certifications.id_number")}>{item.id_number_hint}</Descriptions.Item>
-        <Descriptions.Item label={t("admin.certifications.submitted_at")}><LocalDate iso={item.created_at} withTime /></Descriptions.Item>
+        <Descriptions.Item label={t("admin.certifications.submitted_at")}>
+          <LocalDate iso={item.created_at} withTime />
+        </Descriptions.Item>
         <Descriptions.Item label={t("admin.certifications.certificate")}>
           {item.certificate_url ? (
             <Typography.Link href={item.certificate_url} target="_blank" rel="noreferrer">
@@ -141,10 +143,23 @@ function RejectModal({ item, onClose, onRejected }: { item: TCertificationForRev
     if (values) await reject(item.id, values.reason);
   };
   return (
-    <Modal open={Boolean(item)} title={t("admin.certifications.reject_title")} onCancel={onClose} onOk={submit} confirmLoading={busy} okButtonProps={{ danger: true, "data-testid": "certification-reject-ok" } as ButtonProps}>
+    <Modal
+      open={Boolean(item)}
+      title={t("admin.certifications.reject_title")}
+      onCancel={onClose}
+      onOk={submit}
+      confirmLoading={busy}
+      okButtonProps={{ danger: true, "data-testid": "certification-reject-ok" } as ButtonProps}
+    >
       <Form form={form} layout="vertical">
         <Form.Item name="reason" label={t("admin.certifications.reject_reason")} rules={[zodRule(ZRejectCertificationInput.shape.reason, t)]}>
-          <Input.TextArea rows={3} maxLength={200} showCount placeholder={t("admin.certifications.reject_placeholder")} data-testid="certification-reject-reason" />
+          <Input.TextArea
+            rows={3}
+            maxLength={200}
+            showCount
+            placeholder={t("admin.certifications.reject_placeholder")}
+            data-testid="certification-reject-reason"
+          />
         </Form.Item>
       </Form>
     </Modal>

@@ -64,7 +64,14 @@ export default function AdminPaymentsPage() {
             options={["topup", "edition", "registration"].map((p) => ({ value: p, label: t(`purposes.${p}`) }))}
             onChange={(v) => setFilter("purpose", v)}
           />
-          <Input.Search allowClear defaultValue={params.get("q") ?? ""} placeholder={t("admin.search")} onSearch={(v) => setFilter("q", v.trim() || undefined)} style={{ width: 240 }} data-testid="payments-search" />
+          <Input.Search
+            allowClear
+            defaultValue={params.get("q") ?? ""}
+            placeholder={t("admin.search")}
+            onSearch={(v) => setFilter("q", v.trim() || undefined)}
+            style={{ width: 240 }}
+            data-testid="payments-search"
+          />
         </Space>
         {items.length === 0 ? (
           <Empty description={t("admin.empty")} />
@@ -75,15 +82,33 @@ export default function AdminPaymentsPage() {
             scroll={{ x: 960 }}
             dataSource={items}
             onRow={(o) => ({ "data-testid": "payment-row", "data-id": o.id, "data-state": o.state }) as never}
-            pagination={{ current: page, pageSize: page_size, total, showSizeChanger: false, onChange: (p) => setParams((prev) => ({ ...Object.fromEntries(prev), page: String(p) })) }}
+            pagination={{
+              current: page,
+              pageSize: page_size,
+              total,
+              showSizeChanger: false,
+              onChange: (p) => setParams((prev) => ({ ...Object.fromEntries(prev), page: String(p) })),
+            }}
             columns={[
               { title: t("admin.created_at"), dataIndex: "created_at", render: (v: string) => <LocalDate iso={v} withTime /> },
               { title: t("admin.order"), dataIndex: "id", render: (v: string) => <code>{v}</code> },
               { title: t("admin.account"), dataIndex: "account_name", render: (v: string | null) => v ?? "—" },
               { title: t("admin.purpose"), dataIndex: "purpose", render: (v: string) => t(`purposes.${v}`, { defaultValue: v }) },
-              { title: t("admin.provider"), dataIndex: "provider", render: (v: string) => (v === "sandbox" || v === "dev" ? <Tag color="orange">{t(`providers.${v}`)}</Tag> : t(`providers.${v}`)) },
+              {
+                title: t("admin.provider"),
+                dataIndex: "provider",
+                render: (v: string) => (v === "sandbox" || v === "dev" ? <Tag color="orange">{t(`providers.${v}`)}</Tag> : t(`providers.${v}`)),
+              },
               { title: t("admin.amount"), dataIndex: "amount", align: "right", render: (v: number) => formatYuan(v) },
-              { title: t("admin.state"), dataIndex: "state", render: (v: string, o: TAdminPaymentOrder) => <Tag color={STATE_COLOURS[v]} title={o.failure_reason ?? undefined}>{t(`states.${v}`)}</Tag> },
+              {
+                title: t("admin.state"),
+                dataIndex: "state",
+                render: (v: string, o: TAdminPaymentOrder) => (
+                  <Tag color={STATE_COLOURS[v]} title={o.failure_reason ?? undefined}>
+                    {t(`states.${v}`)}
+                  </Tag>
+                ),
+              },
               { title: t("admin.trade_no"), dataIndex: "provider_trade_no", render: (v: string | null) => v ?? "—" },
               { title: t("admin.notifications"), dataIndex: "notifications", align: "right" },
             ]}

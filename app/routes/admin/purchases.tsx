@@ -70,7 +70,11 @@ export default function AdminPurchasesPage() {
               { title: t("admin.kind"), dataIndex: "kind", render: (v: string) => t(`admin.kinds.${v}`, { defaultValue: v }) },
               { title: t("admin.price"), dataIndex: "price_micro", align: "right", render: (v: number) => t("price", { amount: formatZ(v) }) },
               { title: t("admin.sharer"), dataIndex: "sharer", render: (v: string | null) => v ?? "—" },
-              { title: t("admin.state"), dataIndex: "refunded_at", render: (v: string | null) => (v ? <Tag color="orange">{t("admin.refunded")}</Tag> : <Tag color="green">{t("admin.active")}</Tag>) },
+              {
+                title: t("admin.state"),
+                dataIndex: "refunded_at",
+                render: (v: string | null) => (v ? <Tag color="orange">{t("admin.refunded")}</Tag> : <Tag color="green">{t("admin.active")}</Tag>),
+              },
               {
                 title: "",
                 key: "actions",

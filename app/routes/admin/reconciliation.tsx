@@ -59,7 +59,12 @@ export default function Reconciliation() {
       <Row gutter={[16, 16]}>
         <Col xs={12} md={6}>
           <Card>
-            <Statistic title={t("reconciliation.ledger_sum")} value={formatZ(report.totalMicro)} suffix="Z" valueStyle={{ color: report.totalMicro === 0 ? "#389e0d" : "#cf1322" }} />
+            <Statistic
+              title={t("reconciliation.ledger_sum")}
+              value={formatZ(report.totalMicro)}
+              suffix="Z"
+              valueStyle={{ color: report.totalMicro === 0 ? "#389e0d" : "#cf1322" }}
+            />
           </Card>
         </Col>
         <Col xs={12} md={6}>
@@ -89,7 +94,11 @@ export default function Reconciliation() {
               dataSource={report.platform}
               locale={{ emptyText: t("reconciliation.none") }}
               columns={[
-                { title: t("reconciliation.account"), dataIndex: "id", render: (id: string) => (PLATFORM_KINDS.includes(id) ? t(`reconciliation.platform.${id}`) : id) },
+                {
+                  title: t("reconciliation.account"),
+                  dataIndex: "id",
+                  render: (id: string) => (PLATFORM_KINDS.includes(id) ? t(`reconciliation.platform.${id}`) : id),
+                },
                 { title: t("reconciliation.balance"), dataIndex: "balanceMicro", align: "right", render: (m: number) => `${formatZ(m)} Z` },
               ]}
             />
@@ -160,7 +169,14 @@ function ProblemCard<T extends { id: string }>({ label, testId, rows, columns }:
   const { t } = useTranslation("metering");
   return (
     <Card title={<ProblemTitle label={label} count={rows.length} />} style={{ marginTop: 16 }} data-testid={testId}>
-      <Table size="small" rowKey="id" dataSource={rows} pagination={{ pageSize: 20, hideOnSinglePage: true }} locale={{ emptyText: t("reconciliation.none") }} columns={columns} />
+      <Table
+        size="small"
+        rowKey="id"
+        dataSource={rows}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{ emptyText: t("reconciliation.none") }}
+        columns={columns}
+      />
     </Card>
   );
 }

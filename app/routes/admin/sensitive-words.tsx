@@ -42,8 +42,20 @@ export default function AdminSensitiveWords() {
       <WordEntryCard onChanged={() => revalidator.revalidate()} />
       <Card>
         <Space wrap style={{ marginBottom: 12 }}>
-          <Segmented<TWordStatus> value={status} onChange={(s) => setQuery({ status: s })} options={WORD_STATUSES.map((s) => ({ value: s, label: t(`admin.filters.${s}`) }))} data-testid="words-status" />
-          <Input.Search allowClear defaultValue={params.get("q") ?? ""} placeholder={t("admin.search")} onSearch={(q) => setQuery({ q: q.trim() })} style={{ width: 260 }} data-testid="words-search" />
+          <Segmented<TWordStatus>
+            value={status}
+            onChange={(s) => setQuery({ status: s })}
+            options={WORD_STATUSES.map((s) => ({ value: s, label: t(`admin.filters.${s}`) }))}
+            data-testid="words-status"
+          />
+          <Input.Search
+            allowClear
+            defaultValue={params.get("q") ?? ""}
+            placeholder={t("admin.search")}
+            onSearch={(q) => setQuery({ q: q.trim() })}
+            style={{ width: 260 }}
+            data-testid="words-search"
+          />
         </Space>
         <WordTable page={page} onChanged={() => revalidator.revalidate()} onPage={(p, size) => setQuery({ page: String(p), page_size: String(size) })} />
       </Card>

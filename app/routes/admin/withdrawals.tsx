@@ -48,7 +48,12 @@ export default function WithdrawalQueue() {
     <div className="console__page" data-testid="withdrawal-queue">
       <h1 className="console__title">{t("admin.title")}</h1>
       <div className="wd-toolbar">
-        <Segmented<TWithdrawalState> value={state} onChange={(s) => setSearch({ state: s })} options={WITHDRAWAL_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))} data-testid="withdrawal-queue-state" />
+        <Segmented<TWithdrawalState>
+          value={state}
+          onChange={(s) => setSearch({ state: s })}
+          options={WITHDRAWAL_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
+          data-testid="withdrawal-queue-state"
+        />
       </div>
       <div className="wd-list">
         {page.items.length === 0 ? (
@@ -111,7 +116,14 @@ function AbnormalModal({ item, onClose, onDone }: { item: TWithdrawalForReview |
     if (values) await markAbnormal(item.id, values.note);
   };
   return (
-    <Modal open={Boolean(item)} title={t("admin.abnormal_title")} onCancel={onClose} onOk={submit} confirmLoading={busy} okButtonProps={{ danger: true, "data-testid": "withdrawal-abnormal-ok" } as ButtonProps}>
+    <Modal
+      open={Boolean(item)}
+      title={t("admin.abnormal_title")}
+      onCancel={onClose}
+      onOk={submit}
+      confirmLoading={busy}
+      okButtonProps={{ danger: true, "data-testid": "withdrawal-abnormal-ok" } as ButtonProps}
+    >
       <p className="console__hint">{t("admin.abnormal_lead")}</p>
       <Form form={form} layout="vertical">
         <Form.Item name="note" label={t("admin.note")} rules={[zodRule(ZWithdrawalNote, t)]}>

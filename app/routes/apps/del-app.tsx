@@ -41,10 +41,32 @@ export default function DelAppPage() {
                 data-testid="del-app-row"
                 data-name={app.name}
                 actions={[
-                  <Button key="restore" size="small" type="primary" loading={busyId === app.id} onClick={() => run(app.id, () => callTrpc(() => trpc.apps.restore.mutate({ id: app.id })), t("done.restored"))} data-testid="del-app-restore">
+                  <Button
+                    key="restore"
+                    size="small"
+                    type="primary"
+                    loading={busyId === app.id}
+                    onClick={() => run(app.id, () => callTrpc(() => trpc.apps.restore.mutate({ id: app.id })), t("done.restored"))}
+                    data-testid="del-app-restore"
+                  >
                     {t("actions.restore")}
                   </Button>,
-                  <Button key="purge" size="small" danger loading={busyId === app.id} onClick={() => confirm(app.id, t("confirm.purge", { name: app.name }), () => callTrpc(() => trpc.apps.purge.mutate({ id: app.id })), t("done.purged"), true)} data-testid="del-app-purge">
+                  <Button
+                    key="purge"
+                    size="small"
+                    danger
+                    loading={busyId === app.id}
+                    onClick={() =>
+                      confirm(
+                        app.id,
+                        t("confirm.purge", { name: app.name }),
+                        () => callTrpc(() => trpc.apps.purge.mutate({ id: app.id })),
+                        t("done.purged"),
+                        true,
+                      )
+                    }
+                    data-testid="del-app-purge"
+                  >
                     {t("actions.purge")}
                   </Button>,
                 ]}

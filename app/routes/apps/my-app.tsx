@@ -24,10 +24,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const type = (APP_TYPES as readonly string[]).includes(url.searchParams.get("type") ?? "") ? (url.searchParams.get("type") as TAppType) : "h5";
   const state = (APP_STATES as readonly string[]).includes(url.searchParams.get("state") ?? "") ? (url.searchParams.get("state") as TAppState) : undefined;
-  return { type, state: state ?? null, apps: await listApps(account, { type, state, deleted: false }), touser: account.id, shareCredit: getShareCredit(account) };
+  return {
+    type,
+    state: state ?? null,
+    apps: await listApps(account, { type, state, deleted: false }),
+    touser: account.id,
+    shareCredit: getShareCredit(account),
+  };
 }
 
-export const editPathOf = (app: Pick<TAppView, "id" | "type">) => (app.type === "api" ? `/create_api?id=${encodeURIComponent(app.id)}` : `/create_app?id=${encodeURIComponent(app.id)}${app.type === "h5" ? "" : `&type=${app.type}`}`);
+export const editPathOf = (app: Pick<TAppView, "id" | "type">) =>
+  app.type === "api"
+    ? `/create_api?id=${encodeURIComponent(app.id)}`
+    : `/create_app?id=${encodeURIComponent(app.id)}${app.type === "h5" ? "" : `&type=${app.type}`}`;
 
 function AppCard({ app, onShare }: { app: TAppView; onShare: (app: TShareApp) => void }) {
   const { busyId, run, confirm, t } = useAppAction();
@@ -60,26 +69,49 @@ function AppCard({ app, onShare }: { app: TAppView; onShare: (app: TShareApp) =>
       </div>
       <div className="apps-card__actions">
         <AppLink to={editPathOf(app)}>
-          <Button size="small" data-testid="my-app-edit">{t("actions.edit")}</Button>
+          <Button size="small" data-testid="my-app-edit">
+            {t("actions.edit")}
+          </Button>
         </AppLink>
         {app.state === "removed" && (
-          <Button size="small" type="primary" loading={busy} onClick={() => run(app.id, () => callTrpc(() => trpc.apps.submit.mutate(id)), t("done.submitted"))} data-testid="my-app-submit">
+          <Button
+            size="small"
+            type="primary"
+            loading={busy}
+            onClick={() => run(app.id, () => callTrpc(() => trpc.apps.submit.mutate(id)), t("done.submitted"))}
+            data-testid="my-app-submit"
+          >
             {t("actions.submit")}
           </Button>
         )}
         {app.state === "on_shelf" && (
-          <Button size="small" loading={busy} onClick={() => confirm(app.id, t("confirm.take_down", { name: app.name }), () => callTrpc(() => trpc.apps.takeDown.mutate(id)), t("done.taken_down"))} data-testid="my-app-take-down">
+          <Button
+            size="small"
+            loading={busy}
+            onClick={() =>
+              confirm(app.id, t("confirm.take_down", { name: app.name }), () => callTrpc(() => trpc.apps.takeDown.mutate(id)), t("done.taken_down"))
+            }
+            data-testid="my-app-take-down"
+          >
             {t("actions.take_down")}
           </Button>
         )}
         {app.state === "off_shelf" && (
-          <Button size="small" type="primary" loading={busy} onClick={() => run(app.id, () => callTrpc(() => trpc.apps.putBack.mutate(id)), t("done.put_back"))} data-testid="my-app-put-back">
+          <Button
+            size="small"
+            type="primary"
+            loading={busy}
+            onClick={() => run(app.id, () => callTrpc(() => trpc.apps.putBack.mutate(id)), t("done.put_back"))}
+            data-testid="my-app-put-back"
+          >
             {t("actions.put_back")}
           </Button>
         )}
         {app.type !== "api" && (
           <a href={`/share?app=${encodeURIComponent(app.id)}`} target="_blank" rel="noreferrer">
-            <Button size="small" data-testid="my-app-open">{t("actions.open")}</Button>
+            <Button size="small" data-testid="my-app-open">
+              {t("actions.open")}
+            </Button>
           </a>
         )}
         {app.type !== "api" && (
@@ -88,9 +120,17 @@ function AppCard({ app, onShare }: { app: TAppView; onShare: (app: TShareApp) =>
           </Button>
         )}
         <AppLink to={`/application?id=${encodeURIComponent(app.id)}`}>
-          <Button size="small" data-testid="my-app-data">{t("actions.data")}</Button>
+          <Button size="small" data-testid="my-app-data">
+            {t("actions.data")}
+          </Button>
         </AppLink>
-        <Button size="small" danger loading={busy} onClick={() => confirm(app.id, t("confirm.delete", { name: app.name }), () => callTrpc(() => trpc.apps.delete.mutate(id)), t("done.deleted"), true)} data-testid="my-app-delete">
+        <Button
+          size="small"
+          danger
+          loading={busy}
+          onClick={() => confirm(app.id, t("confirm.delete", { name: app.name }), () => callTrpc(() => trpc.apps.delete.mutate(id)), t("done.deleted"), true)}
+          data-testid="my-app-delete"
+        >
           {t("actions.delete")}
         </Button>
       </div>
@@ -128,7 +168,12 @@ export default function MyAppPage() {
           </Button>
         </Space>
       </div>
-      <Tabs activeKey={type} onChange={(k) => setFilter({ type: k })} items={APP_TYPES.map((k) => ({ key: k, label: t(`type.${k}`) }))} data-testid="my-app-types" />
+      <Tabs
+        activeKey={type}
+        onChange={(k) => setFilter({ type: k })}
+        items={APP_TYPES.map((k) => ({ key: k, label: t(`type.${k}`) }))}
+        data-testid="my-app-types"
+      />
       <Select
         allowClear
         placeholder={t("list.all_states")}

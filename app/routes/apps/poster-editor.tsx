@@ -9,7 +9,19 @@ import { App, Button, Card, ColorPicker, Form, Input, Segmented, Typography, Upl
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { downloadUrl, safeFileName } from "../../components/apps/share-panel";
-import { canvasToPngBlob, clampQr, isInsideQr, loadImage, placeQr, POSTER_HEIGHT, POSTER_WIDTH, QR_PRESETS, renderPoster, type TPosterState, type TQrPreset } from "../../components/apps/poster/render-poster";
+import {
+  canvasToPngBlob,
+  clampQr,
+  isInsideQr,
+  loadImage,
+  placeQr,
+  POSTER_HEIGHT,
+  POSTER_WIDTH,
+  QR_PRESETS,
+  renderPoster,
+  type TPosterState,
+  type TQrPreset,
+} from "../../components/apps/poster/render-poster";
 import { useImageUpload } from "../../components/ui/use-image-upload";
 import { requireSessionAccount } from "../../lib/auth.server";
 import { orNotFound } from "../../lib/or-not-found.server";
@@ -126,7 +138,20 @@ export default function PosterEditor() {
       <h1 className="console__title">{t("poster_editor.title", { name: app.name })}</h1>
       <div className="poster-editor__body">
         <div className="poster-editor__preview">
-          <canvas ref={canvasRef} width={POSTER_WIDTH} height={POSTER_HEIGHT} className="poster-editor__canvas" data-testid="poster-canvas" data-qr-x={state.qr.x} data-qr-y={state.qr.y} aria-label={t("poster_editor.preview")} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerUp} />
+          <canvas
+            ref={canvasRef}
+            width={POSTER_WIDTH}
+            height={POSTER_HEIGHT}
+            className="poster-editor__canvas"
+            data-testid="poster-canvas"
+            data-qr-x={state.qr.x}
+            data-qr-y={state.qr.y}
+            aria-label={t("poster_editor.preview")}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerCancel={onPointerUp}
+          />
           <Typography.Text type="secondary" className="poster-editor__hint">
             {t("poster_editor.drag_hint")}
           </Typography.Text>
@@ -136,7 +161,16 @@ export default function PosterEditor() {
             <Form.Item label={t("poster_editor.background")}>
               <div className="poster-editor__backgrounds">
                 {backgrounds.map((b) => (
-                  <button type="button" key={b.key} className={`poster-editor__bg${state.backgroundUrl === b.url ? " poster-editor__bg--active" : ""}`} style={{ backgroundImage: `url(${JSON.stringify(b.url)})` }} onClick={() => pickBackground(b)} aria-label={t(`poster_editor.backgrounds.${b.key}`)} title={t(`poster_editor.backgrounds.${b.key}`)} data-testid={`poster-bg-${b.key}`}>
+                  <button
+                    type="button"
+                    key={b.key}
+                    className={`poster-editor__bg${state.backgroundUrl === b.url ? " poster-editor__bg--active" : ""}`}
+                    style={{ backgroundImage: `url(${JSON.stringify(b.url)})` }}
+                    onClick={() => pickBackground(b)}
+                    aria-label={t(`poster_editor.backgrounds.${b.key}`)}
+                    title={t(`poster_editor.backgrounds.${b.key}`)}
+                    data-testid={`poster-bg-${b.key}`}
+                  >
                     {state.backgroundUrl === b.url && <CheckOutlined />}
                   </button>
                 ))}
@@ -153,13 +187,29 @@ export default function PosterEditor() {
             <Form.Item label={t("poster_editor.title_text")}>
               <div className="poster-editor__text-row">
                 <Input value={state.title} maxLength={40} onChange={(e) => setState((s) => ({ ...s, title: e.target.value }))} data-testid="poster-title" />
-                <ColorPicker value={state.titleColor} disabledAlpha onChange={(c) => setState((s) => ({ ...s, titleColor: c.toHexString() }))} aria-label={t("poster_editor.title_color")} />
+                <ColorPicker
+                  value={state.titleColor}
+                  disabledAlpha
+                  onChange={(c) => setState((s) => ({ ...s, titleColor: c.toHexString() }))}
+                  aria-label={t("poster_editor.title_color")}
+                />
               </div>
             </Form.Item>
             <Form.Item label={t("poster_editor.subtitle_text")}>
               <div className="poster-editor__text-row">
-                <Input.TextArea value={state.subtitle} maxLength={80} autoSize={{ minRows: 2, maxRows: 4 }} onChange={(e) => setState((s) => ({ ...s, subtitle: e.target.value }))} data-testid="poster-subtitle" />
-                <ColorPicker value={state.subtitleColor} disabledAlpha onChange={(c) => setState((s) => ({ ...s, subtitleColor: c.toHexString() }))} aria-label={t("poster_editor.subtitle_color")} />
+                <Input.TextArea
+                  value={state.subtitle}
+                  maxLength={80}
+                  autoSize={{ minRows: 2, maxRows: 4 }}
+                  onChange={(e) => setState((s) => ({ ...s, subtitle: e.target.value }))}
+                  data-testid="poster-subtitle"
+                />
+                <ColorPicker
+                  value={state.subtitleColor}
+                  disabledAlpha
+                  onChange={(c) => setState((s) => ({ ...s, subtitleColor: c.toHexString() }))}
+                  aria-label={t("poster_editor.subtitle_color")}
+                />
               </div>
             </Form.Item>
             <Form.Item label={t("poster_editor.qr_position")}>

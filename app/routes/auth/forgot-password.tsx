@@ -44,7 +44,9 @@ export default function ForgotPassword() {
         subTitle={t("forgot.done_body")}
         extra={
           <AppLink to="/login">
-            <Button type="primary" data-testid="to-login">{t("register.to_login")}</Button>
+            <Button type="primary" data-testid="to-login">
+              {t("register.to_login")}
+            </Button>
           </AppLink>
         }
       />

@@ -58,7 +58,14 @@ export default function Login() {
       <h1 className="auth__title">{t("login.title")}</h1>
       <p className="auth__subtitle">{t("login.subtitle")}</p>
       <SetupNotice />
-      {data.wechatError && <Alert type="error" showIcon message={t(data.wechatError, { ns: "errors", defaultValue: t("wechat_login_failed", { ns: "errors" }) })} style={{ marginBottom: 16 }} />}
+      {data.wechatError && (
+        <Alert
+          type="error"
+          showIcon
+          message={t(data.wechatError, { ns: "errors", defaultValue: t("wechat_login_failed", { ns: "errors" }) })}
+          style={{ marginBottom: 16 }}
+        />
+      )}
       <Tabs items={items} defaultActiveKey="password" />
       <div className="auth__links">
         <AppLink to="/forgot_password">{t("login.forgot")}</AppLink>

@@ -22,7 +22,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
   // Paid registration: the fee and the providers that can take it.
   const terms = await getRegistrationTerms();
-  return { mode: env.REGISTRATION_MODE, fee: terms.fee, providers: terms.providers as string[], strict: env.STRICT_PASSWORD, invite: url.searchParams.get("invite") ?? "", redirect: safeRedirect(url.searchParams.get("redirect"), landingPath(request)) };
+  return {
+    mode: env.REGISTRATION_MODE,
+    fee: terms.fee,
+    providers: terms.providers as string[],
+    strict: env.STRICT_PASSWORD,
+    invite: url.searchParams.get("invite") ?? "",
+    redirect: safeRedirect(url.searchParams.get("redirect"), landingPath(request)),
+  };
 }
 
 export default function Register() {
@@ -37,7 +44,8 @@ export default function Register() {
     const back = resumeRegistrationOrder();
     if (back) setMade(back);
   }, []);
-  if (data.mode === "closed") return <Result status="info" title={t("registration_closed", { ns: "errors" })} extra={<AppLink to="/login">{t("register.to_login")}</AppLink>} />;
+  if (data.mode === "closed")
+    return <Result status="info" title={t("registration_closed", { ns: "errors" })} extra={<AppLink to="/login">{t("register.to_login")}</AppLink>} />;
   const paid = data.mode === "paid";
   const onFinish = async (values: Record<string, unknown>) => {
     // Paid mode without an invitation code: the form makes a payment order; the payment registers.
@@ -60,15 +68,33 @@ export default function Register() {
   return (
     <>
       <h1 className="auth__title">{t("register.title")}</h1>
-      <p className="auth__subtitle">{needsInvite ? t("register.subtitle_invite") : data.mode === "paid" ? t("register.subtitle_paid") : t("register.subtitle")}</p>
+      <p className="auth__subtitle">
+        {needsInvite ? t("register.subtitle_invite") : data.mode === "paid" ? t("register.subtitle_paid") : t("register.subtitle")}
+      </p>
       <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false} initialValues={{ invitation_code: data.invite }} data-testid="register">
         {(error ?? order.error) && <Alert type="error" showIcon message={error ?? order.error} style={{ marginBottom: 16 }} data-testid="form-error" />}
-        {paid && <Alert type="info" showIcon message={t("registration.fee", { ns: "editions", fee: (data.fee / 1_000_000).toFixed(2) })} style={{ marginBottom: 16 }} data-testid="registration-fee" />}
+        {paid && (
+          <Alert
+            type="info"
+            showIcon
+            message={t("registration.fee", { ns: "editions", fee: (data.fee / 1_000_000).toFixed(2) })}
+            style={{ marginBottom: 16 }}
+            data-testid="registration-fee"
+          />
+        )}
         <Form.Item name="account" label={t("fields.account")} extra={t("register.account_hint")} rules={[zodRule(ZAccountName, t)]}>
           <Input autoComplete="username" data-testid="account" />
         </Form.Item>
-        <NewPasswordFields schema={passwordSchema(data.strict)} label={t("fields.password")} extra={data.strict ? t("register.password_hint_strict") : t("register.password_hint")} />
-        <Form.Item name="invitation_code" label={needsInvite ? t("fields.invitation_code") : t("fields.invitation_code_optional")} rules={needsInvite ? [{ required: true, message: t("validation.required", { ns: "errors" }) }] : []}>
+        <NewPasswordFields
+          schema={passwordSchema(data.strict)}
+          label={t("fields.password")}
+          extra={data.strict ? t("register.password_hint_strict") : t("register.password_hint")}
+        />
+        <Form.Item
+          name="invitation_code"
+          label={needsInvite ? t("fields.invitation_code") : t("fields.invitation_code_optional")}
+          rules={needsInvite ? [{ required: true, message: t("validation.required", { ns: "errors" }) }] : []}
+        >
           <Input data-testid="invitation-code" />
         </Form.Item>
         {paid && data.providers.length > 0 && (
@@ -82,7 +108,9 @@ export default function Register() {
             </Radio.Group>
           </Form.Item>
         )}
-        {paid && data.providers.length === 0 && <Alert type="warning" showIcon message={t("registration.no_provider", { ns: "editions" })} style={{ marginBottom: 16 }} />}
+        {paid && data.providers.length === 0 && (
+          <Alert type="warning" showIcon message={t("registration.no_provider", { ns: "editions" })} style={{ marginBottom: 16 }} />
+        )}
         <AgreementCheckbox />
         <Button type="primary" htmlType="submit" block size="large" loading={pending || order.pending} data-testid="submit">
           {paid ? t("registration.submit", { ns: "editions" }) : t("register.submit")}

@@ -13,7 +13,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const domain = url.searchParams.get("domain") ?? "";
   const enterprise = domain ? await findEnterpriseForLogin(domain) : null;
-  const shown = enterprise ? { name: enterprise.name, domain: enterprise.domain, logoUrl: enterprise.logoUrl, loginBackgroundUrl: enterprise.loginBackgroundUrl } : null;
+  const shown = enterprise
+    ? { name: enterprise.name, domain: enterprise.domain, logoUrl: enterprise.logoUrl, loginBackgroundUrl: enterprise.loginBackgroundUrl }
+    : null;
   return data({ enterprise: shown, domain, redirect: safeRedirect(url.searchParams.get("redirect")) }, { status: enterprise ? 200 : 404 });
 }
 

@@ -21,14 +21,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const botId = url.searchParams.get("bot_id");
   if (botId) {
-    const [bot, schedules, deliveries, targets, events] = await orNotFound(() => Promise.all([getBot(account, botId), listSchedules(account, botId), listDeliveries(account, botId), listTargets(account, botId), listEvents(account, botId)]));
+    const [bot, schedules, deliveries, targets, events] = await orNotFound(() =>
+      Promise.all([
+        getBot(account, botId),
+        listSchedules(account, botId),
+        listDeliveries(account, botId),
+        listTargets(account, botId),
+        listEvents(account, botId),
+      ]),
+    );
     // The callback URL the owner pastes into the platform's console: the public address when set.
     const origin = (getEnv().PUBLIC_URL ?? url.origin).replace(/\/+$/, "");
     return { view: "bot" as const, bot, schedules, deliveries, targets, events, origin };
   }
   if (url.searchParams.get("new") === "1") {
     const [agents, quote] = await Promise.all([listAgents(account), getBotPackageQuote(account)]);
-    const live = agents.filter((a) => a.live && ["published", "published_in_review", "on_shelf"].includes(a.live.state)).map((a) => ({ id: a.id, name: a.name }));
+    const live = agents
+      .filter((a) => a.live && ["published", "published_in_review", "on_shelf"].includes(a.live.state))
+      .map((a) => ({ id: a.id, name: a.name }));
     return { view: "new" as const, agents: live, quote };
   }
   const [bots, quote] = await Promise.all([listBots(account), getBotPackageQuote(account)]);

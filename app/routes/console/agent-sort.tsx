@@ -97,8 +97,22 @@ export default function AgentSort() {
               <Avatar shape="square" src={a.avatar_url ?? undefined} icon={<RobotOutlined />} />
               <span className="agent-sort__name">{a.name}</span>
               {a.live && <AgentStateTag state={a.live.state} />}
-              <Button size="small" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => reorder(i, i - 1)} aria-label={t("sort.up")} data-testid="sort-up" />
-              <Button size="small" icon={<ArrowDownOutlined />} disabled={i === agents.length - 1} onClick={() => reorder(i, i + 1)} aria-label={t("sort.down")} data-testid="sort-down" />
+              <Button
+                size="small"
+                icon={<ArrowUpOutlined />}
+                disabled={i === 0}
+                onClick={() => reorder(i, i - 1)}
+                aria-label={t("sort.up")}
+                data-testid="sort-up"
+              />
+              <Button
+                size="small"
+                icon={<ArrowDownOutlined />}
+                disabled={i === agents.length - 1}
+                onClick={() => reorder(i, i + 1)}
+                aria-label={t("sort.down")}
+                data-testid="sort-down"
+              />
             </div>
           ))}
         </div>

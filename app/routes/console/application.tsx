@@ -55,7 +55,9 @@ export default function ApplicationPage() {
             <h1 className="console__title appdata-head__name">{app.name}</h1>
             <span className="appdata-head__tags">
               <Tag>{t(`types.${app.type}`, { defaultValue: app.type })}</Tag>
-              <Tag color={app.state === "on_shelf" ? "green" : app.state === "removed" ? "red" : "default"}>{t(`states.${app.state}`, { defaultValue: app.state })}</Tag>
+              <Tag color={app.state === "on_shelf" ? "green" : app.state === "removed" ? "red" : "default"}>
+                {t(`states.${app.state}`, { defaultValue: app.state })}
+              </Tag>
             </span>
           </div>
         </div>

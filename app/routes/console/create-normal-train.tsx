@@ -44,9 +44,21 @@ function StandardSetPage() {
   const editable = Boolean(detail && detail.state !== "disabled" && detail.state !== "unavailable");
   return (
     <div className="console__page train-page" data-testid="train-standard-page">
-      {detail ? <SetHead detail={detail} onChanged={() => void refresh()} facts={<span data-testid="train-item-count">{t("qa.count", { count: detail.item_count })}</span>} /> : <h1 className="console__title">{t("info.new_standard")}</h1>}
+      {detail ? (
+        <SetHead
+          detail={detail}
+          onChanged={() => void refresh()}
+          facts={<span data-testid="train-item-count">{t("qa.count", { count: detail.item_count })}</span>}
+        />
+      ) : (
+        <h1 className="console__title">{t("info.new_standard")}</h1>
+      )}
       <div className="train-page__stack">
-        <SetInfoCard type="standard" set={detail} onSaved={(saved, created) => (created ? navigate(`/create_normal_train?id=${encodeURIComponent(saved.id)}`, { replace: true }) : void refresh())} />
+        <SetInfoCard
+          type="standard"
+          set={detail}
+          onSaved={(saved, created) => (created ? navigate(`/create_normal_train?id=${encodeURIComponent(saved.id)}`, { replace: true }) : void refresh())}
+        />
         {detail && loaded.offline && <QaOfflineHint />}
         {detail && <QaItemsCard setId={detail.id} initial={loaded.items} editable={editable} onChanged={() => void refresh()} />}
       </div>

@@ -35,9 +35,25 @@ function SmartSetPage() {
   const editable = Boolean(detail && detail.state !== "disabled" && detail.state !== "unavailable");
   return (
     <div className="console__page train-page" data-testid="train-smart-page">
-      {detail ? <SetHead detail={detail} onChanged={() => void refresh()} facts={<span>{t("docs.title")}: {detail.documents.length}</span>} /> : <h1 className="console__title">{t("info.new_smart")}</h1>}
+      {detail ? (
+        <SetHead
+          detail={detail}
+          onChanged={() => void refresh()}
+          facts={
+            <span>
+              {t("docs.title")}: {detail.documents.length}
+            </span>
+          }
+        />
+      ) : (
+        <h1 className="console__title">{t("info.new_smart")}</h1>
+      )}
       <div className="train-page__stack">
-        <SetInfoCard type="smart" set={detail} onSaved={(saved, created) => (created ? navigate(`/create_train?id=${encodeURIComponent(saved.id)}`, { replace: true }) : void refresh())} />
+        <SetInfoCard
+          type="smart"
+          set={detail}
+          onSaved={(saved, created) => (created ? navigate(`/create_train?id=${encodeURIComponent(saved.id)}`, { replace: true }) : void refresh())}
+        />
         {detail && <DocumentsCard setId={detail.id} documents={detail.documents} editable={editable} onChanged={() => void refresh()} />}
       </div>
     </div>

@@ -62,7 +62,16 @@ function UploadForm({ quota0 }: { quota0: TMediaQuota }) {
           message.error(te("too_many_files", { max: PER_FORM.manyFiles }));
           return all;
         }
-        return [...all, { uid: `${file.name}-${file.size}-${Math.random()}`, file, name: Array.from(file.name).slice(0, MEDIA_NAME_MAX).join(""), preview: URL.createObjectURL(file), state: "pending" }];
+        return [
+          ...all,
+          {
+            uid: `${file.name}-${file.size}-${Math.random()}`,
+            file,
+            name: Array.from(file.name).slice(0, MEDIA_NAME_MAX).join(""),
+            preview: URL.createObjectURL(file),
+            state: "pending",
+          },
+        ];
       });
     return false;
   };
@@ -92,7 +101,9 @@ function UploadForm({ quota0 }: { quota0: TMediaQuota }) {
   const waiting = rows.filter((r) => r.state === "pending" || r.state === "failed").length;
   return (
     <>
-      <p className="media-page__hint">{t("hint", { imageMb: toMegabytes(MEDIA_IMAGE_LIMITS.maxBytes), videoMb: toMegabytes(MEDIA_VIDEO_LIMITS.maxBytes), limit: MEDIA_UPLOADS_PER_DAY })}</p>
+      <p className="media-page__hint">
+        {t("hint", { imageMb: toMegabytes(MEDIA_IMAGE_LIMITS.maxBytes), videoMb: toMegabytes(MEDIA_VIDEO_LIMITS.maxBytes), limit: MEDIA_UPLOADS_PER_DAY })}
+      </p>
       <div data-testid="media-dropzone">
         <Upload.Dragger accept={MEDIA_ACCEPT} multiple showUploadList={false} beforeUpload={add} disabled={busy || !quota.remaining}>
           <p className="ant-upload-drag-icon">
@@ -100,16 +111,27 @@ function UploadForm({ quota0 }: { quota0: TMediaQuota }) {
           </p>
           <p className="ant-upload-text">{t("upload_form.drop")}</p>
           <p className="ant-upload-hint">
-            {t("upload_form.limit", { count: PER_FORM.manyFiles })} · {quota.remaining ? t("quota_today", { used: quota.used, limit: quota.limit }) : t("quota_full", { limit: quota.limit })}
+            {t("upload_form.limit", { count: PER_FORM.manyFiles })} ·{" "}
+            {quota.remaining ? t("quota_today", { used: quota.used, limit: quota.limit }) : t("quota_full", { limit: quota.limit })}
           </p>
         </Upload.Dragger>
       </div>
       <ul className="media-upload-form__list">
         {rows.map((row) => (
           <li key={row.uid} className="media-upload-form__row" data-testid="media-upload-row">
-            <MediaThumb item={{ kind: row.file.type.startsWith("video/") ? "video" : "image", url: row.preview, name: row.name }} className="media-thumb media-thumb--small" />
+            <MediaThumb
+              item={{ kind: row.file.type.startsWith("video/") ? "video" : "image", url: row.preview, name: row.name }}
+              className="media-thumb media-thumb--small"
+            />
             <div>
-              <Input value={row.name} maxLength={MEDIA_NAME_MAX} disabled={row.state !== "pending" && row.state !== "failed"} onChange={(e) => patch(row.uid, { name: e.target.value })} aria-label={t("name_label")} data-testid="media-upload-name" />
+              <Input
+                value={row.name}
+                maxLength={MEDIA_NAME_MAX}
+                disabled={row.state !== "pending" && row.state !== "failed"}
+                onChange={(e) => patch(row.uid, { name: e.target.value })}
+                aria-label={t("name_label")}
+                data-testid="media-upload-name"
+              />
               <div className="media-upload-form__file" title={row.file.name}>
                 {displayFileName(row.file.name)}
               </div>
@@ -126,9 +148,7 @@ function UploadForm({ quota0 }: { quota0: TMediaQuota }) {
         <Button type="primary" onClick={start} loading={busy} disabled={!waiting || !quota.remaining} data-testid="media-upload-start">
           {t("actions.start_upload", { count: waiting })}
         </Button>
-        {rows.length > 0 && !busy && (
-          <Button onClick={() => rows.forEach(remove)}>{t("actions.clear")}</Button>
-        )}
+        {rows.length > 0 && !busy && <Button onClick={() => rows.forEach(remove)}>{t("actions.clear")}</Button>}
       </div>
     </>
   );

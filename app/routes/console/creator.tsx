@@ -40,7 +40,14 @@ function CreateButton({ quota, onCreate, children, testId }: { quota: TAgentQuot
   return (
     <Tooltip trigger={["hover", "click"]} title={<LimitText quota={quota} />}>
       <span className="agent-creator__create-locked" data-testid={testId && `${testId}-locked`}>
-        <Button type="primary" icon={<PlusOutlined />} disabled data-testid={testId} style={{ pointerEvents: "none" }} aria-label={`${String(children)}: ${t("creator.limit_title")}`}>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          disabled
+          data-testid={testId}
+          style={{ pointerEvents: "none" }}
+          aria-label={`${String(children)}: ${t("creator.limit_title")}`}
+        >
           {children}
         </Button>
       </span>
@@ -109,7 +116,16 @@ export default function Creator() {
           </CreateButton>
         </Space>
       </div>
-      {quota && agents.length > 0 && <Alert type="info" showIcon className="agent-editor__notice" title={t("creator.limit_title")} description={<LimitText quota={quota} />} data-testid="limit-notice" />}
+      {quota && agents.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          className="agent-editor__notice"
+          title={t("creator.limit_title")}
+          description={<LimitText quota={quota} />}
+          data-testid="limit-notice"
+        />
+      )}
       {agents.length === 0 ? (
         <Card>
           <Empty description={t("creator.empty")} data-testid="creator-empty">

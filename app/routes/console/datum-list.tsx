@@ -28,7 +28,11 @@ export default function DatumList() {
       <div className="media-page__head">
         <h1 className="console__title">{t("title.list")}</h1>
       </div>
-      {loaded.locked ? <MediaLocked message={loaded.locked} /> : <ItemsTable initial={{ page: loaded.page as TMediaPage, quota: loaded.quota as TMediaQuota }} kind={loaded.kind} />}
+      {loaded.locked ? (
+        <MediaLocked message={loaded.locked} />
+      ) : (
+        <ItemsTable initial={{ page: loaded.page as TMediaPage, quota: loaded.quota as TMediaQuota }} kind={loaded.kind} />
+      )}
     </div>
   );
 }
@@ -43,16 +47,40 @@ function ItemsTable({ initial, kind }: { initial: { page: TMediaPage; quota: TMe
       title: t("columns.preview"),
       width: 96,
       render: (_, item) => (
-        <button type="button" className="media-card__cover" onClick={() => actions.onPreview(item)} aria-label={`${t("actions.preview")} ${item.name}`} data-testid="media-preview">
+        <button
+          type="button"
+          className="media-card__cover"
+          onClick={() => actions.onPreview(item)}
+          aria-label={`${t("actions.preview")} ${item.name}`}
+          data-testid="media-preview"
+        >
           <MediaThumb item={item} className="media-thumb media-thumb--small" />
         </button>
       ),
     },
-    { key: "name", title: t("columns.name"), render: (_, item) => <span className="media-table__name" title={item.name} data-testid="media-name">{displayFileName(item.name)}</span> },
+    {
+      key: "name",
+      title: t("columns.name"),
+      render: (_, item) => (
+        <span className="media-table__name" title={item.name} data-testid="media-name">
+          {displayFileName(item.name)}
+        </span>
+      ),
+    },
     { key: "kind", title: t("columns.kind"), responsive: ["sm"], render: (_, item) => t(`type.${item.kind}`) },
     { key: "size", title: t("columns.size"), responsive: ["md"], render: (_, item) => formatSize(item.size, t) },
-    { key: "dimensions", title: t("columns.dimensions"), responsive: ["lg"], render: (_, item) => (item.width && item.height ? `${item.width}×${item.height}` : "—") },
-    { key: "created", title: t("columns.created"), responsive: ["md"], render: (_, item) => <span suppressHydrationWarning>{new Date(item.createdAt).toLocaleString(uiLocale(i18n.language))}</span> },
+    {
+      key: "dimensions",
+      title: t("columns.dimensions"),
+      responsive: ["lg"],
+      render: (_, item) => (item.width && item.height ? `${item.width}×${item.height}` : "—"),
+    },
+    {
+      key: "created",
+      title: t("columns.created"),
+      responsive: ["md"],
+      render: (_, item) => <span suppressHydrationWarning>{new Date(item.createdAt).toLocaleString(uiLocale(i18n.language))}</span>,
+    },
     {
       key: "actions",
       title: t("columns.actions"),
@@ -87,7 +115,14 @@ function ItemsTable({ initial, kind }: { initial: { page: TMediaPage; quota: TMe
         dataSource={lib.data.items}
         loading={lib.loading}
         locale={{ emptyText: t(lib.kind ? "empty_filtered" : "empty") }}
-        pagination={{ current: lib.data.page, pageSize: lib.data.pageSize, total: lib.data.total, showSizeChanger: false, onChange: (p, s) => void lib.setPage(p, s), hideOnSinglePage: true }}
+        pagination={{
+          current: lib.data.page,
+          pageSize: lib.data.pageSize,
+          total: lib.data.total,
+          showSizeChanger: false,
+          onChange: (p, s) => void lib.setPage(p, s),
+          hideOnSinglePage: true,
+        }}
         onRow={(item) => ({ "data-testid": "media-row", "data-id": item.id }) as never}
         scroll={{ x: "max-content" }}
       />

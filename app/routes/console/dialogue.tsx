@@ -91,7 +91,16 @@ export default function DialoguePage() {
           icon={<MessageOutlined className="chat__empty-icon" />}
           status={missing ? "warning" : "info"}
           title={missing ? t("agent_missing") : t("pick_agent_title")}
-          extra={<Select className="chat__picker-wide" placeholder={t("pick_agent")} options={agents.map((a) => ({ value: a.id, label: a.name }))} onChange={pick} data-testid="agent-picker" showSearch={{ optionFilterProp: "label" }} />}
+          extra={
+            <Select
+              className="chat__picker-wide"
+              placeholder={t("pick_agent")}
+              options={agents.map((a) => ({ value: a.id, label: a.name }))}
+              onChange={pick}
+              data-testid="agent-picker"
+              showSearch={{ optionFilterProp: "label" }}
+            />
+          }
         />
       )}
     </div>

@@ -124,9 +124,24 @@ function RenameModal({ item, onClose, onRenamed }: { item: TDialogueItem | null;
     await rename(item.id, title.trim());
   };
   return (
-    <Modal open={Boolean(item)} title={t("history_page.rename")} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} destroyOnHidden okButtonProps={{ "data-testid": "rename-ok" } as ButtonProps}>
+    <Modal
+      open={Boolean(item)}
+      title={t("history_page.rename")}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={saving}
+      destroyOnHidden
+      okButtonProps={{ "data-testid": "rename-ok" } as ButtonProps}
+    >
       <Form key={item?.id} form={form} layout="vertical" initialValues={{ title: item?.title ?? "" }} onFinish={() => void save()}>
-        <Form.Item name="title" label={t("history_page.title_label")} rules={[{ required: true, whitespace: true, message: t("validation.required", { ns: "errors" }) }, { max: 50, message: t("validation.too_long", { ns: "errors" }) }]}>
+        <Form.Item
+          name="title"
+          label={t("history_page.title_label")}
+          rules={[
+            { required: true, whitespace: true, message: t("validation.required", { ns: "errors" }) },
+            { max: 50, message: t("validation.too_long", { ns: "errors" }) },
+          ]}
+        >
           <Input maxLength={50} autoFocus data-testid="rename-input" />
         </Form.Item>
       </Form>

@@ -59,7 +59,9 @@ export default function ModelPage() {
       <div className="models__filters">
         <Segmented
           value={filter}
-          onChange={(v) => setParams((p) => (Number(v) === 99 ? (p.delete("type"), p) : (p.set("type", String(v)), p)), { replace: true, preventScrollReset: true })}
+          onChange={(v) =>
+            setParams((p) => (Number(v) === 99 ? (p.delete("type"), p) : (p.set("type", String(v)), p)), { replace: true, preventScrollReset: true })
+          }
           options={MODEL_FILTERS.map((f) => ({ value: f, label: <span data-testid={`model-filter-${f}`}>{t(getFilterLabelKey(f))}</span> }))}
         />
       </div>

@@ -31,7 +31,11 @@ export default function Multimedia() {
       <div className="media-page__head">
         <h1 className="console__title">{t("title.multimedia")}</h1>
       </div>
-      {loaded.locked ? <MediaLocked message={loaded.locked} /> : <Library initial={{ page: loaded.page as TMediaPage, quota: loaded.quota as TMediaQuota }} kind={loaded.kind} />}
+      {loaded.locked ? (
+        <MediaLocked message={loaded.locked} />
+      ) : (
+        <Library initial={{ page: loaded.page as TMediaPage, quota: loaded.quota as TMediaQuota }} kind={loaded.kind} />
+      )}
     </div>
   );
 }
@@ -42,7 +46,9 @@ function Library({ initial, kind }: { initial: { page: TMediaPage; quota: TMedia
   const { actions, dialogs } = useMediaActions(lib.reload);
   return (
     <>
-      <p className="media-page__hint">{t("hint", { imageMb: toMegabytes(MEDIA_IMAGE_LIMITS.maxBytes), videoMb: toMegabytes(MEDIA_VIDEO_LIMITS.maxBytes), limit: MEDIA_UPLOADS_PER_DAY })}</p>
+      <p className="media-page__hint">
+        {t("hint", { imageMb: toMegabytes(MEDIA_IMAGE_LIMITS.maxBytes), videoMb: toMegabytes(MEDIA_VIDEO_LIMITS.maxBytes), limit: MEDIA_UPLOADS_PER_DAY })}
+      </p>
       <MediaToolbar kind={lib.kind} onKind={lib.setKind} quota={lib.quota}>
         <AppLink to="/datumList">
           <Button icon={<TableOutlined />}>{t("actions.table_view")}</Button>
@@ -52,7 +58,14 @@ function Library({ initial, kind }: { initial: { page: TMediaPage; quota: TMedia
       <MediaGrid items={lib.data.items} emptyText={t(lib.kind ? "empty_filtered" : "empty")} {...actions} />
       {lib.data.total > lib.data.pageSize && (
         <div className="media-page__pager">
-          <Pagination current={lib.data.page} pageSize={lib.data.pageSize} total={lib.data.total} onChange={(p, s) => void lib.setPage(p, s)} pageSizeOptions={[12, 24, 48]} showSizeChanger={false} />
+          <Pagination
+            current={lib.data.page}
+            pageSize={lib.data.pageSize}
+            total={lib.data.total}
+            onChange={(p, s) => void lib.setPage(p, s)}
+            pageSizeOptions={[12, 24, 48]}
+            showSizeChanger={false}
+          />
         </div>
       )}
       {dialogs}

@@ -25,7 +25,13 @@ export const handle = { i18n: ["auth", "models", "withdrawals"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
-  const [entitlements, appKey, wechat, certification, modelKeys] = await Promise.all([getEntitlements(account.id), getAppKey(account.id), getWechatBinding(account.id), getOwnCertification(account.id), getOwnChannelsPanel(account.id)]);
+  const [entitlements, appKey, wechat, certification, modelKeys] = await Promise.all([
+    getEntitlements(account.id),
+    getAppKey(account.id),
+    getWechatBinding(account.id),
+    getOwnCertification(account.id),
+    getOwnChannelsPanel(account.id),
+  ]);
   const staffWithdraw = await getStaffWithdrawPolicy(account);
   const url = new URL(request.url);
   return {
@@ -48,7 +54,15 @@ export default function Settings() {
   return (
     <div className="console__page" data-testid="settings">
       <h1 className="console__title">{t("settings.title")}</h1>
-      {notice && <Alert type={notice === "bound" ? "success" : "error"} showIcon style={{ marginBottom: 16 }} message={notice === "bound" ? t("settings.wechat_bound_notice") : t(notice, { ns: "errors" })} data-testid="settings-notice" />}
+      {notice && (
+        <Alert
+          type={notice === "bound" ? "success" : "error"}
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={notice === "bound" ? t("settings.wechat_bound_notice") : t(notice, { ns: "errors" })}
+          data-testid="settings-notice"
+        />
+      )}
       <Space direction="vertical" size={16} style={{ width: "100%" }}>
         <ProfileCard nickname={account.nickname} language={account.language} account={account.account} />
         <PhoneCard phone={account.phone} />

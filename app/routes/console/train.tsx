@@ -50,7 +50,10 @@ export default function TrainPage() {
   const [sets, setSets] = useState<TTrainingSetSummary[]>(loaded.sets);
   const refresh = async () => setSets(await callTrpc(() => trpc.trainingSets.list.query()));
   const { busyId, ask } = useTrainingSetActions(() => void refresh());
-  usePolling(sets.some((s) => s.state === "training"), refresh);
+  usePolling(
+    sets.some((s) => s.state === "training"),
+    refresh,
+  );
 
   const used = sets.reduce((n, s) => n + s.char_count, 0);
   const num = (n: number) => formatNumber(n, i18n.language);
@@ -76,7 +79,11 @@ export default function TrainPage() {
           <span className="train-page__usage-label" data-testid="train-chars-used">
             {t("chars_used", { used: num(used), limit: num(loaded.limit) })}
           </span>
-          <Progress percent={Math.min(100, Math.round((used / loaded.limit) * 1000) / 10)} size="small" status={used >= loaded.limit ? "exception" : "normal"} />
+          <Progress
+            percent={Math.min(100, Math.round((used / loaded.limit) * 1000) / 10)}
+            size="small"
+            status={used >= loaded.limit ? "exception" : "normal"}
+          />
         </div>
       </div>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -128,7 +135,13 @@ export default function TrainPage() {
             columns={[
               { title: t("list.name"), key: "name", render: (_, s) => name(s) },
               { title: t("list.type"), key: "type", width: 140, render: (_, s) => typeTag(s) },
-              { title: t("list.chars"), key: "chars", width: 110, align: "right", render: (_, s) => <span data-testid="train-chars">{num(s.char_count)}</span> },
+              {
+                title: t("list.chars"),
+                key: "chars",
+                width: 110,
+                align: "right",
+                render: (_, s) => <span data-testid="train-chars">{num(s.char_count)}</span>,
+              },
               { title: t("list.state"), key: "state", width: 170, render: (_, s) => state(s) },
               { title: t("list.agents"), key: "agents", width: 200, render: (_, s) => <AgentTags set={s} /> },
               {
@@ -143,7 +156,12 @@ export default function TrainPage() {
                   </Tooltip>
                 ),
               },
-              { title: t("list.actions"), key: "actions", width: 260, render: (_, s) => <SetActionButtons set={s} busy={busyId === s.id} onAction={(k) => ask(s, k)} /> },
+              {
+                title: t("list.actions"),
+                key: "actions",
+                width: 260,
+                render: (_, s) => <SetActionButtons set={s} busy={busyId === s.id} onAction={(k) => ask(s, k)} />,
+              },
             ]}
           />
         </Card>

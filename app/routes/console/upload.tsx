@@ -64,20 +64,44 @@ export default function UploadAgent() {
       ) : (
         <Space orientation="vertical" size={16} style={{ width: "100%" }}>
           {waiting ? (
-            <Result status="info" title={t("upload.waiting_title", { version: waiting.version })} subTitle={waitingLive ? t("upload.waiting_live_body") : t("upload.waiting_body")} data-testid="upload-waiting" extra={<Button danger loading={busy} onClick={() => void withdraw()} data-testid="upload-withdraw">{t("upload.withdraw")}</Button>} />
+            <Result
+              status="info"
+              title={t("upload.waiting_title", { version: waiting.version })}
+              subTitle={waitingLive ? t("upload.waiting_live_body") : t("upload.waiting_body")}
+              data-testid="upload-waiting"
+              extra={
+                <Button danger loading={busy} onClick={() => void withdraw()} data-testid="upload-withdraw">
+                  {t("upload.withdraw")}
+                </Button>
+              }
+            />
           ) : candidate === published ? (
-            <Alert type="info" showIcon title={t("upload.published_notice_title", { version: candidate.version })} description={t("upload.published_notice_body")} data-testid="upload-notice" />
+            <Alert
+              type="info"
+              showIcon
+              title={t("upload.published_notice_title", { version: candidate.version })}
+              description={t("upload.published_notice_body")}
+              data-testid="upload-notice"
+            />
           ) : (
             <Alert type="info" showIcon title={t("upload.notice_title")} description={t("upload.notice_body")} data-testid="upload-notice" />
           )}
           {!waiting && published?.removed_reason && (
-            <Alert type="warning" showIcon title={t("upload.refused_title", { version: published.version })} description={t("upload.refused_body", { reason: published.removed_reason })} data-testid="upload-refused" />
+            <Alert
+              type="warning"
+              showIcon
+              title={t("upload.refused_title", { version: published.version })}
+              description={t("upload.refused_body", { reason: published.removed_reason })}
+              data-testid="upload-refused"
+            />
           )}
           <Card title={waiting ? t("upload.what_waiting") : t("upload.what")} data-testid="upload-summary">
             <Space align="start" size={16} style={{ marginBottom: 12 }}>
               <Avatar size={64} shape="square" src={config.avatar_url || undefined} icon={<RobotOutlined />} />
               <div>
-                <Typography.Title level={4} style={{ margin: 0 }} data-testid="upload-name">{detail.name}</Typography.Title>
+                <Typography.Title level={4} style={{ margin: 0 }} data-testid="upload-name">
+                  {detail.name}
+                </Typography.Title>
                 <Space size={6}>
                   <Typography.Text data-testid="upload-version">v{candidate.version}</Typography.Text>
                   <AgentStateTag state={candidate.state} />
@@ -85,16 +109,20 @@ export default function UploadAgent() {
               </div>
             </Space>
             {describes ? (
-            <Descriptions column={{ xs: 1, sm: 2 }} size="small" bordered>
-              <Descriptions.Item label={t("fields.introduction")} span="filled">{config.introduction}</Descriptions.Item>
-              <Descriptions.Item label={t("fields.update_note")} span="filled">{config.update_note || "—"}</Descriptions.Item>
-              <Descriptions.Item label={t("pricing.sale_price")}>{price(config.sale_price_micro)}</Descriptions.Item>
-              <Descriptions.Item label={t("pricing.trial_count")}>{config.trial_count}</Descriptions.Item>
-              <Descriptions.Item label={t("pricing.use_price")}>{price(config.use_price_micro)}</Descriptions.Item>
-              <Descriptions.Item label={t("pricing.purchase_price")}>{price(config.purchase_price_micro)}</Descriptions.Item>
-              <Descriptions.Item label={t("fields.original")}>{config.original ? t("upload.yes") : t("upload.no")}</Descriptions.Item>
-              <Descriptions.Item label={t("fields.model")}>{config.model_key}</Descriptions.Item>
-            </Descriptions>
+              <Descriptions column={{ xs: 1, sm: 2 }} size="small" bordered>
+                <Descriptions.Item label={t("fields.introduction")} span="filled">
+                  {config.introduction}
+                </Descriptions.Item>
+                <Descriptions.Item label={t("fields.update_note")} span="filled">
+                  {config.update_note || "—"}
+                </Descriptions.Item>
+                <Descriptions.Item label={t("pricing.sale_price")}>{price(config.sale_price_micro)}</Descriptions.Item>
+                <Descriptions.Item label={t("pricing.trial_count")}>{config.trial_count}</Descriptions.Item>
+                <Descriptions.Item label={t("pricing.use_price")}>{price(config.use_price_micro)}</Descriptions.Item>
+                <Descriptions.Item label={t("pricing.purchase_price")}>{price(config.purchase_price_micro)}</Descriptions.Item>
+                <Descriptions.Item label={t("fields.original")}>{config.original ? t("upload.yes") : t("upload.no")}</Descriptions.Item>
+                <Descriptions.Item label={t("fields.model")}>{config.model_key}</Descriptions.Item>
+              </Descriptions>
             ) : (
               <Typography.Text type="secondary">{t("upload.newer_draft")}</Typography.Text>
             )}

@@ -31,7 +31,11 @@ export default function Warehouse() {
       <div className="media-page__head">
         <h1 className="console__title">{t("title.warehouse")}</h1>
       </div>
-      {loaded.locked ? <MediaLocked message={loaded.locked} /> : <Picker initial={{ page: loaded.page as TMediaPage, quota: loaded.quota as TMediaQuota }} kind={loaded.kind} />}
+      {loaded.locked ? (
+        <MediaLocked message={loaded.locked} />
+      ) : (
+        <Picker initial={{ page: loaded.page as TMediaPage, quota: loaded.quota as TMediaQuota }} kind={loaded.kind} />
+      )}
     </div>
   );
 }
@@ -53,15 +57,32 @@ function Picker({ initial, kind }: { initial: { page: TMediaPage; quota: TMediaQ
       <MediaToolbar kind={lib.kind} onKind={(k) => !fixedKind && void lib.setKind(k)} quota={lib.quota}>
         <MediaUploadButton type="default" disabled={!lib.quota.remaining} onUploaded={(item) => (setSelected(item), void lib.setPage(1))} />
       </MediaToolbar>
-      <MediaGrid items={lib.data.items} emptyText={t(lib.kind ? "empty_filtered" : "empty")} onPreview={setPreviewing} selectedId={selected?.id ?? null} onSelect={setSelected} />
+      <MediaGrid
+        items={lib.data.items}
+        emptyText={t(lib.kind ? "empty_filtered" : "empty")}
+        onPreview={setPreviewing}
+        selectedId={selected?.id ?? null}
+        onSelect={setSelected}
+      />
       {lib.data.total > lib.data.pageSize && (
         <div className="media-page__pager">
-          <Pagination current={lib.data.page} pageSize={lib.data.pageSize} total={lib.data.total} onChange={(p) => void lib.setPage(p)} showSizeChanger={false} />
+          <Pagination
+            current={lib.data.page}
+            pageSize={lib.data.pageSize}
+            total={lib.data.total}
+            onChange={(p) => void lib.setPage(p)}
+            showSizeChanger={false}
+          />
         </div>
       )}
       <div className="media-picker__bar">
         <span data-testid="media-picker-selected">{selected ? t("picker.selected", { name: displayFileName(selected.name) }) : t("picker.hint")}</span>
-        <Button type="primary" disabled={!selected || !returnPath} onClick={() => selected && returnPath && navigate(withChoice(returnPath, selected))} data-testid="media-picker-use">
+        <Button
+          type="primary"
+          disabled={!selected || !returnPath}
+          onClick={() => selected && returnPath && navigate(withChoice(returnPath, selected))}
+          data-testid="media-picker-use"
+        >
           {t("actions.use")}
         </Button>
       </div>

@@ -28,7 +28,9 @@ export default function DevSms() {
     <main className="section section--tight" data-testid="dev-sms">
       <h1 className="section__title">{t("dev_sms.title")}</h1>
       <Alert type="warning" showIcon message={t("dev_sms.warning")} style={{ marginBottom: 16 }} />
-      <Button onClick={() => revalidator.revalidate()} style={{ marginBottom: 12 }}>{t("dev_sms.refresh")}</Button>
+      <Button onClick={() => revalidator.revalidate()} style={{ marginBottom: 12 }}>
+        {t("dev_sms.refresh")}
+      </Button>
       <Table
         rowKey={(r) => `${r.phone}-${r.at}`}
         dataSource={messages}

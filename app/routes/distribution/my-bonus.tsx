@@ -50,9 +50,23 @@ export default function MyBonusPage() {
       <Card
         title={
           <div className="dist-filters" data-testid="bonus-filters">
-            <Input type="date" value={filter.from ?? ""} max={filter.to} onChange={(e) => set("from", e.target.value)} aria-label={t("bonus.from")} data-testid="bonus-from" />
+            <Input
+              type="date"
+              value={filter.from ?? ""}
+              max={filter.to}
+              onChange={(e) => set("from", e.target.value)}
+              aria-label={t("bonus.from")}
+              data-testid="bonus-from"
+            />
             <span>–</span>
-            <Input type="date" value={filter.to ?? ""} min={filter.from} onChange={(e) => set("to", e.target.value)} aria-label={t("bonus.to")} data-testid="bonus-to" />
+            <Input
+              type="date"
+              value={filter.to ?? ""}
+              min={filter.from}
+              onChange={(e) => set("to", e.target.value)}
+              aria-label={t("bonus.to")}
+              data-testid="bonus-to"
+            />
             {(filter.from || filter.to) && (
               <Button type="link" onClick={() => setParams(new URLSearchParams())}>
                 {t("bonus.reset")}

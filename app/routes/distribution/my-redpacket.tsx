@@ -43,7 +43,11 @@ export default function MyRedPacketPage() {
           pagination={{ pageSize: 30, hideOnSinglePage: true }}
           locale={{ emptyText: <Empty description={t("redpacket.empty")} /> }}
           columns={[
-            { title: t("columns.source"), dataIndex: "source", render: (v: string) => <Tag color={v === "experience_bonus" ? "red" : "gold"}>{t(`redpacket.sources.${v}`)}</Tag> },
+            {
+              title: t("columns.source"),
+              dataIndex: "source",
+              render: (v: string) => <Tag color={v === "experience_bonus" ? "red" : "gold"}>{t(`redpacket.sources.${v}`)}</Tag>,
+            },
             { title: t("columns.amount"), dataIndex: "amount", align: "right", render: (v: number) => <span className="dist-amount">{formatZ(v)}</span> },
             { title: t("columns.date"), dataIndex: "created_at", render: (v: string) => <LocalDate iso={v} withTime /> },
           ]}

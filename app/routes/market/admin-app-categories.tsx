@@ -60,25 +60,45 @@ export default function AdminAppCategories() {
             width: 180,
             render: (_: unknown, c: TCategoryView) => (
               <Space>
-                <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(c)} data-testid="category-edit">{t("admin.edit")}</Button>
+                <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(c)} data-testid="category-edit">
+                  {t("admin.edit")}
+                </Button>
                 <Popconfirm title={t("admin.delete_category_confirm")} onConfirm={() => void remove(c.id)}>
-                  <Button size="small" danger icon={<DeleteOutlined />}>{t("admin.delete")}</Button>
+                  <Button size="small" danger icon={<DeleteOutlined />}>
+                    {t("admin.delete")}
+                  </Button>
                 </Popconfirm>
               </Space>
             ),
           },
         ]}
       />
-      <CategoryModal editing={editing} nextOrder={Math.max(0, ...categories.map((c) => c.sortOrder)) + 10} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), revalidator.revalidate())} />
+      <CategoryModal
+        editing={editing}
+        nextOrder={Math.max(0, ...categories.map((c) => c.sortOrder)) + 10}
+        onClose={() => setEditing(null)}
+        onSaved={() => (setEditing(null), revalidator.revalidate())}
+      />
     </div>
   );
 }
 
-function CategoryModal({ editing, nextOrder, onClose, onSaved }: { editing: TCategoryView | "new" | null; nextOrder: number; onClose: () => void; onSaved: () => void }) {
+function CategoryModal({
+  editing,
+  nextOrder,
+  onClose,
+  onSaved,
+}: {
+  editing: TCategoryView | "new" | null;
+  nextOrder: number;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation("market");
   const { message } = App.useApp();
   const [form] = Form.useForm<TValues>();
-  const initial: TValues = editing && editing !== "new" ? { names: editing.names, sortOrder: editing.sortOrder } : { names: { zh_hans: "" }, sortOrder: nextOrder };
+  const initial: TValues =
+    editing && editing !== "new" ? { names: editing.names, sortOrder: editing.sortOrder } : { names: { zh_hans: "" }, sortOrder: nextOrder };
 
   const save = useMutation(
     async (values: TValues) => {
@@ -102,14 +122,32 @@ function CategoryModal({ editing, nextOrder, onClose, onSaved }: { editing: TCat
   };
 
   return (
-    <Modal open={editing !== null} title={t(editing === "new" ? "admin.add_category" : "admin.edit_category")} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} destroyOnHidden okButtonProps={{ "data-testid": "category-save" } as ButtonProps}>
+    <Modal
+      open={editing !== null}
+      title={t(editing === "new" ? "admin.add_category" : "admin.edit_category")}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={busy}
+      destroyOnHidden
+      okButtonProps={{ "data-testid": "category-save" } as ButtonProps}
+    >
       <Form form={form} layout="vertical" initialValues={initial} preserve={false}>
         {MARKET_LANGUAGES.map((l) => (
-          <Form.Item key={l} name={["names", l]} label={t(`admin.name_${l}`)} rules={l === "zh_hans" ? [{ required: true, whitespace: true, message: t("admin.name_required") }] : []}>
+          <Form.Item
+            key={l}
+            name={["names", l]}
+            label={t(`admin.name_${l}`)}
+            rules={l === "zh_hans" ? [{ required: true, whitespace: true, message: t("admin.name_required") }] : []}
+          >
             <Input maxLength={l.startsWith("zh") ? 20 : 40} data-testid={`category-name-${l}`} />
           </Form.Item>
         ))}
-        <Form.Item name="sortOrder" label={t("admin.sort_order")} extra={t("admin.sort_order_hint")} rules={[{ required: true, message: t("admin.sort_order_required") }]}>
+        <Form.Item
+          name="sortOrder"
+          label={t("admin.sort_order")}
+          extra={t("admin.sort_order_hint")}
+          rules={[{ required: true, message: t("admin.sort_order_required") }]}
+        >
           <InputNumber min={0} max={1_000_000} precision={0} style={{ width: "100%" }} data-testid="category-sort" />
         </Form.Item>
       </Form>

@@ -64,16 +64,25 @@ export default function AdminCarousel() {
           { title: t("admin.slide_name"), dataIndex: "name" },
           { title: t("admin.link"), dataIndex: "link", ellipsis: true, render: (link: string) => link || "—" },
           { title: t("admin.sort_order"), dataIndex: "sortOrder", width: 90 },
-          { title: t("admin.enabled"), key: "enabled", width: 90, render: (_: unknown, s: TCarouselView) => <Switch size="small" checked={s.enabled} onChange={(enabled) => void save(s, { enabled })} /> },
+          {
+            title: t("admin.enabled"),
+            key: "enabled",
+            width: 90,
+            render: (_: unknown, s: TCarouselView) => <Switch size="small" checked={s.enabled} onChange={(enabled) => void save(s, { enabled })} />,
+          },
           {
             title: t("admin.actions"),
             key: "actions",
             width: 180,
             render: (_: unknown, s: TCarouselView) => (
               <Space>
-                <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(s)}>{t("admin.edit")}</Button>
+                <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(s)}>
+                  {t("admin.edit")}
+                </Button>
                 <Popconfirm title={t("admin.delete_slide_confirm")} onConfirm={() => void remove(s.id)}>
-                  <Button size="small" danger icon={<DeleteOutlined />}>{t("admin.delete")}</Button>
+                  <Button size="small" danger icon={<DeleteOutlined />}>
+                    {t("admin.delete")}
+                  </Button>
                 </Popconfirm>
               </Space>
             ),
@@ -90,9 +99,17 @@ function ImageField({ value, onChange }: { value?: string; onChange?: (url: stri
   const { busy, beforeUpload, customRequest } = useImageUpload<{ url: string }>("/api/v1/uploads/image", AVATAR_LIMITS.maxBytes, (res) => onChange?.(res.url));
   return (
     <Space align="center" wrap>
-      {value ? <img className="mk-thumb" src={value} alt="" /> : <span className="mk-thumb" style={{ display: "inline-flex", alignItems: "center", justifyContent: "center" }}><PictureOutlined /></span>}
+      {value ? (
+        <img className="mk-thumb" src={value} alt="" />
+      ) : (
+        <span className="mk-thumb" style={{ display: "inline-flex", alignItems: "center", justifyContent: "center" }}>
+          <PictureOutlined />
+        </span>
+      )}
       <Upload accept={IMAGE_ACCEPT} showUploadList={false} beforeUpload={beforeUpload} customRequest={customRequest}>
-        <Button icon={<UploadOutlined />} loading={busy} data-testid="carousel-upload">{t("admin.upload_image")}</Button>
+        <Button icon={<UploadOutlined />} loading={busy} data-testid="carousel-upload">
+          {t("admin.upload_image")}
+        </Button>
       </Upload>
     </Space>
   );
@@ -126,7 +143,15 @@ function SlideModal({ editing, onClose, onSaved }: { editing: TCarouselView | "n
   };
 
   return (
-    <Modal open={editing !== null} title={t(editing === "new" ? "admin.add_slide" : "admin.edit_slide")} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} destroyOnHidden okButtonProps={{ "data-testid": "carousel-save" } as ButtonProps}>
+    <Modal
+      open={editing !== null}
+      title={t(editing === "new" ? "admin.add_slide" : "admin.edit_slide")}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={busy}
+      destroyOnHidden
+      okButtonProps={{ "data-testid": "carousel-save" } as ButtonProps}
+    >
       <Form form={form} layout="vertical" initialValues={initial} preserve={false}>
         <Form.Item name="name" label={t("admin.slide_name")} rules={[zodRule(shape.name, t)]}>
           <Input maxLength={50} data-testid="carousel-name" />

@@ -56,7 +56,17 @@ export default function AppStore() {
           className="mk-tabs"
           activeKey={String(categoryId ?? "all")}
           onChange={(key) => go({ category: key === "all" ? null : Number(key) })}
-          items={[{ key: "all", label: <span data-testid="category-all">{t("app_store.all")}</span> }, ...header.categories.map((c) => ({ key: String(c.id), label: <span data-testid="category-tab" data-name={c.names[lng]}>{c.names[lng]}</span> }))]}
+          items={[
+            { key: "all", label: <span data-testid="category-all">{t("app_store.all")}</span> },
+            ...header.categories.map((c) => ({
+              key: String(c.id),
+              label: (
+                <span data-testid="category-tab" data-name={c.names[lng]}>
+                  {c.names[lng]}
+                </span>
+              ),
+            })),
+          ]}
         />
         <Segmented
           value={sort}

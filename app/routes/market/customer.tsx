@@ -43,10 +43,22 @@ export default function Customer() {
             {t("developer.joined")} <LocalDate iso={developer.joinedAt} />
           </div>
           <div className="mk-dev__stats">
-            <span><b data-testid="follower-count">{followers}</b>{t("developer.followers")}</span>
-            <span><b>{developer.following}</b>{t("developer.following")}</span>
-            <span><b>{developer.apps}</b>{t("developer.apps")}</span>
-            <span><b>{developer.agents}</b>{t("developer.agents")}</span>
+            <span>
+              <b data-testid="follower-count">{followers}</b>
+              {t("developer.followers")}
+            </span>
+            <span>
+              <b>{developer.following}</b>
+              {t("developer.following")}
+            </span>
+            <span>
+              <b>{developer.apps}</b>
+              {t("developer.apps")}
+            </span>
+            <span>
+              <b>{developer.agents}</b>
+              {t("developer.agents")}
+            </span>
           </div>
         </div>
         <FollowButton accountId={developer.id} signedIn={signedIn} following={following} onChange={setFollowers} />
@@ -58,14 +70,24 @@ export default function Customer() {
             label: t("developer.apps_tab", { count: developer.apps }),
             children: (
               <CardGrid empty={t("developer.no_apps")} {...list} onRetry={() => void list.loadMore()}>
-                {list.items.map((a) => <AppCard key={a.id} app={a} />)}
+                {list.items.map((a) => (
+                  <AppCard key={a.id} app={a} />
+                ))}
               </CardGrid>
             ),
           },
           {
             key: "agents",
             label: t("developer.agents_tab", { count: developer.agents }),
-            children: agents.length ? <div className="mk-grid">{agents.map((a) => <AgentCard key={a.id} agent={a} />)}</div> : <div className="mk-empty">{t("developer.no_agents")}</div>,
+            children: agents.length ? (
+              <div className="mk-grid">
+                {agents.map((a) => (
+                  <AgentCard key={a.id} agent={a} />
+                ))}
+              </div>
+            ) : (
+              <div className="mk-empty">{t("developer.no_agents")}</div>
+            ),
           },
         ]}
       />

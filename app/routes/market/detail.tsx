@@ -34,7 +34,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const target = detail.kind === "app" ? { targetType: "app" as const, targetId: detail.app.id } : { targetType: "agent" as const, targetId: detail.agent.id };
   // What is on sale (plans, buyout price) and the viewer's balance; nothing when not for sale.
   const offerTarget = target.targetType === "app" ? { app_id: target.targetId } : { agent_id: target.targetId };
-  const [comments, header, offer] = await Promise.all([orNotFound(() => listComments(viewer, { ...target, limit: 10 })), getMarketHeader(), getOffer(viewer, offerTarget).catch(() => null)]);
+  const [comments, header, offer] = await Promise.all([
+    orNotFound(() => listComments(viewer, { ...target, limit: 10 })),
+    getMarketHeader(),
+    getOffer(viewer, offerTarget).catch(() => null),
+  ]);
   return { detail, comments, target, categories: header.categories, offer };
 }
 
@@ -45,8 +49,20 @@ export default function Detail() {
   const english = lng === "en" || lng === "pt";
   const isApp = detail.kind === "app";
   const head = isApp
-    ? { name: english ? detail.app.nameEn || detail.app.name : detail.app.name, icon: detail.app.iconUrl, intro: english ? detail.app.introductionEn || detail.app.introduction : detail.app.introduction, likes: detail.app.likeCount, collects: detail.app.collectCount }
-    : { name: detail.agent.name, icon: detail.agent.avatarUrl, intro: [detail.agent.introduction, detail.agent.details].filter(Boolean).join("\n\n"), likes: detail.agent.likeCount, collects: detail.agent.collectCount };
+    ? {
+        name: english ? detail.app.nameEn || detail.app.name : detail.app.name,
+        icon: detail.app.iconUrl,
+        intro: english ? detail.app.introductionEn || detail.app.introduction : detail.app.introduction,
+        likes: detail.app.likeCount,
+        collects: detail.app.collectCount,
+      }
+    : {
+        name: detail.agent.name,
+        icon: detail.agent.avatarUrl,
+        intro: [detail.agent.introduction, detail.agent.details].filter(Boolean).join("\n\n"),
+        likes: detail.agent.likeCount,
+        collects: detail.agent.collectCount,
+      };
   const category = isApp ? categories.find((c) => c.id === detail.app.categoryId) : undefined;
 
   return (
@@ -56,7 +72,13 @@ export default function Detail() {
         <div>
           <section className="mk-panel">
             <div className="mk-hero">
-              <Avatar className="mk-hero__icon" size={72} shape={isApp ? "square" : "circle"} src={head.icon || undefined} icon={isApp ? <AppstoreOutlined /> : <RobotOutlined />} />
+              <Avatar
+                className="mk-hero__icon"
+                size={72}
+                shape={isApp ? "square" : "circle"}
+                src={head.icon || undefined}
+                icon={isApp ? <AppstoreOutlined /> : <RobotOutlined />}
+              />
               <div>
                 <h1 data-testid="detail-name">{head.name}</h1>
                 <div className="mk-hero__sub">
@@ -70,14 +92,25 @@ export default function Detail() {
                 </div>
               </div>
             </div>
-            <p className="mk-hero__intro" data-testid="detail-intro">{head.intro || t("card.no_introduction")}</p>
+            <p className="mk-hero__intro" data-testid="detail-intro">
+              {head.intro || t("card.no_introduction")}
+            </p>
             <div className="mk-actions">
               {isApp && detail.app.type === "h5" && detail.app.state === "on_shelf" && (
                 <a href={`/share?app=${detail.app.id}`}>
-                  <Button type="primary" data-testid="open-app">{t("detail.open_app")}</Button>
+                  <Button type="primary" data-testid="open-app">
+                    {t("detail.open_app")}
+                  </Button>
                 </a>
               )}
-              <ReactionButtons {...target} signedIn={detail.viewer.signedIn} liked={detail.viewer.liked} collected={detail.viewer.collected} likeCount={head.likes} collectCount={head.collects} />
+              <ReactionButtons
+                {...target}
+                signedIn={detail.viewer.signedIn}
+                liked={detail.viewer.liked}
+                collected={detail.viewer.collected}
+                likeCount={head.likes}
+                collectCount={head.collects}
+              />
             </div>
           </section>
           {offer && (offer.plans.length > 0 || offer.buyout_price_micro !== null) && (

@@ -23,7 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const type = params.get("type");
   const viewer = await getViewer(request);
   const detail = await orNotFound(() => getMarketDetail(viewer, params.get("id") ?? "", type === "agent" || type === "app" ? type : undefined));
-  const head = detail.kind === "app" ? { targetType: "app" as const, targetId: detail.app.id, name: detail.app.name, icon: detail.app.iconUrl, count: detail.app.commentCount } : { targetType: "agent" as const, targetId: detail.agent.id, name: detail.agent.name, icon: detail.agent.avatarUrl, count: detail.agent.commentCount };
+  const head =
+    detail.kind === "app"
+      ? { targetType: "app" as const, targetId: detail.app.id, name: detail.app.name, icon: detail.app.iconUrl, count: detail.app.commentCount }
+      : { targetType: "agent" as const, targetId: detail.agent.id, name: detail.agent.name, icon: detail.agent.avatarUrl, count: detail.agent.commentCount };
   const comments = await orNotFound(() => listComments(viewer, { targetType: head.targetType, targetId: head.targetId, limit: PAGE_SIZE }));
   return { head, comments, signedIn: Boolean(viewer) };
 }
@@ -36,11 +39,17 @@ export default function Discussion() {
       <MarketNav />
       <section className="mk-panel">
         <div className="mk-hero">
-          <Avatar size={48} shape={head.targetType === "app" ? "square" : "circle"} src={head.icon || undefined} icon={head.targetType === "app" ? <AppstoreOutlined /> : <RobotOutlined />} />
+          <Avatar
+            size={48}
+            shape={head.targetType === "app" ? "square" : "circle"}
+            src={head.icon || undefined}
+            icon={head.targetType === "app" ? <AppstoreOutlined /> : <RobotOutlined />}
+          />
           <div>
             <h1>{t("discussion.title", { name: head.name })}</h1>
             <div className="mk-hero__sub">
-              {t("discussion.count", { count: head.count })} · <AppLink to={`/detail?id=${head.targetId}&type=${head.targetType}`}>{t("discussion.back")}</AppLink>
+              {t("discussion.count", { count: head.count })} ·{" "}
+              <AppLink to={`/detail?id=${head.targetId}&type=${head.targetType}`}>{t("discussion.back")}</AppLink>
             </div>
           </div>
         </div>

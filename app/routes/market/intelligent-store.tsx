@@ -30,7 +30,9 @@ export default function IntelligentStore() {
       <div className="mk-section__head">
         <h1 className="console__title">{t("agents.console_title")}</h1>
         <AppLink to="/upload">
-          <Button type="primary" icon={<CloudUploadOutlined />}>{t("agents.list_mine")}</Button>
+          <Button type="primary" icon={<CloudUploadOutlined />}>
+            {t("agents.list_mine")}
+          </Button>
         </AppLink>
       </div>
       <p className="console__hint">{t("agents.console_hint")}</p>

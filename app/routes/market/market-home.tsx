@@ -19,7 +19,12 @@ export const handle = { i18n: ["market"] };
 export const meta = pageMeta("Zelin · Market");
 
 export async function loader(_: LoaderFunctionArgs) {
-  const [header, featured, agents, rankings] = await Promise.all([getMarketHeader(), listAppCentre({ sort: "popular", limit: 8 }), listAgentMarket({ limit: 8 }), readRankingsCached()]);
+  const [header, featured, agents, rankings] = await Promise.all([
+    getMarketHeader(),
+    listAppCentre({ sort: "popular", limit: 8 }),
+    listAgentMarket({ limit: 8 }),
+    readRankingsCached(),
+  ]);
   return { carousel: header.carousel, featured: featured.items, agents: agents.items, rankings };
 }
 
@@ -45,14 +50,30 @@ export default function MarketHome() {
           <h2>{t("home.featured")}</h2>
           <AppLink to="/app_store">{t("home.more")}</AppLink>
         </div>
-        {featured.length ? <div className="mk-grid">{featured.map((a) => <AppCard key={a.id} app={a} />)}</div> : <div className="mk-empty">{t("app_store.empty")}</div>}
+        {featured.length ? (
+          <div className="mk-grid">
+            {featured.map((a) => (
+              <AppCard key={a.id} app={a} />
+            ))}
+          </div>
+        ) : (
+          <div className="mk-empty">{t("app_store.empty")}</div>
+        )}
       </section>
       <section className="mk-section">
         <div className="mk-section__head">
           <h2>{t("home.new_agents")}</h2>
           <AppLink to="/intelligent_stores">{t("home.more")}</AppLink>
         </div>
-        {agents.length ? <div className="mk-grid">{agents.map((a) => <AgentCard key={a.id} agent={a} />)}</div> : <div className="mk-empty">{t("agents.empty")}</div>}
+        {agents.length ? (
+          <div className="mk-grid">
+            {agents.map((a) => (
+              <AgentCard key={a.id} agent={a} />
+            ))}
+          </div>
+        ) : (
+          <div className="mk-empty">{t("agents.empty")}</div>
+        )}
       </section>
     </div>
   );

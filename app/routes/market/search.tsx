@@ -52,7 +52,9 @@ export default function Search() {
             label: <span data-testid="search-tab-app">{t("search.apps")}</span>,
             children: (
               <CardGrid empty={empty} {...apps} onRetry={() => void apps.loadMore()}>
-                {apps.items.map((a) => <AppCard key={a.id} app={a} />)}
+                {apps.items.map((a) => (
+                  <AppCard key={a.id} app={a} />
+                ))}
               </CardGrid>
             ),
           },
@@ -61,7 +63,9 @@ export default function Search() {
             label: <span data-testid="search-tab-agent">{t("search.agents")}</span>,
             children: (
               <CardGrid empty={empty} {...agents} onRetry={() => void agents.loadMore()}>
-                {agents.items.map((a) => <AgentCard key={a.id} agent={a} />)}
+                {agents.items.map((a) => (
+                  <AgentCard key={a.id} agent={a} />
+                ))}
               </CardGrid>
             ),
           },

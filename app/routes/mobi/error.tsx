@@ -32,7 +32,9 @@ export default function MobiError() {
       </div>
       <section className="h5-panel h5-error__panel">
         <span className={`h5-error__icon${blocked ? " is-blocked" : ""}`}>{blocked ? <StopOutlined /> : <WarningOutlined />}</span>
-        <h1 className="h5-title" data-testid="mobi-error-title">{title}</h1>
+        <h1 className="h5-title" data-testid="mobi-error-title">
+          {title}
+        </h1>
         {body && <p className="h5-muted">{body}</p>}
         {reason === "removed" && detail && (
           <p className="h5-error__detail" data-testid="mobi-error-detail">

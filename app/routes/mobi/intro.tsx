@@ -81,7 +81,9 @@ function PlatformIntro() {
             <Button className="sp-btn-light">{t("intro.hero.primary")}</Button>
           </AppLink>
           <AppLink to="/case">
-            <Button ghost className="sp-btn-ghost">{t("intro.hero.secondary")}</Button>
+            <Button ghost className="sp-btn-ghost">
+              {t("intro.hero.secondary")}
+            </Button>
           </AppLink>
         </div>
       </section>

@@ -53,7 +53,9 @@ export default function MobiScan() {
       <div className="sp-page mp" data-testid="mobi-scan">
         <section className="mp-card">
           <h1 style={{ fontSize: "1.3rem", margin: "0 0 4px" }}>{th("scan.title")}</h1>
-          <p className="mp-card__lead" style={{ margin: "0 0 14px" }}>{th("scan.intro")}</p>
+          <p className="mp-card__lead" style={{ margin: "0 0 14px" }}>
+            {th("scan.intro")}
+          </p>
           <H5Scanner onRead={onRead} />
         </section>
       </div>

@@ -44,7 +44,13 @@ export default function SharePage() {
         <H5AppCard app={app} />
         <div className="h5-share__qr">
           {/* The SVG is ours (the qrcode package's output for our own URL), not user content. */}
-          <div className="h5-share__qr-code" data-testid="h5-share-qr" role="img" aria-label={t("share.qr_label")} dangerouslySetInnerHTML={{ __html: qrSvg }} />
+          <div
+            className="h5-share__qr-code"
+            data-testid="h5-share-qr"
+            role="img"
+            aria-label={t("share.qr_label")}
+            dangerouslySetInnerHTML={{ __html: qrSvg }}
+          />
           <p>
             <QrcodeOutlined /> {t("share.scan_hint")}
           </p>

@@ -90,9 +90,19 @@ export default function WithdrawalTip() {
           size="small"
           current={-1}
           style={{ marginTop: 12 }}
-          items={FLOW.map((k) => ({ status: (k === "arrived" ? "finish" : "process") as "finish" | "process", title: t(`withdrawal.flow.items.${k}.title`), content: t(`withdrawal.flow.items.${k}.desc`, vars) }))}
+          items={FLOW.map((k) => ({
+            status: (k === "arrived" ? "finish" : "process") as "finish" | "process",
+            title: t(`withdrawal.flow.items.${k}.title`),
+            content: t(`withdrawal.flow.items.${k}.desc`, vars),
+          }))}
         />
-        <Alert type="warning" showIcon icon={<WarningOutlined />} title={t("withdrawal.flow.abnormal_title")} description={t("withdrawal.flow.abnormal_desc")} />
+        <Alert
+          type="warning"
+          showIcon
+          icon={<WarningOutlined />}
+          title={t("withdrawal.flow.abnormal_title")}
+          description={t("withdrawal.flow.abnormal_desc")}
+        />
       </section>
 
       <section className="mp-card">

@@ -56,7 +56,11 @@ export default function MyWithdrawalPage() {
         </AppLink>
       </Space>
       <div className="wd-toolbar">
-        <Segmented<TWithdrawalState | "all"> value={state} onChange={setState} options={[{ value: "all", label: t("mine.all") }, ...WITHDRAWAL_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))]} />
+        <Segmented<TWithdrawalState | "all">
+          value={state}
+          onChange={setState}
+          options={[{ value: "all", label: t("mine.all") }, ...WITHDRAWAL_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))]}
+        />
       </div>
       <div className="wd-list">
         {page.items.length === 0 ? (

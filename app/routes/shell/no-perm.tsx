@@ -13,5 +13,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export default function NoPermission() {
   const { page } = useLoaderData<typeof loader>();
-  return <ErrorScreen status={403} titleKey="shell.errors.no_access_title" bodyKey={page ? "shell.errors.no_page_access_body" : "shell.errors.no_access_body"} />;
+  return (
+    <ErrorScreen status={403} titleKey="shell.errors.no_access_title" bodyKey={page ? "shell.errors.no_page_access_body" : "shell.errors.no_access_body"} />
+  );
 }

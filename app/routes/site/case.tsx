@@ -110,7 +110,13 @@ export default function CasePage() {
           <SectionHeading center eyebrow={t("case.practices.eyebrow")} title={t("case.practices.title")} lead={t("case.practices.lead")} />
           <CardGrid cols={3}>
             {PRACTICES.map((p) => (
-              <IconCard key={p.key} icon={p.icon} tone={p.tone} title={t(`case.practices.items.${p.key}.title`)} desc={t(`case.practices.items.${p.key}.desc`)} />
+              <IconCard
+                key={p.key}
+                icon={p.icon}
+                tone={p.tone}
+                title={t(`case.practices.items.${p.key}.title`)}
+                desc={t(`case.practices.items.${p.key}.desc`)}
+              />
             ))}
           </CardGrid>
         </section>

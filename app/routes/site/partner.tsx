@@ -121,7 +121,14 @@ export default function PartnerPage() {
           <SectionHeading center eyebrow={t("partner.benefits.eyebrow")} title={t("partner.benefits.title")} />
           <CardGrid cols={3}>
             {BENEFITS.map((b) => (
-              <IconCard key={b.key} row icon={b.icon} tone={b.tone} title={t(`partner.benefits.items.${b.key}.title`)} desc={t(`partner.benefits.items.${b.key}.desc`)} />
+              <IconCard
+                key={b.key}
+                row
+                icon={b.icon}
+                tone={b.tone}
+                title={t(`partner.benefits.items.${b.key}.title`)}
+                desc={t(`partner.benefits.items.${b.key}.desc`)}
+              />
             ))}
           </CardGrid>
         </section>
@@ -135,7 +142,11 @@ export default function PartnerPage() {
             <Steps
               orientation="vertical"
               current={-1}
-              items={PROCESS.map((k) => ({ status: "process" as const, title: t(`partner.apply.process.${k}.title`), content: t(`partner.apply.process.${k}.desc`) }))}
+              items={PROCESS.map((k) => ({
+                status: "process" as const,
+                title: t(`partner.apply.process.${k}.title`),
+                content: t(`partner.apply.process.${k}.desc`),
+              }))}
               style={{ marginTop: 16 }}
             />
           </div>

@@ -6,7 +6,14 @@ import { isAppError } from "../../errors/app-error";
 import { codeForStatus, ERROR_CODES, type TErrorCode } from "../../errors/codes";
 import { mapError } from "../../errors/map-error";
 
-const ENTITLEMENT = new Set<string>(["times_exhausted", "trial_count_zero", "days_exhausted", "balance_insufficient", "trial_exhausted", "app_owner_balance_insufficient"]);
+const ENTITLEMENT = new Set<string>([
+  "times_exhausted",
+  "trial_count_zero",
+  "days_exhausted",
+  "balance_insufficient",
+  "trial_exhausted",
+  "app_owner_balance_insufficient",
+]);
 
 export type TOpenAiError = { http: number; retryAfter: number | null; body: { error: { message: string; type: string; param: null; code: string } } };
 

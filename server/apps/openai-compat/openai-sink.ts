@@ -26,7 +26,15 @@ export function createOpenAiSink(res: Response, opts: TOpts): TOpenAiSink {
     if (!finished) controller.abort(new Error("client went away"));
   });
 
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: "chat.completion.chunk", created, model: opts.model, system_fingerprint: null, choices, ...extra });
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model: opts.model,
+    system_fingerprint: null,
+    choices,
+    ...extra,
+  });
   const write = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
   const startStream = () => {
     if (started) return;
@@ -45,7 +53,15 @@ export function createOpenAiSink(res: Response, opts: TOpts): TOpenAiSink {
       return;
     }
     const message = { role: "assistant", content, ...(reasoning !== null ? { reasoning_content: reasoning } : {}), refusal: null };
-    res.status(200).json({ id, object: "chat.completion", created, model: opts.model, system_fingerprint: null, choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage });
+    res.status(200).json({
+      id,
+      object: "chat.completion",
+      created,
+      model: opts.model,
+      system_fingerprint: null,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+      usage,
+    });
   };
   const toUsage = (u: TTurnUsage | undefined): TOpenAiUsage => ({
     prompt_tokens: u?.prompt_tokens ?? 0,

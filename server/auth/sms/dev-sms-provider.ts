@@ -24,7 +24,8 @@ export class DevSmsProvider implements SmsProvider {
 
   constructor(env: TEnv = getEnv()) {
     // The settings already refuse this at start; kept here so no other path can build one.
-    if (!mayUseDevSms(env)) throw new Error("The development SMS provider does not run on a production configuration; set SMS_PROVIDER=aliyun, or ALLOW_DEV_SMS=1.");
+    if (!mayUseDevSms(env))
+      throw new Error("The development SMS provider does not run on a production configuration; set SMS_PROVIDER=aliyun, or ALLOW_DEV_SMS=1.");
   }
 
   async send(message: TSmsMessage) {

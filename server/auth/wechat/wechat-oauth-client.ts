@@ -30,11 +30,15 @@ export function buildQrConnectUrl(config: Pick<TWechatClientConfig, "appId" | "o
 export async function exchangeWechatCode(config: TWechatClientConfig, code: string): Promise<TWechatToken> {
   const query = new URLSearchParams({ appid: config.appId, secret: config.appSecret, code, grant_type: "authorization_code" });
   const body = await getWechatJson(`${trimBase(config.apiBase)}/sns/oauth2/access_token?${query.toString()}`);
-  if (typeof body.access_token !== "string" || typeof body.openid !== "string") throw new WechatApiError(-1, "access_token answer without access_token or openid");
+  if (typeof body.access_token !== "string" || typeof body.openid !== "string")
+    throw new WechatApiError(-1, "access_token answer without access_token or openid");
   return { accessToken: body.access_token, openid: body.openid, unionid: asText(body.unionid), scope: asText(body.scope) ?? "" };
 }
 
-export async function fetchWechatProfile(config: Pick<TWechatClientConfig, "apiBase">, token: Pick<TWechatToken, "accessToken" | "openid">): Promise<TWechatProfile> {
+export async function fetchWechatProfile(
+  config: Pick<TWechatClientConfig, "apiBase">,
+  token: Pick<TWechatToken, "accessToken" | "openid">,
+): Promise<TWechatProfile> {
   const query = new URLSearchParams({ access_token: token.accessToken, openid: token.openid });
   const body = await getWechatJson(`${trimBase(config.apiBase)}/sns/userinfo?${query.toString()}`);
   if (typeof body.openid !== "string") throw new WechatApiError(-1, "userinfo answer without openid");

@@ -2,7 +2,10 @@ import { getDb, type TDbOrTx } from "../../db/client";
 
 // OAuth states -------------------------------------------------------------------------------
 
-export async function insertOauthState(data: { state: string; purpose: string; accountId?: string; redirect?: string; expiresAt: Date }, tx: TDbOrTx = getDb()) {
+export async function insertOauthState(
+  data: { state: string; purpose: string; accountId?: string; redirect?: string; expiresAt: Date },
+  tx: TDbOrTx = getDb(),
+) {
   await tx.oauthState.create({ data });
 }
 
@@ -34,7 +37,10 @@ export async function findWechatIdentityOfAccount(accountId: string, tx: TDbOrTx
   return tx.wechatIdentity.findUnique({ where: { accountId }, select: { openid: true, unionid: true, nickname: true } });
 }
 
-export async function insertWechatIdentity(data: { accountId: string; openid: string; unionid?: string | null; nickname?: string | null }, tx: TDbOrTx = getDb()) {
+export async function insertWechatIdentity(
+  data: { accountId: string; openid: string; unionid?: string | null; nickname?: string | null },
+  tx: TDbOrTx = getDb(),
+) {
   await tx.wechatIdentity.create({ data });
 }
 

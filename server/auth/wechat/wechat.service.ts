@@ -69,7 +69,11 @@ export async function startWechatLogin(input: TWechatStartInput, opts: { account
 }
 
 /** WeChat's redirect back: a session and where to go, or an AppError whose data names the purpose. */
-export async function finishWechatCallback(query: { code?: unknown; state?: unknown }, meta: TMeta, now = new Date()): Promise<{ session: TSession | null; redirect: string }> {
+export async function finishWechatCallback(
+  query: { code?: unknown; state?: unknown },
+  meta: TMeta,
+  now = new Date(),
+): Promise<{ session: TSession | null; redirect: string }> {
   const state = typeof query.state === "string" && query.state.length <= 128 ? query.state : "";
   const saved = state ? await repo.consumeOauthState(state) : null;
   const purpose: TWechatPurpose = saved?.purpose === "bind" ? "bind" : "login";
@@ -177,7 +181,6 @@ async function startActiveSession(accountId: string, meta: TMeta) {
   return startSession(account.id, meta);
 }
 
-
 function pickRandomName(length: number) {
   return Array.from({ length }, () => NAME_ALPHABET[crypto.randomInt(NAME_ALPHABET.length)]).join("");
 }
@@ -185,7 +188,10 @@ function pickRandomName(length: number) {
 // Counted in code points: WeChat nicknames are full of emoji, and cutting a surrogate pair in two
 // leaves a broken character.
 function toNickname(nickname: string | null, fallback: string) {
-  const cut = Array.from((nickname ?? "").trim()).slice(0, NICKNAME_MAX).join("").trim();
+  const cut = Array.from((nickname ?? "").trim())
+    .slice(0, NICKNAME_MAX)
+    .join("")
+    .trim();
   return cut || fallback;
 }
 

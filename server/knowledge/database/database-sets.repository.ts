@@ -31,7 +31,16 @@ export async function findDatabaseSetById(id: string, tx: TDbOrTx = getDb()) {
 }
 
 export async function insertDatabaseSet(
-  data: { ownerAccountId: string; enterpriseId: string | null; name: string; introduction: string; charCount: number; state: TState; failureReason: string | null; source: TSourceFields & { verifiedAt: Date | null; verifyError: string | null } },
+  data: {
+    ownerAccountId: string;
+    enterpriseId: string | null;
+    name: string;
+    introduction: string;
+    charCount: number;
+    state: TState;
+    failureReason: string | null;
+    source: TSourceFields & { verifiedAt: Date | null; verifyError: string | null };
+  },
   tx: TDbOrTx,
 ) {
   const { source, ...set } = data;
@@ -40,7 +49,14 @@ export async function insertDatabaseSet(
 
 export async function updateDatabaseSet(
   id: string,
-  data: { name: string; introduction: string; charCount: number; state: TState; failureReason: string | null; source: TSourceFields & { verifiedAt: Date | null; verifyError: string | null } },
+  data: {
+    name: string;
+    introduction: string;
+    charCount: number;
+    state: TState;
+    failureReason: string | null;
+    source: TSourceFields & { verifiedAt: Date | null; verifyError: string | null };
+  },
   tx: TDbOrTx = getDb(),
 ) {
   const { source, ...set } = data;
@@ -48,7 +64,11 @@ export async function updateDatabaseSet(
 }
 
 /** A verification's outcome on a stored set. */
-export async function recordVerification(id: string, data: { state: TState; failureReason: string | null; verifiedAt: Date | null; verifyError: string | null }, tx: TDbOrTx = getDb()) {
+export async function recordVerification(
+  id: string,
+  data: { state: TState; failureReason: string | null; verifiedAt: Date | null; verifyError: string | null },
+  tx: TDbOrTx = getDb(),
+) {
   const { verifiedAt, verifyError, ...set } = data;
   return tx.trainingSet.update({ where: { id }, data: { ...set, database: { update: { verifiedAt, verifyError } } }, select: SET });
 }

@@ -27,7 +27,12 @@ export const ZDatabaseConnection = z.object({
   username: z.string().trim().min(1, "validation.required").max(80, "validation.too_long"),
   /** Empty when editing: the stored password is kept. */
   password: z.string().max(200, "validation.too_long").default(""),
-  database: z.string().trim().min(1, "validation.required").max(64, "validation.too_long").regex(/^[^\s/\\.]+$/, "validation.database_name"),
+  database: z
+    .string()
+    .trim()
+    .min(1, "validation.required")
+    .max(64, "validation.too_long")
+    .regex(/^[^\s/\\.]+$/, "validation.database_name"),
 });
 
 export const ZDdl = z
@@ -45,7 +50,10 @@ const ZSetFields = z.object({
   ddl: ZDdl,
 });
 
-export const ZCreateDatabaseSetInput = ZSetFields.extend(ZDatabaseConnection.shape).refine((v) => v.password.length > 0, { message: "validation.required", path: ["password"] });
+export const ZCreateDatabaseSetInput = ZSetFields.extend(ZDatabaseConnection.shape).refine((v) => v.password.length > 0, {
+  message: "validation.required",
+  path: ["password"],
+});
 export type TCreateDatabaseSetInput = z.infer<typeof ZCreateDatabaseSetInput>;
 
 export const ZDatabaseSetId = z.object({ id: z.string().min(1).max(40) });

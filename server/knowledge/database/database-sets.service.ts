@@ -140,7 +140,16 @@ export async function createDatabaseSet(actor: TActor, input: TCreateDatabaseSet
         charCount: countChars(input.ddl),
         state: "done",
         failureReason: null,
-        source: { host: input.host, port: input.port, username: input.username, passwordEncrypted: sealSecret(input.password), database: input.database, ddl: input.ddl, verifiedAt: now, verifyError: null },
+        source: {
+          host: input.host,
+          port: input.port,
+          username: input.username,
+          passwordEncrypted: sealSecret(input.password),
+          database: input.database,
+          ddl: input.ddl,
+          verifiedAt: now,
+          verifyError: null,
+        },
       },
       tx,
     );
@@ -161,7 +170,16 @@ export async function updateDatabaseSet(actor: TActor, input: TUpdateDatabaseSet
     charCount: countChars(input.ddl),
     state,
     failureReason: null,
-    source: { host: input.host, port: input.port, username: input.username, passwordEncrypted: input.password ? sealSecret(input.password) : existing.database!.passwordEncrypted, database: input.database, ddl: input.ddl, verifiedAt: now, verifyError: null },
+    source: {
+      host: input.host,
+      port: input.port,
+      username: input.username,
+      passwordEncrypted: input.password ? sealSecret(input.password) : existing.database!.passwordEncrypted,
+      database: input.database,
+      ddl: input.ddl,
+      verifiedAt: now,
+      verifyError: null,
+    },
   });
   return toView(row);
 }
@@ -180,7 +198,11 @@ export async function verifyDatabaseInput(actor: TActor, input: TVerifyDatabaseI
 }
 
 /** "Verify again" on a saved set: the outcome is recorded (done, or failed with the reason). */
-export async function reverifyDatabaseSet(actor: TActor, { id }: TDatabaseSetIdInput, now = new Date()): Promise<{ result: TVerifyResult; set: TDatabaseSetView }> {
+export async function reverifyDatabaseSet(
+  actor: TActor,
+  { id }: TDatabaseSetIdInput,
+  now = new Date(),
+): Promise<{ result: TVerifyResult; set: TDatabaseSetView }> {
   const row = await loadOwned(actor, id);
   const result = await verifyToResult(connectionOf(row), row.database!.ddl);
   const keep = !VERIFIABLE_STATES.includes(row.state);
@@ -188,7 +210,12 @@ export async function reverifyDatabaseSet(actor: TActor, { id }: TDatabaseSetIdI
     id,
     result.ok
       ? { state: keep ? row.state : "done", failureReason: null, verifiedAt: now, verifyError: null }
-      : { state: keep ? row.state : "failed", failureReason: `database:verify_errors.${result.failure.reason}`, verifiedAt: row.database!.verifiedAt, verifyError: JSON.stringify(result.failure) },
+      : {
+          state: keep ? row.state : "failed",
+          failureReason: `database:verify_errors.${result.failure.reason}`,
+          verifiedAt: row.database!.verifiedAt,
+          verifyError: JSON.stringify(result.failure),
+        },
   );
   return { result, set: toView(updated) };
 }
@@ -199,7 +226,8 @@ export function sourceOf(row: repo.TDatabaseSetRow) {
 }
 
 export function assertQueryable(row: repo.TDatabaseSetRow) {
-  if (row.state !== "done") throw new AppError("sql_failed", { params: { reason: "$t:database:sql_failures.not_verified" }, data: { reason: "not_verified", params: {} } });
+  if (row.state !== "done")
+    throw new AppError("sql_failed", { params: { reason: "$t:database:sql_failures.not_verified" }, data: { reason: "not_verified", params: {} } });
 }
 
 /**
@@ -220,7 +248,10 @@ export type TAgentDatabaseSet = { id: string; name: string; introduction: string
  * For a chat turn: the types of the listed sets that belong to the agent's owner, and those that
  * are verified database sets with their connection (the password opened only here).
  */
-export async function findAgentDatabaseSets(agentId: string, ids: string[]): Promise<{ types: Array<{ id: string; type: string }>; sets: TAgentDatabaseSet[] }> {
+export async function findAgentDatabaseSets(
+  agentId: string,
+  ids: string[],
+): Promise<{ types: Array<{ id: string; type: string }>; sets: TAgentDatabaseSet[] }> {
   const rows = await repo.findSetsForAgent(agentId, ids);
   const sets = rows
     .filter((r) => r.type === "database" && r.database && r.state === "done")

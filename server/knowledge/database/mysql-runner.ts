@@ -23,7 +23,10 @@ const CELL_MAX_CHARS = 500;
 
 /** SSRF_ALLOWLIST host:port pairs may be private (tests, an operator's own database). */
 function isAllowListed(host: string, port: number) {
-  const allowed = (process.env.SSRF_ALLOWLIST ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const allowed = (process.env.SSRF_ALLOWLIST ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   return allowed.includes(`${host}:${port}`.toLowerCase());
 }
 
@@ -44,7 +47,10 @@ export async function resolveDatabaseAddress(host: string, port: number, lookup:
 }
 
 /** Why a connection or query failed, as database_verification_failed / sql_failed reasons. */
-export function describeDriverError(err: unknown, info: Pick<TConnectionInfo, "host" | "port" | "database">): { reason: string; params: Record<string, string | number> } {
+export function describeDriverError(
+  err: unknown,
+  info: Pick<TConnectionInfo, "host" | "port" | "database">,
+): { reason: string; params: Record<string, string | number> } {
   const e = err as { name?: string; code?: string; message?: string; sqlMessage?: string };
   if (err instanceof BlockedAddressError || e?.name === "BlockedAddressError") return { reason: "host_not_allowed", params: { host: info.host } };
   switch (e?.code) {
@@ -114,7 +120,9 @@ export async function inspectDatabase(info: TConnectionInfo, tables: string[]): 
   const conn = await openConnection(info);
   try {
     const [{ v }] = await query<Array<{ v: string }>>(conn, "SELECT VERSION() AS v");
-    const present = await query<Array<{ name: string }>>(conn, "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?", [info.database]);
+    const present = await query<Array<{ name: string }>>(conn, "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?", [
+      info.database,
+    ]);
     const names = new Set(present.map((r) => String(r.name).toLowerCase()));
     return { serverVersion: v, missing: tables.filter((t) => !names.has(t.toLowerCase())) };
   } finally {
@@ -178,7 +186,9 @@ const UNKNOWN_SYSTEM_VARIABLE = 1193;
 export async function limitSession(conn: mysql.Connection, timeoutMs: number): Promise<void> {
   const [{ v }] = await query<Array<{ v: string }>>(conn, "SELECT VERSION() AS v");
   const mariadb = /mariadb/i.test(v);
-  const [variable, value] = mariadb ? ["max_statement_time", Math.max(0.001, timeoutMs / 1000).toFixed(3)] : ["max_execution_time", String(Math.max(1, Math.round(timeoutMs)))];
+  const [variable, value] = mariadb
+    ? ["max_statement_time", Math.max(0.001, timeoutMs / 1000).toFixed(3)]
+    : ["max_execution_time", String(Math.max(1, Math.round(timeoutMs)))];
   try {
     await query(conn, `SET SESSION sql_mode = '${SESSION_SQL_MODE}', SESSION ${variable} = ${value}`);
   } catch (err) {
@@ -190,7 +200,11 @@ export async function limitSession(conn: mysql.Connection, timeoutMs: number): P
 }
 
 function noTimeLimit(version: string, cause?: unknown) {
-  return new AppError("sql_failed", { params: { reason: "$t:database:sql_failures.time_limit", version }, data: { reason: "time_limit", params: { version } }, cause });
+  return new AppError("sql_failed", {
+    params: { reason: "$t:database:sql_failures.time_limit", version },
+    data: { reason: "time_limit", params: { version } },
+    cause,
+  });
 }
 
 /** Reads at most rowLimit + 1 rows, then hangs up: the rest is never transferred. */
@@ -230,7 +244,8 @@ function streamRows(conn: mysql.Connection, sql: string, opts: TQueryOptions): P
 
 function toCell(value: unknown): unknown {
   if (value === null || typeof value === "number" || typeof value === "boolean") return value;
-  if (Buffer.isBuffer(value)) return value.length > CELL_MAX_CHARS / 2 ? `0x${value.subarray(0, CELL_MAX_CHARS / 2).toString("hex")}…` : `0x${value.toString("hex")}`;
+  if (Buffer.isBuffer(value))
+    return value.length > CELL_MAX_CHARS / 2 ? `0x${value.subarray(0, CELL_MAX_CHARS / 2).toString("hex")}…` : `0x${value.toString("hex")}`;
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text.length > CELL_MAX_CHARS ? `${text.slice(0, CELL_MAX_CHARS)}…` : text;
 }

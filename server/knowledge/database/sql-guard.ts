@@ -25,7 +25,11 @@ function refuse(reason: string, params: Record<string, string | number> = {}): n
 
 /** "Database verification failed" with its reason, a key of database:verify_errors. */
 export function verificationFailed(reason: string, params: Record<string, string | number> = {}, cause?: unknown) {
-  return new AppError("database_verification_failed", { params: { reason: `$t:database:verify_errors.${reason}`, ...params }, data: { reason, params }, cause });
+  return new AppError("database_verification_failed", {
+    params: { reason: `$t:database:verify_errors.${reason}`, ...params },
+    data: { reason, params },
+    cause,
+  });
 }
 
 function failVerification(reason: string, params: Record<string, string | number> = {}): never {

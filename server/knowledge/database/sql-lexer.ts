@@ -148,7 +148,8 @@ class Lexer {
     // `1e1from`, `0x1g`, `2abc`: a number and a name to one reading, one name to the other.
     const after = this.at();
     if (after && after.codePointAt(0)! >= 0x80) assertPlainChar(after);
-    if (isWordChar(after) || (this.sql[this.i] === "." && /[0-9]/.test(this.sql[this.i + 1] ?? ""))) throw new SqlLexRefusal("ambiguous", { text: this.wordAt(start) });
+    if (isWordChar(after) || (this.sql[this.i] === "." && /[0-9]/.test(this.sql[this.i + 1] ?? "")))
+      throw new SqlLexRefusal("ambiguous", { text: this.wordAt(start) });
     this.push("number", start);
   }
 

@@ -36,7 +36,12 @@ async function resolve(agentId: string, ids: string[]): Promise<TOpenAiTool[]> {
 function sqlTool(sets: TAgentDatabaseSet[]): TOpenAiTool {
   const many = sets.length > 1;
   const schemas = sets
-    .map((s, i) => [`-- ${many ? `Database ${i + 1}, training_set_id "${s.id}": ` : ""}${s.name} (MySQL database \`${s.database}\`)${s.introduction ? `: ${s.introduction}` : ""}`, s.ddl].join("\n"))
+    .map((s, i) =>
+      [
+        `-- ${many ? `Database ${i + 1}, training_set_id "${s.id}": ` : ""}${s.name} (MySQL database \`${s.database}\`)${s.introduction ? `: ${s.introduction}` : ""}`,
+        s.ddl,
+      ].join("\n"),
+    )
     .join("\n\n");
   const description = [
     "Answer questions from the user's MySQL database: write ONE read-only MySQL SELECT statement (WITH … SELECT allowed) over the tables below; the platform runs it and returns the rows.",
@@ -46,7 +51,10 @@ function sqlTool(sets: TAgentDatabaseSet[]): TOpenAiTool {
   ].join("\n\n");
   const properties: Record<string, unknown> = { sql: { type: "string", description: "One MySQL SELECT statement, without comments" } };
   if (many) properties.training_set_id = { type: "string", enum: sets.map((s) => s.id), description: "Which database to query" };
-  const definition: TOpenAiTool = { type: "function", function: { name: SQL_TOOL_NAME, description, parameters: { type: "object", properties, required: many ? ["sql", "training_set_id"] : ["sql"] } } };
+  const definition: TOpenAiTool = {
+    type: "function",
+    function: { name: SQL_TOOL_NAME, description, parameters: { type: "object", properties, required: many ? ["sql", "training_set_id"] : ["sql"] } },
+  };
   return defineTurnTool(definition, (args, signal) => runSqlTool(sets, args, signal));
 }
 

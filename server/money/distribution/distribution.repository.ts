@@ -15,7 +15,14 @@ export async function listShareableApps(accountId: string, db: TDbOrTx = getDb()
   const used = await db.appUse.findMany({ where: { accountId }, select: { appId: true }, distinct: ["appId"], take: 500 });
   const others = used.length
     ? await db.app.findMany({
-        where: { id: { in: used.map((u) => u.appId) }, ownerAccountId: { not: accountId }, deletedAt: null, state: "on_shelf", isPublic: true, type: { not: "api" } },
+        where: {
+          id: { in: used.map((u) => u.appId) },
+          ownerAccountId: { not: accountId },
+          deletedAt: null,
+          state: "on_shelf",
+          isPublic: true,
+          type: { not: "api" },
+        },
         select: { id: true, name: true, iconUrl: true, state: true, shareRatio: true },
         orderBy: { name: "asc" },
         take: 200,
@@ -25,7 +32,12 @@ export async function listShareableApps(accountId: string, db: TDbOrTx = getDb()
 }
 
 export async function listInvitees(accountId: string, db: TDbOrTx = getDb()) {
-  return db.account.findMany({ where: { referredById: accountId }, select: { id: true, nickname: true, account: true, createdAt: true }, orderBy: { createdAt: "desc" }, take: 500 });
+  return db.account.findMany({
+    where: { referredById: accountId },
+    select: { id: true, nickname: true, account: true, createdAt: true },
+    orderBy: { createdAt: "desc" },
+    take: 500,
+  });
 }
 
 export type TDividendRow = {
@@ -44,7 +56,11 @@ export type TDividendRow = {
  * Entries on my spendable wallet in purchase transactions that name me as the sharer, newest
  * first. The price is what the buyer paid: the sum of the transaction's credits.
  */
-export async function listDividends(accountId: string, range: { from: Date | null; to: Date | null; limit: number }, db: TDbOrTx = getDb()): Promise<TDividendRow[]> {
+export async function listDividends(
+  accountId: string,
+  range: { from: Date | null; to: Date | null; limit: number },
+  db: TDbOrTx = getDb(),
+): Promise<TDividendRow[]> {
   return db.$queryRawUnsafe<TDividendRow[]>(
     `SELECT e.id::text AS entry_id, e.created_at, e.amount_micro::text AS amount,
        (SELECT SUM(x.amount_micro) FROM ledger_entry x WHERE x.transaction_id = t.id AND x.amount_micro > 0)::text AS price,

@@ -10,8 +10,24 @@ export type TDividendFilter = z.infer<typeof ZDividendFilter>;
 
 export type TShareLink = { app_id: string; name: string; icon_url: string; own: boolean; state: string; share_percent: number };
 export type TInvitee = { name: string; joined_at: string };
-export type TDividend = { id: string; app_id: string | null; app_name: string; buyer: string; price: number; share_percent: number | null; dividend: number; refunded: boolean; created_at: string };
-export type TEarnings = { today: number; month: number; total: number; count: number; by_app: { app_id: string | null; app_name: string; amount: number; count: number }[] };
+export type TDividend = {
+  id: string;
+  app_id: string | null;
+  app_name: string;
+  buyer: string;
+  price: number;
+  share_percent: number | null;
+  dividend: number;
+  refunded: boolean;
+  created_at: string;
+};
+export type TEarnings = {
+  today: number;
+  month: number;
+  total: number;
+  count: number;
+  by_app: { app_id: string | null; app_name: string; amount: number; count: number }[];
+};
 
 export type TDistributionOverview = {
   touser: string;

@@ -27,7 +27,14 @@ export async function getDistributionOverview(actor: TActor, now = new Date()): 
     repo.sumDividends(actor.id, { today: chinaMidnight(today), month: chinaMidnight(`${today.slice(0, 7)}-01`) }),
     repo.sumDividendsByApp(actor.id),
   ]);
-  const link = (own: boolean) => (a: { id: string; name: string; iconUrl: string; state: string; shareRatio: number }) => ({ app_id: a.id, name: a.name, icon_url: a.iconUrl, own, state: a.state, share_percent: a.shareRatio });
+  const link = (own: boolean) => (a: { id: string; name: string; iconUrl: string; state: string; shareRatio: number }) => ({
+    app_id: a.id,
+    name: a.name,
+    icon_url: a.iconUrl,
+    own,
+    state: a.state,
+    share_percent: a.shareRatio,
+  });
   return {
     touser: actor.id,
     enabled,
@@ -68,6 +75,11 @@ export async function listMyDividends(actor: Pick<TActor, "id">, filter: TDivide
 /** /my_redpacket: the gift credit I received and what of it is left (gift is spent first). */
 export async function getMyRedPacket(actor: Pick<TActor, "id">): Promise<TRedPacket> {
   const [rows, wallet] = await Promise.all([repo.listGiftReceived(actor.id), getWallet(actor.id)]);
-  const received = rows.map((r) => ({ id: r.entry_id, source: r.key === `bonus:${actor.id}` ? ("experience_bonus" as const) : ("bonus" as const), amount: Number(r.amount), created_at: r.created_at.toISOString() }));
+  const received = rows.map((r) => ({
+    id: r.entry_id,
+    source: r.key === `bonus:${actor.id}` ? ("experience_bonus" as const) : ("bonus" as const),
+    amount: Number(r.amount),
+    created_at: r.created_at.toISOString(),
+  }));
   return { received, total_received: received.reduce((s, r) => s + r.amount, 0), left: wallet.gift };
 }

@@ -30,7 +30,15 @@ describe("term fees", () => {
 describe("quotes", () => {
   it("a first purchase starts now and asks the fee plus the prepaid top-up", () => {
     const q = quoteEditionChange({ edition: "basic", editionExpiresAt: null }, "professional", 365, now);
-    expect(q).toMatchObject({ kind: "new", feeMicro: 199 * M, creditMicro: 0, prepaidMicro: 100 * M, chargeMicro: 199 * M, totalMicro: 299 * M, expiresAt: later(365) });
+    expect(q).toMatchObject({
+      kind: "new",
+      feeMicro: 199 * M,
+      creditMicro: 0,
+      prepaidMicro: 100 * M,
+      chargeMicro: 199 * M,
+      totalMicro: 299 * M,
+      expiresAt: later(365),
+    });
   });
 
   it("a renewal extends from the current expiry", () => {
@@ -48,7 +56,14 @@ describe("quotes", () => {
     expect(unusedWholeDays(later(0, 23), now)).toBe(0);
     expect(unusedCreditMicro("professional", 100)).toBe(54_520_547); // 199e6 * 100 / 365 = 54520547.9...
     const q = quoteEditionChange({ edition: "professional", editionExpiresAt: later(100, 23) }, "flagship", 365, now);
-    expect(q).toMatchObject({ kind: "upgrade", unusedDays: 100, creditMicro: 54_520_547, chargeMicro: 299 * M - 54_520_547, totalMicro: 299 * M - 54_520_547 + 200 * M, expiresAt: later(365) });
+    expect(q).toMatchObject({
+      kind: "upgrade",
+      unusedDays: 100,
+      creditMicro: 54_520_547,
+      chargeMicro: 299 * M - 54_520_547,
+      totalMicro: 299 * M - 54_520_547 + 200 * M,
+      expiresAt: later(365),
+    });
     // Across to the other edition of the same rank is priced the same way.
     const across = quoteEditionChange({ edition: "enterprise", editionExpiresAt: later(73) }, "education", 365, now);
     expect(across).toMatchObject({ kind: "upgrade", creditMicro: Math.floor((599 * M * 73) / 365) });
@@ -58,7 +73,9 @@ describe("quotes", () => {
   it("refuses a downgrade while active, a credit reaching the new fee, and basic", () => {
     expect(refusal(() => quoteEditionChange({ edition: "flagship", editionExpiresAt: later(5) }, "professional", 365, now))).toBe("downgrade_while_active");
     // 60 days of flagship are worth 49.15; enterprise for 30 days is 49.24: allowed. 61 days: 49.97, refused.
-    expect(quoteEditionChange({ edition: "flagship", editionExpiresAt: later(60) }, "enterprise", 30, now).chargeMicro).toBe(49_240_000 - Math.floor((299 * M * 60) / 365));
+    expect(quoteEditionChange({ edition: "flagship", editionExpiresAt: later(60) }, "enterprise", 30, now).chargeMicro).toBe(
+      49_240_000 - Math.floor((299 * M * 60) / 365),
+    );
     expect(refusal(() => quoteEditionChange({ edition: "flagship", editionExpiresAt: later(61) }, "enterprise", 30, now))).toBe("credit_exceeds_fee");
     expect(refusal(() => quoteEditionChange({ edition: "basic", editionExpiresAt: null }, "basic", 30, now))).toBe("basic_not_sold");
   });

@@ -64,7 +64,8 @@ export function unusedCreditMicro(edition: TEditionKey, unusedDays: number): num
   return Math.floor((EDITIONS[edition].feeMicro * unusedDays) / FEE_TERM_DAYS);
 }
 
-const refuse = (reason: string, data?: Record<string, unknown>) => new AppError("edition_change_refused", { params: { reason: `$t:editions:refusals.${reason}` }, data: { reason, ...data } });
+const refuse = (reason: string, data?: Record<string, unknown>) =>
+  new AppError("edition_change_refused", { params: { reason: `$t:editions:refusals.${reason}` }, data: { reason, ...data } });
 
 /** The price of taking `edition` for `days` days now, or the refusal. */
 export function quoteEditionChange(membership: TMembership, edition: TEditionKey, days: TMembershipDays, now: Date): TEditionQuote {
@@ -76,16 +77,40 @@ export function quoteEditionChange(membership: TMembership, edition: TEditionKey
   const prepaidMicro = EDITIONS[edition].prepaidMicro;
   const base = { edition, days, current, feeMicro, prepaidMicro };
   if (current === "basic") {
-    return { ...base, kind: "new", unusedDays: 0, creditMicro: 0, chargeMicro: feeMicro, totalMicro: feeMicro + prepaidMicro, expiresAt: new Date(now.getTime() + days * DAY_MS) };
+    return {
+      ...base,
+      kind: "new",
+      unusedDays: 0,
+      creditMicro: 0,
+      chargeMicro: feeMicro,
+      totalMicro: feeMicro + prepaidMicro,
+      expiresAt: new Date(now.getTime() + days * DAY_MS),
+    };
   }
   if (current === edition) {
     const from = Math.max(now.getTime(), expires!.getTime());
-    return { ...base, kind: "renew", unusedDays: unusedWholeDays(expires, now), creditMicro: 0, chargeMicro: feeMicro, totalMicro: feeMicro + prepaidMicro, expiresAt: new Date(from + days * DAY_MS) };
+    return {
+      ...base,
+      kind: "renew",
+      unusedDays: unusedWholeDays(expires, now),
+      creditMicro: 0,
+      chargeMicro: feeMicro,
+      totalMicro: feeMicro + prepaidMicro,
+      expiresAt: new Date(from + days * DAY_MS),
+    };
   }
   if (EDITIONS[edition].rank < EDITIONS[current].rank) throw refuse("downgrade_while_active", { current, expiresAt: expires?.toISOString() });
   const unusedDays = unusedWholeDays(expires, now);
   const creditMicro = unusedCreditMicro(current, unusedDays);
   if (creditMicro >= feeMicro) throw refuse("credit_exceeds_fee", { creditMicro, feeMicro });
   const chargeMicro = feeMicro - creditMicro;
-  return { ...base, kind: "upgrade", unusedDays, creditMicro, chargeMicro, totalMicro: chargeMicro + prepaidMicro, expiresAt: new Date(now.getTime() + days * DAY_MS) };
+  return {
+    ...base,
+    kind: "upgrade",
+    unusedDays,
+    creditMicro,
+    chargeMicro,
+    totalMicro: chargeMicro + prepaidMicro,
+    expiresAt: new Date(now.getTime() + days * DAY_MS),
+  };
 }

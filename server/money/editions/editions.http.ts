@@ -8,8 +8,17 @@ import { buyEditionFromWallet, createEditionOrder, getMembership } from "./editi
 
 export function createEditionsRouter() {
   const router = express.Router();
-  router.get("/v1/editions/membership", handle(async (req) => getMembership((await requireAuth(req)).account.id)));
-  router.post("/v1/editions/buy", handle(async (req) => buyEditionFromWallet((await requireAuth(req)).account.id, ZBuyEditionInput.parse(req.body))));
-  router.post("/v1/editions/order", handle(async (req) => createEditionOrder((await requireAuth(req)).account.id, ZEditionOrderInput.parse(req.body))));
+  router.get(
+    "/v1/editions/membership",
+    handle(async (req) => getMembership((await requireAuth(req)).account.id)),
+  );
+  router.post(
+    "/v1/editions/buy",
+    handle(async (req) => buyEditionFromWallet((await requireAuth(req)).account.id, ZBuyEditionInput.parse(req.body))),
+  );
+  router.post(
+    "/v1/editions/order",
+    handle(async (req) => createEditionOrder((await requireAuth(req)).account.id, ZEditionOrderInput.parse(req.body))),
+  );
   return router;
 }

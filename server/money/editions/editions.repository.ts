@@ -51,11 +51,17 @@ export async function lockAccountName(account: string, tx: TDbOrTx) {
 }
 
 export async function findPaymentOrderForAccount(orderId: string, accountId: string | null, tx: TDbOrTx = getDb()) {
-  return tx.paymentOrder.findFirst({ where: { id: orderId, accountId }, select: { id: true, purpose: true, state: true, amountMicro: true, details: true, accountId: true, failureReason: true, paidAt: true } });
+  return tx.paymentOrder.findFirst({
+    where: { id: orderId, accountId },
+    select: { id: true, purpose: true, state: true, amountMicro: true, details: true, accountId: true, failureReason: true, paidAt: true },
+  });
 }
 
 export async function findPaymentOrder(orderId: string, tx: TDbOrTx = getDb()) {
-  return tx.paymentOrder.findUnique({ where: { id: orderId }, select: { id: true, purpose: true, state: true, amountMicro: true, details: true, accountId: true, failureReason: true, paidAt: true } });
+  return tx.paymentOrder.findUnique({
+    where: { id: orderId },
+    select: { id: true, purpose: true, state: true, amountMicro: true, details: true, accountId: true, failureReason: true, paidAt: true },
+  });
 }
 
 export async function createAccountRow(data: Prisma.AccountUncheckedCreateInput, tx: TDbOrTx) {

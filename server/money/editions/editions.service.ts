@@ -41,7 +41,19 @@ function toQuoteView(edition: TEditionKey, days: TMembershipDays, membership: re
   const empty = { edition, days, fee: 0, credit: 0, prepaid: EDITIONS[edition].prepaidMicro, charge: 0, total: 0, unused_days: 0, expires_at: null };
   try {
     const q = quoteEditionChange(membership, edition, days, now);
-    return { edition, days, kind: q.kind, refused: null, fee: q.feeMicro, credit: q.creditMicro, prepaid: q.prepaidMicro, charge: q.chargeMicro, total: q.totalMicro, unused_days: q.unusedDays, expires_at: q.expiresAt.toISOString() };
+    return {
+      edition,
+      days,
+      kind: q.kind,
+      refused: null,
+      fee: q.feeMicro,
+      credit: q.creditMicro,
+      prepaid: q.prepaidMicro,
+      charge: q.chargeMicro,
+      total: q.totalMicro,
+      unused_days: q.unusedDays,
+      expires_at: q.expiresAt.toISOString(),
+    };
   } catch (err) {
     if (err instanceof AppError && err.code === "edition_change_refused") return { ...empty, kind: null, refused: (err.data as { reason: string }).reason };
     throw err;
@@ -67,7 +79,15 @@ export async function getMembership(accountId: string, now = new Date()): Promis
 
 /** Memo of an edition posting: statements name the edition, the term and the breakdown. */
 function memoOf(q: TEditionQuote) {
-  return { edition: q.edition, days: q.days, change: q.kind, fee: q.feeMicro, credit: q.creditMicro, prepaid: q.prepaidMicro, expiresAt: q.expiresAt.toISOString() };
+  return {
+    edition: q.edition,
+    days: q.days,
+    change: q.kind,
+    fee: q.feeMicro,
+    credit: q.creditMicro,
+    prepaid: q.prepaidMicro,
+    expiresAt: q.expiresAt.toISOString(),
+  };
 }
 
 export type TEditionBought = { edition: TEditionKey; days: number; change: string; charged: number; expires_at: string; replayed: boolean };
@@ -87,7 +107,10 @@ export async function buyEditionFromWallet(accountId: string, input: TBuyEdition
     if (done) return replayOf(done.memo, input);
     const q = quoteEditionChange(membership, input.edition as TEditionKey, input.days as TMembershipDays, now);
     const memo = memoOf(q);
-    await spend({ key, kind: "edition", payer: accountId, amount: q.chargeMicro, credits: [{ account: platform("platform_revenue"), amount: q.chargeMicro }], memo }, tx);
+    await spend(
+      { key, kind: "edition", payer: accountId, amount: q.chargeMicro, credits: [{ account: platform("platform_revenue"), amount: q.chargeMicro }], memo },
+      tx,
+    );
     const after = await getWallet(accountId, tx);
     if (after.spendable < q.prepaidMicro) {
       throw new AppError("balance_insufficient", { data: { needed: q.totalMicro, prepaid: q.prepaidMicro } });
@@ -101,7 +124,14 @@ function replayOf(memo: unknown, input: { edition: string; days: number }): TEdi
   const m = (memo ?? {}) as Record<string, unknown>;
   // The same request_id for another edition or term is another request: refuse as the ledger would.
   if (m.edition !== input.edition || Number(m.days) !== input.days) throw new AppError("idempotency_conflict");
-  return { edition: m.edition as TEditionKey, days: Number(m.days), change: String(m.change), charged: Number(m.fee) - Number(m.credit), expires_at: String(m.expiresAt), replayed: true };
+  return {
+    edition: m.edition as TEditionKey,
+    days: Number(m.days),
+    change: String(m.change),
+    charged: Number(m.fee) - Number(m.credit),
+    expires_at: String(m.expiresAt),
+    replayed: true,
+  };
 }
 
 /** What an edition order keeps: the quote and the membership it was made against. */
@@ -112,7 +142,11 @@ export async function quoteEditionOrder(accountId: string, input: TEditionOrderI
   const membership = await repo.findMembership(accountId);
   if (!membership) throw new AppError("not_found");
   const q = quoteEditionChange(membership, input.edition as TEditionKey, input.days as TMembershipDays, now);
-  const details: TEditionOrderDetails = { ...memoOf(q), charge: q.chargeMicro, basis: { edition: membership.edition, expiresAt: membership.editionExpiresAt?.toISOString() ?? null } };
+  const details: TEditionOrderDetails = {
+    ...memoOf(q),
+    charge: q.chargeMicro,
+    basis: { edition: membership.edition, expiresAt: membership.editionExpiresAt?.toISOString() ?? null },
+  };
   return { provider: input.provider, amountMicro: q.totalMicro, details };
 }
 

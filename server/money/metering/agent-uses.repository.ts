@@ -3,7 +3,9 @@ import { getDb, type TDbOrTx } from "../../db/client";
 
 export type TAgentUseBasis = "trial" | "use" | "buyout" | "free";
 
-export async function insertAgentUse(row: { agentId: string; accountId: string; basis: TAgentUseBasis; ledgerTransactionId: string | null }, db: TDbOrTx = getDb()) {
+export async function insertAgentUse(
+  row: { agentId: string; accountId: string; basis: TAgentUseBasis; ledgerTransactionId: string | null },
+  db: TDbOrTx = getDb(),
+) {
   await db.agentUse.create({ data: row, select: { id: true } });
 }
-

@@ -46,7 +46,12 @@ const DAY_MS = 86_400_000;
  * with no price at all → free; else refused: the trial's time ran out → trial_exhausted, otherwise
  * trial_count_zero ("trial count is 0, purchase").
  */
-export function decideAgentUse(config: Pick<TAgentInput, "trial_count" | "use_price_micro" | "purchase_price_micro">, standing: TAgentStanding, ids: { consumerAccountId: string; developerAccountId: string }, now: Date): TAgentUseDecision {
+export function decideAgentUse(
+  config: Pick<TAgentInput, "trial_count" | "use_price_micro" | "purchase_price_micro">,
+  standing: TAgentStanding,
+  ids: { consumerAccountId: string; developerAccountId: string },
+  now: Date,
+): TAgentUseDecision {
   const decision = (basis: TAgentUseBasis, priceMicro = 0) => ({ basis, priceMicro, ...ids });
   if (standing.buyout) return decision("buyout");
   const trialOpen = !standing.firstUseAt || now.getTime() < standing.firstUseAt.getTime() + AGENT_TRIAL_DAYS * DAY_MS;
@@ -86,7 +91,11 @@ const leftAfter = (b: TBalances, legs: TLeg[]): TBalances => ({
  * Posts `amount` from the payer to `credits`, split from the balances read with the turn (one
  * statement); when they moved meanwhile, read again and re-split. Not enough: the bill's refusal.
  */
-async function charge(bill: TTurnBill, start: TBalances | null, p: { key: string; kind: "chat_charge" | "use_charge"; amount: number; credits: TLeg[]; memo: Record<string, unknown> }) {
+async function charge(
+  bill: TTurnBill,
+  start: TBalances | null,
+  p: { key: string; kind: "chat_charge" | "use_charge"; amount: number; credits: TLeg[]; memo: Record<string, unknown> },
+) {
   let balances = start;
   for (let attempt = 0; attempt < 3; attempt++) {
     balances ??= await getWallet(bill.payer);
@@ -113,7 +122,13 @@ export const chatChargeKey = (messageId: string) => `chat:${messageId}`;
 export async function chargeTurn(bill: TTurnBill, messageId: string, dialogueId: string): Promise<TTurnCharges> {
   const memo = { ...bill.memo, messageId, dialogueId };
   const fee = PRICES.chatMessageMicro;
-  const chat = await charge(bill, bill.known, { key: chatChargeKey(messageId), kind: "chat_charge", amount: fee, credits: [{ account: platform("platform_revenue"), amount: fee }], memo });
+  const chat = await charge(bill, bill.known, {
+    key: chatChargeKey(messageId),
+    kind: "chat_charge",
+    amount: fee,
+    credits: [{ account: platform("platform_revenue"), amount: fee }],
+    memo,
+  });
   const out: TTurnCharges = { chat: { id: chat.id, legs: chat.legs }, use: null };
   const use = bill.agentUse;
   if (use?.basis === "use") {
@@ -144,7 +159,13 @@ export async function settleTurn(bill: TTurnBill, messageId: string, dialogueId:
   if (!replied) {
     if (charges.chat) {
       const fee = -charges.chat.legs.reduce((s, l) => s + l.amount, 0);
-      await post({ key: `chat-refund:${messageId}`, kind: "chat_refund", accountId: bill.payer, memo, legs: [{ account: platform("platform_revenue"), amount: -fee }, ...charges.chat.legs.map((l) => ({ account: l.account, amount: -l.amount }))] });
+      await post({
+        key: `chat-refund:${messageId}`,
+        kind: "chat_refund",
+        accountId: bill.payer,
+        memo,
+        legs: [{ account: platform("platform_revenue"), amount: -fee }, ...charges.chat.legs.map((l) => ({ account: l.account, amount: -l.amount }))],
+      });
     }
     if (charges.use && use) {
       await post({
@@ -194,14 +215,27 @@ export function billConsoleTurn(t: {
 }): TTurnBill {
   if (t.chatsToday >= t.chatsPerDay) throw new AppError("times_exhausted", { data: { limit: t.chatsPerDay } });
   const someoneElses = t.mode === "live" && t.agent.ownerAccountId !== t.accountId;
-  const agentUse = someoneElses ? decideAgentUse(t.agent.config, t.standing, { consumerAccountId: t.accountId, developerAccountId: t.agent.ownerAccountId }, t.now) : null;
-  const bill: TTurnBill = { payer: t.accountId, refusal: "balance_insufficient", known: t.wallet, memo: { agentId: t.agent.agentId, agentName: t.agent.name }, agentUse };
+  const agentUse = someoneElses
+    ? decideAgentUse(t.agent.config, t.standing, { consumerAccountId: t.accountId, developerAccountId: t.agent.ownerAccountId }, t.now)
+    : null;
+  const bill: TTurnBill = {
+    payer: t.accountId,
+    refusal: "balance_insufficient",
+    known: t.wallet,
+    memo: { agentId: t.agent.agentId, agentName: t.agent.name },
+    agentUse,
+  };
   assertMayPay(bill);
   return bill;
 }
 
 /** An app's bill: its owner pays the fee for every consumer (H5, API, bots); consumers pay plans. */
-export function billAppTurn(t: { ownerAccountId: string; ownerWallet: TBalances; app: { id: string; name: string }; agent: { agentId: string; name: string } }): TTurnBill {
+export function billAppTurn(t: {
+  ownerAccountId: string;
+  ownerWallet: TBalances;
+  app: { id: string; name: string };
+  agent: { agentId: string; name: string };
+}): TTurnBill {
   const bill: TTurnBill = {
     payer: t.ownerAccountId,
     refusal: "app_owner_balance_insufficient",

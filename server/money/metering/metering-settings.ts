@@ -16,7 +16,8 @@ export function meteringSettings(source: Record<string, string | undefined> = pr
   if (cached && source === process.env) return cached;
   const raw = source.USD_CNY_RATE === "" ? undefined : source.USD_CNY_RATE;
   const parsed = ZMeteringEnv.safeParse({ USD_CNY_RATE: raw });
-  if (!parsed.success) throw new Error(`Zelin cannot start: bad setting USD_CNY_RATE (got ${JSON.stringify(raw)}): ${parsed.error.issues[0].message}. See docs/configuration.md.`);
+  if (!parsed.success)
+    throw new Error(`Zelin cannot start: bad setting USD_CNY_RATE (got ${JSON.stringify(raw)}): ${parsed.error.issues[0].message}. See docs/configuration.md.`);
   const settings = { usdToCny: parsed.data.USD_CNY_RATE };
   if (source === process.env) cached = settings;
   return settings;

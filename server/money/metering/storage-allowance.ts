@@ -14,5 +14,7 @@ export async function assertTrainingCharsAllowed(accountId: string, used: number
   const dayPrice = storageDayPriceMicro(total);
   const { available } = await getWallet(accountId, db);
   if (available >= dayPrice) return;
-  throw new AppError("characters_insufficient", { data: { used, adding, limit: FREE_TRAINING_CHARS, remaining: Math.max(0, FREE_TRAINING_CHARS - used), day_price_micro: dayPrice } });
+  throw new AppError("characters_insufficient", {
+    data: { used, adding, limit: FREE_TRAINING_CHARS, remaining: Math.max(0, FREE_TRAINING_CHARS - used), day_price_micro: dayPrice },
+  });
 }

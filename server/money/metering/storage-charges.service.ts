@@ -21,7 +21,12 @@ export type TStorageRun = { day: number; charged: number; alreadyCharged: number
 export type TPauseKnowledge = (accountId: string, paused: boolean) => Promise<void>;
 
 /** `only` limits the run to these accounts (tests, which share a database with others). */
-export async function chargeStorage(payload: { day?: number }, pauseKnowledge: TPauseKnowledge, now = new Date(), only: string[] | null = null): Promise<TStorageRun> {
+export async function chargeStorage(
+  payload: { day?: number },
+  pauseKnowledge: TPauseKnowledge,
+  now = new Date(),
+  only: string[] | null = null,
+): Promise<TStorageRun> {
   const day = payload.day ?? chinaYesterday(now);
   if (!isChinaDay(day)) throw new Error(`storage charges: ${day} is not a YYYYMMDD day`);
   const run: TStorageRun = { day, charged: 0, alreadyCharged: 0, paused: [], resumed: [], failed: 0 };

@@ -29,7 +29,13 @@ export async function closeStaleOrders(now = new Date()): Promise<{ closed: numb
         }
         await provider.closeOrder(order.id);
       }
-      if ((await applyUnpaidOrder(order.id, "cancelled", "not paid in time", { provider: order.provider, body: JSON.stringify({ closedAt: now.toISOString() }) })) === "applied") counts.closed++;
+      if (
+        (await applyUnpaidOrder(order.id, "cancelled", "not paid in time", {
+          provider: order.provider,
+          body: JSON.stringify({ closedAt: now.toISOString() }),
+        })) === "applied"
+      )
+        counts.closed++;
     } catch (err) {
       // A provider that cannot be reached (or no longer configured) is asked again on the next run.
       counts.skipped++;

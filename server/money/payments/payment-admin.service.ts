@@ -13,12 +13,26 @@ function assertAdmin(admin: TPaymentAdmin) {
   if (!admin.isPlatformAdmin) throw new AppError("no_permission");
 }
 
-export async function listPaymentsForAdmin(admin: TPaymentAdmin, f: TAdminPaymentsQuery): Promise<{ items: TAdminPaymentOrder[]; total: number; page: number; page_size: number }> {
+export async function listPaymentsForAdmin(
+  admin: TPaymentAdmin,
+  f: TAdminPaymentsQuery,
+): Promise<{ items: TAdminPaymentOrder[]; total: number; page: number; page_size: number }> {
   assertAdmin(admin);
   const accountIds = f.q ? (await repo.findAccountIdsByName(f.q)).map((a) => a.id) : undefined;
-  const { items, total } = await repo.listOrders({ state: f.state, provider: f.provider, purpose: f.purpose, id: f.q, accountIds, skip: (f.page - 1) * PAGE_SIZE, take: PAGE_SIZE });
+  const { items, total } = await repo.listOrders({
+    state: f.state,
+    provider: f.provider,
+    purpose: f.purpose,
+    id: f.q,
+    accountIds,
+    skip: (f.page - 1) * PAGE_SIZE,
+    take: PAGE_SIZE,
+  });
   const ids = items.map((o) => o.id);
-  const [names, counts] = await Promise.all([repo.findAccountNames(items.map((o) => o.accountId).filter((x): x is string => Boolean(x))), repo.countNotifications(ids)]);
+  const [names, counts] = await Promise.all([
+    repo.findAccountNames(items.map((o) => o.accountId).filter((x): x is string => Boolean(x))),
+    repo.countNotifications(ids),
+  ]);
   const nameOf = new Map(names.map((n) => [n.id, n.account]));
   const countOf = new Map(counts.map((c) => [c.orderId, c._count._all]));
   return {

@@ -22,7 +22,10 @@ export type TApplied = "applied" | "duplicate" | "unchanged";
 const PAYABLE_FROM: repo.TOrderState[] = ["pending", "failed", "cancelled"];
 
 /** pending | failed | cancelled → paid, the purpose's legs and the clearing debit, all or nothing. */
-export async function applyPaidOrder(orderId: string, opts: { providerTradeNo: string | null; from?: repo.TOrderState[]; provider: string; body: string }): Promise<TApplied> {
+export async function applyPaidOrder(
+  orderId: string,
+  opts: { providerTradeNo: string | null; from?: repo.TOrderState[]; provider: string; body: string },
+): Promise<TApplied> {
   return runTransaction(async (tx) => {
     const moved = await repo.markPaid(orderId, opts.from ?? PAYABLE_FROM, { providerTradeNo: opts.providerTradeNo }, tx);
     if (!moved) {
@@ -51,7 +54,12 @@ export async function applyPaidOrder(orderId: string, opts: { providerTradeNo: s
 }
 
 /** pending → failed | cancelled; nothing is credited, the payer sees payment_failed. */
-export async function applyUnpaidOrder(orderId: string, state: "failed" | "cancelled", reason: string, source: { provider: string; body: string }): Promise<TApplied> {
+export async function applyUnpaidOrder(
+  orderId: string,
+  state: "failed" | "cancelled",
+  reason: string,
+  source: { provider: string; body: string },
+): Promise<TApplied> {
   return runTransaction(async (tx) => {
     const moved = await repo.markUnpaid(orderId, state, reason, tx);
     await repo.recordNotification({ provider: source.provider, orderId, outcome: moved ? "applied" : "duplicate", body: source.body }, tx);
@@ -76,7 +84,10 @@ export async function applyProviderReport(provider: string, report: TProviderRep
   }
   if (report.outcome === "failed") return applyUnpaidOrder(order.id, "failed", "provider reported the payment failed or closed", { provider, body });
   if (report.amountMicro !== Number(order.amountMicro)) {
-    logger.warn({ orderId: order.id, provider, reported: report.amountMicro, expected: Number(order.amountMicro) }, "payments: paid amount does not match the order");
+    logger.warn(
+      { orderId: order.id, provider, reported: report.amountMicro, expected: Number(order.amountMicro) },
+      "payments: paid amount does not match the order",
+    );
     await repo.recordNotification({ provider, orderId: order.id, outcome: "rejected", body });
     throw new AppError("payment_signature_invalid");
   }

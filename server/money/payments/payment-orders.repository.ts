@@ -40,7 +40,10 @@ export function findOrder(id: string, db: TDbOrTx = getDb()) {
 
 /** pending (or, when the provider insists it was paid after all, failed/cancelled) → paid. */
 export async function markPaid(id: string, from: TOrderState[], data: { providerTradeNo: string | null; accountId?: string }, db: TDbOrTx = getDb()) {
-  const r = await db.paymentOrder.updateMany({ where: { id, state: { in: from } }, data: { state: "paid", paidAt: new Date(), failureReason: null, ...(data.providerTradeNo ? { providerTradeNo: data.providerTradeNo } : {}) } });
+  const r = await db.paymentOrder.updateMany({
+    where: { id, state: { in: from } },
+    data: { state: "paid", paidAt: new Date(), failureReason: null, ...(data.providerTradeNo ? { providerTradeNo: data.providerTradeNo } : {}) },
+  });
   return r.count === 1;
 }
 
@@ -54,7 +57,10 @@ export async function markUnpaid(id: string, state: "failed" | "cancelled", reas
   return r.count === 1;
 }
 
-export function recordNotification(data: { provider: string; orderId: string | null; outcome: "verified" | "rejected" | "applied" | "duplicate"; body: string }, db: TDbOrTx = getDb()) {
+export function recordNotification(
+  data: { provider: string; orderId: string | null; outcome: "verified" | "rejected" | "applied" | "duplicate"; body: string },
+  db: TDbOrTx = getDb(),
+) {
   return db.paymentNotification.create({ data: { ...data, body: data.body.slice(0, 20_000) }, select: { id: true } });
 }
 
@@ -88,7 +94,11 @@ export async function listOrders(
 }
 
 export function findAccountIdsByName(q: string, db: TDbOrTx = getDb()) {
-  return db.account.findMany({ where: { OR: [{ account: { contains: q, mode: "insensitive" } }, { nickname: { contains: q, mode: "insensitive" } }] }, take: 50, select: { id: true } });
+  return db.account.findMany({
+    where: { OR: [{ account: { contains: q, mode: "insensitive" } }, { nickname: { contains: q, mode: "insensitive" } }] },
+    take: 50,
+    select: { id: true },
+  });
 }
 
 export function findAccountNames(ids: string[], db: TDbOrTx = getDb()) {

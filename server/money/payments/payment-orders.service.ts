@@ -12,7 +12,15 @@ import { toOrderView } from "./payment-view";
 import { getProvider, listProviders } from "./providers";
 import { yuanTextToMicro } from "./providers/provider.types";
 import type { TPaymentPurpose } from "./purpose.types";
-import { TOPUP_MAX_YUAN, TOPUP_PRESETS_YUAN, ZCreateTopupInput, type TPaymentOptions, type TPaymentOrderView, type TPaymentProviderId, type TWalletView } from "./payments.schema";
+import {
+  TOPUP_MAX_YUAN,
+  TOPUP_PRESETS_YUAN,
+  ZCreateTopupInput,
+  type TPaymentOptions,
+  type TPaymentOrderView,
+  type TPaymentProviderId,
+  type TWalletView,
+} from "./payments.schema";
 
 /** What the payer sees on the phone or the cashier page. */
 const DESCRIPTIONS: Record<TPaymentPurpose, string> = { topup: "Zelin Z币充值", edition: "Zelin 版本购买", registration: "Zelin 付费注册" };
@@ -31,7 +39,8 @@ export type TCreatePaymentOrder = {
  * configured, or that refuses, answers payment_provider_unavailable (the order is then failed).
  */
 export async function createPaymentOrder(input: TCreatePaymentOrder): Promise<TPaymentOrderView> {
-  if (!Number.isSafeInteger(input.amountMicro) || input.amountMicro <= 0 || input.amountMicro % FEN !== 0) throw new Error(`payments: amount ${input.amountMicro} is not a whole number of fen`);
+  if (!Number.isSafeInteger(input.amountMicro) || input.amountMicro <= 0 || input.amountMicro % FEN !== 0)
+    throw new Error(`payments: amount ${input.amountMicro} is not a whole number of fen`);
   const provider = getProvider(input.provider);
   const settings = getPaymentSettings();
   // The sandbox notifies us from inside this process (sandbox-cashier.service.ts); the others need our public address.
@@ -130,4 +139,3 @@ export async function getWalletView(account: Pick<TSessionAccount, "id">): Promi
   const w = await getWallet(account.id);
   return { spendable: toYuan(w.spendable), gift: toYuan(w.gift), frozen: toYuan(w.frozen), available: toYuan(w.available) };
 }
-

@@ -20,7 +20,12 @@ const ZPaymentEnv = z.object({
   /** 1: PAYMENT_SANDBOX=on is meant on a production configuration (a staging server, the end-to-end platform). */
   ALLOW_PAYMENT_SANDBOX: ZBool.optional(),
   /** Minutes a pending order waits for its payment before money.close-stale-orders closes it. */
-  PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
+  PAYMENT_ORDER_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(30),
   WECHATPAY_MCHID: z.string().optional(),
   WECHATPAY_APPID: z.string().optional(),
   /** Serial number of the merchant API certificate (the key below). */
@@ -47,7 +52,16 @@ const ZPaymentEnv = z.object({
 const SANDBOX_REFUSED =
   "is on, on a production configuration (NODE_ENV=production with a DATABASE_URL): sandbox payments move no money yet credit real coins; configure WeChat Pay or Alipay and remove PAYMENT_SANDBOX, or set ALLOW_PAYMENT_SANDBOX=1 to keep the sandbox on purpose";
 
-export type TWechatPaySettings = { mchid: string; appid: string; serialNo: string; privateKey: string; apiV3Key: string; platformPublicKey: string; platformSerial: string; apiBase: string };
+export type TWechatPaySettings = {
+  mchid: string;
+  appid: string;
+  serialNo: string;
+  privateKey: string;
+  apiV3Key: string;
+  platformPublicKey: string;
+  platformSerial: string;
+  apiBase: string;
+};
 export type TAlipaySettings = { appId: string; privateKey: string; publicKey: string; gateway: string; returnUrl: string | null };
 export type TPaymentSettings = {
   notifyBase: string | null;
@@ -73,7 +87,15 @@ export function parsePaymentSettings(source: Record<string, string | undefined> 
     throw new Error(`Zelin cannot start: bad payment settings in the environment.\n${lines.join("\n")}`);
   }
   const e = parsed.data;
-  const wechatSet = [e.WECHATPAY_MCHID, e.WECHATPAY_APPID, e.WECHATPAY_SERIAL_NO, e.WECHATPAY_PRIVATE_KEY, e.WECHATPAY_APIV3_KEY, e.WECHATPAY_PLATFORM_PUBLIC_KEY, e.WECHATPAY_PLATFORM_SERIAL];
+  const wechatSet = [
+    e.WECHATPAY_MCHID,
+    e.WECHATPAY_APPID,
+    e.WECHATPAY_SERIAL_NO,
+    e.WECHATPAY_PRIVATE_KEY,
+    e.WECHATPAY_APIV3_KEY,
+    e.WECHATPAY_PLATFORM_PUBLIC_KEY,
+    e.WECHATPAY_PLATFORM_SERIAL,
+  ];
   const wechat = wechatSet.every(Boolean)
     ? {
         mchid: e.WECHATPAY_MCHID!,
@@ -88,13 +110,24 @@ export function parsePaymentSettings(source: Record<string, string | undefined> 
     : null;
   const alipay =
     e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
-      ? { appId: e.ALIPAY_APP_ID, privateKey: readKeyText(e.ALIPAY_PRIVATE_KEY, "PRIVATE KEY"), publicKey: readKeyText(e.ALIPAY_PUBLIC_KEY, "PUBLIC KEY"), gateway: e.ALIPAY_GATEWAY, returnUrl: e.ALIPAY_RETURN_URL ?? null }
+      ? {
+          appId: e.ALIPAY_APP_ID,
+          privateKey: readKeyText(e.ALIPAY_PRIVATE_KEY, "PRIVATE KEY"),
+          publicKey: readKeyText(e.ALIPAY_PUBLIC_KEY, "PUBLIC KEY"),
+          gateway: e.ALIPAY_GATEWAY,
+          returnUrl: e.ALIPAY_RETURN_URL ?? null,
+        }
       : null;
   const notifyBase = (e.PAYMENT_NOTIFY_BASE ?? e.PUBLIC_URL ?? null)?.replace(/\/$/, "") ?? null;
   // The sandbox is the default only where no real provider is set up and this is not a production
   // configuration: there anyone could "pay" and then spend or withdraw the coins, so it takes two settings.
-  const production = isProductionConfiguration({ NODE_ENV: (source.NODE_ENV ?? "production") as "production", DATABASE_URL: source.DATABASE_URL, ZELIN_EMBEDDED_DB: source.ZELIN_EMBEDDED_DB === "1" });
-  if (production && e.PAYMENT_SANDBOX && !e.ALLOW_PAYMENT_SANDBOX) throw new Error(`Zelin cannot start: bad payment settings in the environment.\n  PAYMENT_SANDBOX: ${SANDBOX_REFUSED}`);
+  const production = isProductionConfiguration({
+    NODE_ENV: (source.NODE_ENV ?? "production") as "production",
+    DATABASE_URL: source.DATABASE_URL,
+    ZELIN_EMBEDDED_DB: source.ZELIN_EMBEDDED_DB === "1",
+  });
+  if (production && e.PAYMENT_SANDBOX && !e.ALLOW_PAYMENT_SANDBOX)
+    throw new Error(`Zelin cannot start: bad payment settings in the environment.\n  PAYMENT_SANDBOX: ${SANDBOX_REFUSED}`);
   const sandbox = e.PAYMENT_SANDBOX ?? (!wechat && !alipay && !production);
   return { notifyBase, sandbox, orderTtlMinutes: e.PAYMENT_ORDER_TTL_MINUTES, wechat, alipay };
 }

@@ -59,13 +59,34 @@ export function createPaymentsRouter() {
   // Bad payment settings (the sandbox asked for on a production configuration) stop the web process at start.
   getPaymentSettings();
   const router = express.Router();
-  router.get("/v1/pay/options", handle(async (req) => (await requireAuth(req), getPaymentOptions())));
-  router.get("/v1/pay/wallet", handle(async (req) => getWalletView((await requireAuth(req)).account)));
-  router.post("/v1/pay/topup", handle(async (req) => createTopupOrder((await requireAuth(req)).account, parseTopupRequest(req.body))));
-  router.get("/v1/pay/orders/:id", handle(async (req) => getOrderForAccount((await requireAuth(req)).account, req.params.id)));
-  router.post("/v1/pay/sandbox/orders/:id/pay", handle(async (req) => payInSandbox(await payerOf(req), req.params.id, deliverTo(sandboxNotifyUrl(req)))));
-  router.post("/v1/pay/sandbox/orders/:id/cancel", handle(async (req) => cancelInSandbox(await payerOf(req), req.params.id, deliverTo(sandboxNotifyUrl(req)))));
+  router.get(
+    "/v1/pay/options",
+    handle(async (req) => (await requireAuth(req), getPaymentOptions())),
+  );
+  router.get(
+    "/v1/pay/wallet",
+    handle(async (req) => getWalletView((await requireAuth(req)).account)),
+  );
+  router.post(
+    "/v1/pay/topup",
+    handle(async (req) => createTopupOrder((await requireAuth(req)).account, parseTopupRequest(req.body))),
+  );
+  router.get(
+    "/v1/pay/orders/:id",
+    handle(async (req) => getOrderForAccount((await requireAuth(req)).account, req.params.id)),
+  );
+  router.post(
+    "/v1/pay/sandbox/orders/:id/pay",
+    handle(async (req) => payInSandbox(await payerOf(req), req.params.id, deliverTo(sandboxNotifyUrl(req)))),
+  );
+  router.post(
+    "/v1/pay/sandbox/orders/:id/cancel",
+    handle(async (req) => cancelInSandbox(await payerOf(req), req.params.id, deliverTo(sandboxNotifyUrl(req)))),
+  );
 
-  router.get("/v1/admin/payments", handle(async (req) => listPaymentsForAdmin(await adminOf(req), ZAdminPaymentsQuery.parse(req.query))));
+  router.get(
+    "/v1/admin/payments",
+    handle(async (req) => listPaymentsForAdmin(await adminOf(req), ZAdminPaymentsQuery.parse(req.query))),
+  );
   return router;
 }

@@ -26,7 +26,13 @@ const NOTIFY_TIMEOUT_MS = 10_000;
 function isPayer(order: repo.TOrderRow, payer: TCashierPayer) {
   if (order.accountId && order.accountId === payer.accountId) return true;
   const claimHash = (order.details as { claimHash?: unknown } | null)?.claimHash;
-  return order.purpose === "registration" && typeof payer.claim === "string" && payer.claim.length > 0 && typeof claimHash === "string" && claimHash === sha256(payer.claim);
+  return (
+    order.purpose === "registration" &&
+    typeof payer.claim === "string" &&
+    payer.claim.length > 0 &&
+    typeof claimHash === "string" &&
+    claimHash === sha256(payer.claim)
+  );
 }
 
 async function findPayersOrder(payer: TCashierPayer, orderId: string | null) {
@@ -43,7 +49,11 @@ function toCashierView(o: repo.TOrderRow): TCashierOrderView {
     amount: toYuan(o.amountMicro),
     state: o.state,
     created_at: o.createdAt.toISOString(),
-    item: { edition: typeof d.edition === "string" ? d.edition : null, days: typeof d.days === "number" ? d.days : null, account: typeof d.account === "string" ? d.account : null },
+    item: {
+      edition: typeof d.edition === "string" ? d.edition : null,
+      days: typeof d.days === "number" ? d.days : null,
+      account: typeof d.account === "string" ? d.account : null,
+    },
   };
 }
 

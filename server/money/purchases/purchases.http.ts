@@ -25,10 +25,21 @@ export function createPurchasesRouter() {
   const router = express.Router();
   router.get(
     "/v2/purchase/offer",
-    handle(async (req) => getOffer((await getAuth(req))?.account ?? null, ZOfferQuery.parse({ ...(req.query.app_id ? { app_id: req.query.app_id } : { agent_id: req.query.agent_id }) }))),
+    handle(async (req) =>
+      getOffer(
+        (await getAuth(req))?.account ?? null,
+        ZOfferQuery.parse({ ...(req.query.app_id ? { app_id: req.query.app_id } : { agent_id: req.query.agent_id }) }),
+      ),
+    ),
   );
-  router.post("/v2/purchase/app_plan", handle(async (req) => buyAppPlan((await requireAuth(req)).account, ZBuyAppPlanInput.parse(withTouser(req)))));
-  router.post("/v2/purchase/agent", handle(async (req) => buyAgent((await requireAuth(req)).account, ZBuyAgentInput.parse(withTouser(req)))));
+  router.post(
+    "/v2/purchase/app_plan",
+    handle(async (req) => buyAppPlan((await requireAuth(req)).account, ZBuyAppPlanInput.parse(withTouser(req)))),
+  );
+  router.post(
+    "/v2/purchase/agent",
+    handle(async (req) => buyAgent((await requireAuth(req)).account, ZBuyAgentInput.parse(withTouser(req)))),
+  );
   router.get(
     "/v1/admin/purchases",
     handle(async (req) => {

@@ -8,7 +8,15 @@ import { runTransaction } from "../../db/transaction";
 export async function findAppForSale(appId: string, tx: TDbOrTx = getDb()) {
   return tx.app.findFirst({
     where: { id: appId, deletedAt: null },
-    select: { id: true, name: true, state: true, removedAt: true, ownerAccountId: true, shareRatio: true, plans: { orderBy: { sortOrder: "asc" }, select: { id: true, kind: true, quantity: true, priceMicro: true, dailyLimit: true } } },
+    select: {
+      id: true,
+      name: true,
+      state: true,
+      removedAt: true,
+      ownerAccountId: true,
+      shareRatio: true,
+      plans: { orderBy: { sortOrder: "asc" }, select: { id: true, kind: true, quantity: true, priceMicro: true, dailyLimit: true } },
+    },
   });
 }
 
@@ -16,7 +24,11 @@ export async function findAppForSale(appId: string, tx: TDbOrTx = getDb()) {
 export async function findAgentForSale(agentId: string, tx: TDbOrTx = getDb()) {
   const agent = await tx.agent.findFirst({ where: { id: agentId, deletedAt: null }, select: { id: true, name: true, ownerAccountId: true } });
   if (!agent) return null;
-  const version = await tx.agentVersion.findFirst({ where: { agentId, state: "on_shelf" }, orderBy: { createdAt: "desc" }, select: { id: true, config: true } });
+  const version = await tx.agentVersion.findFirst({
+    where: { agentId, state: "on_shelf" },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, config: true },
+  });
   return { ...agent, version };
 }
 

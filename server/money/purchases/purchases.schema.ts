@@ -4,7 +4,12 @@ import { z } from "zod";
 
 const ZId = z.string().trim().min(1).max(40);
 /** touser is whatever the share link carried; a value that is not an account simply earns nothing. */
-const ZTouser = z.string().trim().max(40).optional().or(z.literal("").transform(() => undefined));
+const ZTouser = z
+  .string()
+  .trim()
+  .max(40)
+  .optional()
+  .or(z.literal("").transform(() => undefined));
 
 export const ZBuyAppPlanInput = z.object({
   app_id: ZId,

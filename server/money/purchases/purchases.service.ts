@@ -73,7 +73,12 @@ async function chargeSale(key: string, s: TSale, tx: TTx) {
     { account: wallet("spendable", s.developerId), amount: parts.developer },
     ...(s.sharerId ? [{ account: wallet("spendable", s.sharerId), amount: parts.sharer }] : []),
   ].filter((c) => c.amount > 0);
-  const memo = { ...s.memo, buyerAccountId: s.buyerId, developerAccountId: s.developerId, ...(s.sharerId ? { sharerAccountId: s.sharerId, sharePercent: s.sharePercent } : {}) };
+  const memo = {
+    ...s.memo,
+    buyerAccountId: s.buyerId,
+    developerAccountId: s.developerId,
+    ...(s.sharerId ? { sharerAccountId: s.sharerId, sharePercent: s.sharePercent } : {}),
+  };
   return spend({ key, kind: "purchase", payer: s.buyerId, amount: s.priceMicro, credits, memo }, tx);
 }
 
@@ -169,7 +174,14 @@ export async function buyAgent(buyer: TBuyer, input: TBuyAgentInput, now = new D
     const sharerId = await resolveSharer(input.touser, buyer.id, agent.ownerAccountId, now, tx);
     const posted = await chargeSale(
       key,
-      { buyerId: buyer.id, developerId: agent.ownerAccountId, priceMicro, sharerId, sharePercent: AGENT_SHARE_PERCENT, memo: { agentId: agent.id, agentName: agent.name } },
+      {
+        buyerId: buyer.id,
+        developerId: agent.ownerAccountId,
+        priceMicro,
+        sharerId,
+        sharePercent: AGENT_SHARE_PERCENT,
+        memo: { agentId: agent.id, agentName: agent.name },
+      },
       tx,
     );
     const purchase = await repo.insertPurchase(

@@ -24,7 +24,16 @@ export async function refundPurchase(by: { id: string } | null, purchaseId: stri
     const entries = await repo.listLedgerEntries(p.ledgerTransactionId, tx);
     if (entries.length < 2) throw new AppError("refund_refused");
     const memo = await repo.findLedgerMemo(p.ledgerTransactionId, tx);
-    const posted = await post({ key: refundKey(p.id), kind: "refund", accountId: p.buyerAccountId, memo: { ...memo, purchaseId: p.id, ...(by ? { refundedBy: by.id } : {}) }, legs: reverseLegs(entries) }, tx);
+    const posted = await post(
+      {
+        key: refundKey(p.id),
+        kind: "refund",
+        accountId: p.buyerAccountId,
+        memo: { ...memo, purchaseId: p.id, ...(by ? { refundedBy: by.id } : {}) },
+        legs: reverseLegs(entries),
+      },
+      tx,
+    );
     if (!(await repo.markRefunded(p.id, now, tx))) throw new AppError("refund_refused");
     return { purchase: toPurchaseView({ ...p, refundedAt: now }), ledger_transaction_id: posted.id };
   });

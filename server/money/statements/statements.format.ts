@@ -7,7 +7,12 @@ export function describeLine(line: TStatementLine, t: TFunction): string {
   const parts: string[] = [];
   if (line.app_name) parts.push(t("detail.app", { name: line.app_name }));
   if (line.agent_name) parts.push(t("detail.agent", { name: line.agent_name }));
-  if (line.edition) parts.push(line.days ? t("detail.edition_days", { edition: t(`editions.${line.edition}`, { defaultValue: line.edition }), days: line.days }) : t(`editions.${line.edition}`, { defaultValue: line.edition }));
+  if (line.edition)
+    parts.push(
+      line.days
+        ? t("detail.edition_days", { edition: t(`editions.${line.edition}`, { defaultValue: line.edition }), days: line.days })
+        : t(`editions.${line.edition}`, { defaultValue: line.edition }),
+    );
   if (line.chars !== null) parts.push(t("detail.chars", { count: line.chars }));
   if (line.what) parts.push(t(`what.${line.what}`, { defaultValue: line.what }));
   if (line.withdrawal_state) parts.push(t(`withdrawal_states.${line.withdrawal_state}`));

@@ -23,7 +23,10 @@ export function createStatementsRouter() {
       return listStatement(account.id, req.params.book, ZListStatementInput.parse({ filters, cursor }));
     }),
   );
-  router.get("/v1/statements/:book/totals", handle(async (req) => getStatementTotals((await requireAuth(req)).account.id, req.params.book)));
+  router.get(
+    "/v1/statements/:book/totals",
+    handle(async (req) => getStatementTotals((await requireAuth(req)).account.id, req.params.book)),
+  );
   router.get("/v1/statements/:book/export", async (req, res) => {
     let started = false;
     try {

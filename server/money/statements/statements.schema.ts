@@ -3,12 +3,26 @@
 import { z } from "zod";
 
 export const INCOME_TYPES = ["sale_income", "dividend", "refund"] as const;
-export const CONSUMPTION_TYPES = ["purchase", "use_charge", "chat_charge", "storage", "metered", "edition", "bot_package", "withdrawal", "withdrawal_return", "refund_paid"] as const;
+export const CONSUMPTION_TYPES = [
+  "purchase",
+  "use_charge",
+  "chat_charge",
+  "storage",
+  "metered",
+  "edition",
+  "bot_package",
+  "withdrawal",
+  "withdrawal_return",
+  "refund_paid",
+] as const;
 export const BOOKS = { income: INCOME_TYPES, consumption: CONSUMPTION_TYPES } as const;
 export type TBook = keyof typeof BOOKS;
 export type TLineType = (typeof INCOME_TYPES)[number] | (typeof CONSUMPTION_TYPES)[number];
 
-const ZDay = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date");
+const ZDay = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date");
 const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
 export const ZStatementFilters = z
@@ -23,7 +37,13 @@ export type TStatementFilters = z.infer<typeof ZStatementFilters>;
 
 export const ZListStatementInput = z.object({
   filters: ZStatementFilters.optional(),
-  cursor: z.preprocess(blankToUndefined, z.string().regex(/^\d{1,19}$/).optional()),
+  cursor: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d{1,19}$/)
+      .optional(),
+  ),
 });
 export type TListStatementInput = z.infer<typeof ZListStatementInput>;
 

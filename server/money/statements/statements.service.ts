@@ -5,7 +5,16 @@ import { AppError } from "../../errors/app-error";
 import { CHINA_OFFSET_MS } from "../../lib/china-time";
 import { getWallet } from "../ledger.service";
 import * as repo from "./statements.repository";
-import { BOOKS, type TBook, type TListStatementInput, type TLineType, type TStatementFilters, type TStatementLine, type TStatementPage, type TStatementTotals } from "./statements.schema";
+import {
+  BOOKS,
+  type TBook,
+  type TListStatementInput,
+  type TLineType,
+  type TStatementFilters,
+  type TStatementLine,
+  type TStatementPage,
+  type TStatementTotals,
+} from "./statements.schema";
 
 const PAGE = 30;
 const DAY_MS = 86_400_000;
@@ -91,7 +100,12 @@ export async function listStatementApps(accountId: string, bookName: string) {
 }
 
 /** Every line the filters select, newest first, page by page (for the export). */
-export async function* iterateStatement(accountId: string, bookName: string, filters: TStatementFilters, max = EXPORT_MAX_LINES): AsyncGenerator<TStatementLine[]> {
+export async function* iterateStatement(
+  accountId: string,
+  bookName: string,
+  filters: TStatementFilters,
+  max = EXPORT_MAX_LINES,
+): AsyncGenerator<TStatementLine[]> {
   const book = assertBook(bookName);
   const query = toQuery(accountId, book, filters);
   let before: string | null = null;

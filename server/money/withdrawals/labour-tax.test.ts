@@ -38,8 +38,20 @@ describe("labour tax", () => {
   });
 
   it("works in whole fen and in micro-Z with the same answers", () => {
-    expect(computeLabourTaxFen(2_500_001)).toMatchObject({ taxableFen: 2_000_001, rate: 30, quickDeductionFen: 200_000, taxFen: 400_000, receivedFen: 2_100_001 });
-    expect(computeLabourTaxMicro(62_500_010_000)).toEqual({ amountMicro: 62_500_010_000, taxableMicro: 50_000_010_000, rate: 40, taxMicro: 13_000_000_000, receivedMicro: 49_500_010_000 });
+    expect(computeLabourTaxFen(2_500_001)).toMatchObject({
+      taxableFen: 2_000_001,
+      rate: 30,
+      quickDeductionFen: 200_000,
+      taxFen: 400_000,
+      receivedFen: 2_100_001,
+    });
+    expect(computeLabourTaxMicro(62_500_010_000)).toEqual({
+      amountMicro: 62_500_010_000,
+      taxableMicro: 50_000_010_000,
+      rate: 40,
+      taxMicro: 13_000_000_000,
+      receivedMicro: 49_500_010_000,
+    });
     expect(computeLabourTaxMicro(1_600_000_000)).toMatchObject({ taxMicro: 160_000_000, receivedMicro: 1_440_000_000 });
   });
 

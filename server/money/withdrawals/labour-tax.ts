@@ -33,7 +33,14 @@ export function computeLabourTaxFen(incomeFen: number): TLabourTaxFen {
     income <= FLAT_DEDUCTION_LIMIT_YUAN * 100 ? Math.max(0, income - FLAT_DEDUCTION_YUAN * 100) : Math.round((income * PERCENT_TAXABLE_ABOVE_LIMIT) / 100);
   const bracket = TAX_BRACKETS.find((b) => b.upTo === null || taxable <= b.upTo * 100) ?? TAX_BRACKETS[TAX_BRACKETS.length - 1];
   const tax = Math.max(0, Math.round((taxable * bracket.rate) / 100) - bracket.quickDeduction * 100);
-  return { incomeFen: income, taxableFen: taxable, rate: bracket.rate, quickDeductionFen: bracket.quickDeduction * 100, taxFen: tax, receivedFen: income - tax };
+  return {
+    incomeFen: income,
+    taxableFen: taxable,
+    rate: bracket.rate,
+    quickDeductionFen: bracket.quickDeduction * 100,
+    taxFen: tax,
+    receivedFen: income - tax,
+  };
 }
 
 export type TLabourTaxMicro = { amountMicro: number; taxableMicro: number; rate: number; taxMicro: number; receivedMicro: number };
@@ -57,5 +64,12 @@ export type TLabourTax = {
 /** The same in yuan (2 decimals), for the explanation pages and the preview. */
 export function computeLabourTax(incomeYuan: number): TLabourTax {
   const r = computeLabourTaxFen(Math.round(incomeYuan * 100));
-  return { income: r.incomeFen / 100, taxable: r.taxableFen / 100, rate: r.rate, quickDeduction: r.quickDeductionFen / 100, tax: r.taxFen / 100, received: r.receivedFen / 100 };
+  return {
+    income: r.incomeFen / 100,
+    taxable: r.taxableFen / 100,
+    rate: r.rate,
+    quickDeduction: r.quickDeductionFen / 100,
+    tax: r.taxFen / 100,
+    received: r.receivedFen / 100,
+  };
 }

@@ -45,7 +45,12 @@ export async function findWithdrawalById(id: string, tx: TDbOrTx = getDb()) {
 export type TWithdrawalRow = NonNullable<Awaited<ReturnType<typeof findWithdrawalById>>>;
 
 /** Newest first; `cursor` is the last id of the previous page. */
-export async function listWithdrawalsOf(accountId: string, filter: { state?: TWithdrawalState }, page: { cursor?: string; take: number }, tx: TDbOrTx = getDb()) {
+export async function listWithdrawalsOf(
+  accountId: string,
+  filter: { state?: TWithdrawalState },
+  page: { cursor?: string; take: number },
+  tx: TDbOrTx = getDb(),
+) {
   return tx.withdrawal.findMany({
     where: { accountId, ...(filter.state ? { state: filter.state } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -73,14 +78,22 @@ export async function findAccountNames(ids: string[], tx: TDbOrTx = getDb()) {
 }
 
 /** Moves a withdrawal only while it is in `from`: two administrators cannot both decide. */
-export async function moveWithdrawal(id: string, from: TWithdrawalState, data: { state: TWithdrawalState; note: string | null; reviewedById: string; reviewedAt: Date }, tx: TDbOrTx = getDb()) {
+export async function moveWithdrawal(
+  id: string,
+  from: TWithdrawalState,
+  data: { state: TWithdrawalState; note: string | null; reviewedById: string; reviewedAt: Date },
+  tx: TDbOrTx = getDb(),
+) {
   const { count } = await tx.withdrawal.updateMany({ where: { id, state: from }, data });
   return count === 1;
 }
 
 /** What decides whether an account may withdraw: its roles and its enterprise's switch. */
 export async function findWithdrawer(accountId: string, tx: TDbOrTx = getDb()) {
-  return tx.account.findUnique({ where: { id: accountId }, select: { id: true, roles: true, enterpriseId: true, enterprise: { select: { staffMayWithdraw: true } } } });
+  return tx.account.findUnique({
+    where: { id: accountId },
+    select: { id: true, roles: true, enterpriseId: true, enterprise: { select: { staffMayWithdraw: true } } },
+  });
 }
 
 export async function findEnterprisePolicy(enterpriseId: string, tx: TDbOrTx = getDb()) {

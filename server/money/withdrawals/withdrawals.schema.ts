@@ -27,7 +27,10 @@ export const ZWithdrawalAmount = z
   .transform(yuanTextToMicro);
 
 /** A client's id for one confirmation (the page makes it once per confirm dialog): a retry withdraws once. */
-export const ZRequestId = z.string({ error: "validation.required" }).trim().regex(/^[\w-]{8,64}$/, "validation.required");
+export const ZRequestId = z
+  .string({ error: "validation.required" })
+  .trim()
+  .regex(/^[\w-]{8,64}$/, "validation.required");
 
 export const ZSubmitWithdrawalInput = z.object({
   real_name: ZRealName,

@@ -157,7 +157,13 @@ export async function listWithdrawalsForReview(admin: TActor, { state, cursor }:
   const page = rows.slice(0, PAGE);
   const names = new Map((await repo.findAccountNames([...new Set(page.map((r) => r.accountId))])).map((a) => [a.id, a]));
   return {
-    items: page.map((r) => ({ ...toView(r), phone: r.phone, account: names.get(r.accountId)?.account ?? "", nickname: names.get(r.accountId)?.nickname ?? "", id_number: openIdNumber(r.idNumberSealed) })),
+    items: page.map((r) => ({
+      ...toView(r),
+      phone: r.phone,
+      account: names.get(r.accountId)?.account ?? "",
+      nickname: names.get(r.accountId)?.nickname ?? "",
+      id_number: openIdNumber(r.idNumberSealed),
+    })),
     next_cursor: rows.length > PAGE ? rows[PAGE - 1].id : null,
   };
 }
@@ -186,7 +192,16 @@ async function decideWithdrawal(admin: TActor, id: string, to: Exclude<TWithdraw
       to === "arrived"
         ? [frozen, { account: platform("tax_withheld"), amount: Number(row.taxMicro) }, { account: platform("payout"), amount: Number(row.receivedMicro) }]
         : [frozen, { account: wallet("spendable", row.accountId), amount }];
-    await post({ key: `wd:${id}:${to === "arrived" ? "arrive" : "return"}`, kind: to === "arrived" ? "withdrawal_arrive" : "withdrawal_return", accountId: row.accountId, memo: { withdrawalId: id }, legs }, tx);
+    await post(
+      {
+        key: `wd:${id}:${to === "arrived" ? "arrive" : "return"}`,
+        kind: to === "arrived" ? "withdrawal_arrive" : "withdrawal_return",
+        accountId: row.accountId,
+        memo: { withdrawalId: id },
+        legs,
+      },
+      tx,
+    );
   });
   const row = await repo.findWithdrawalById(id);
   return toView(row!);

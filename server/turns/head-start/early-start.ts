@@ -16,7 +16,11 @@ import { CHAT_STREAM_PATHS } from "../chat-stream-paths";
 import { cancelHeadStart, openHeadStart, type THeadStart } from "./head-start";
 import { afterUpstreamWrite } from "../round";
 
-type TEarlyRequest = IncomingMessage & { jsonBodyRead?: TJsonBodyOutcome; earlyTurn?: THeadStart | null; sendInput?: { body: unknown; input: TSendMessageInput } };
+type TEarlyRequest = IncomingMessage & {
+  jsonBodyRead?: TJsonBodyOutcome;
+  earlyTurn?: THeadStart | null;
+  sendInput?: { body: unknown; input: TSendMessageInput };
+};
 
 const MODES = new Map<string, "debug" | "live">([
   [`/api${CHAT_STREAM_PATHS.debug}`, "debug"],

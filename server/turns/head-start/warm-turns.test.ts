@@ -49,7 +49,13 @@ describe("warm turns", () => {
   it("only turns that start a dialogue with nothing else to read use it", () => {
     const s = session();
     rememberTurn(s, "debug", "agent1", reading(), quota);
-    for (const body of [{ dialogue_id: "d1" }, { regenerate_message_id: "m1", content: "" }, { ufids: ["f1"] }, { images: ["/files/a.png"] }, { app_id: "app1" }]) {
+    for (const body of [
+      { dialogue_id: "d1" },
+      { regenerate_message_id: "m1", content: "" },
+      { ufids: ["f1"] },
+      { images: ["/files/a.png"] },
+      { app_id: "app1" },
+    ]) {
       expect(recallTurn(s, "debug", input(body))).toBeNull();
     }
     expect(recallTurn(s, "debug", input())).not.toBeNull();

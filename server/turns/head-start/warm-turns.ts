@@ -29,7 +29,14 @@ const entries = new Map<string, TEntry>();
 const keyOf = (sessionHash: string, mode: TMode, agentId: string) => `${sessionHash}\u0000${mode}\u0000${agentId}`;
 
 /** Keeps a reading that qualifies (without its dialogue, messages and document); forgets the key's last one otherwise. */
-export function rememberTurn(sessionHash: string, mode: TMode, agentId: string, reading: TWarmTurn, quota: { chatsToday: number; chatsPerDay: number }, now = Date.now()) {
+export function rememberTurn(
+  sessionHash: string,
+  mode: TMode,
+  agentId: string,
+  reading: TWarmTurn,
+  quota: { chatsToday: number; chatsPerDay: number },
+  now = Date.now(),
+) {
   const key = keyOf(sessionHash, mode, agentId);
   entries.delete(key);
   const { ctx } = reading;

@@ -27,23 +27,43 @@ const obj = (properties: Record<string, unknown>, required: string[]) => ({ type
 const DEFINITIONS: Record<TToolName, TOpenAiTool> = {
   web_search: {
     type: "function",
-    function: { name: "web_search", description: "Search the web for up-to-date information. Returns titles, URLs and snippets.", parameters: obj({ query: { type: "string", description: "What to search for" } }, ["query"]) },
+    function: {
+      name: "web_search",
+      description: "Search the web for up-to-date information. Returns titles, URLs and snippets.",
+      parameters: obj({ query: { type: "string", description: "What to search for" } }, ["query"]),
+    },
   },
   web_reader: {
     type: "function",
-    function: { name: "web_reader", description: "Read the text of a public web page by its URL.", parameters: obj({ url: { type: "string", description: "An http(s) URL" } }, ["url"]) },
+    function: {
+      name: "web_reader",
+      description: "Read the text of a public web page by its URL.",
+      parameters: obj({ url: { type: "string", description: "An http(s) URL" } }, ["url"]),
+    },
   },
   html_interpreter: {
     type: "function",
-    function: { name: "html_interpreter", description: "Show an HTML page to the user, rendered in the chat. Give a complete, self-contained document.", parameters: obj({ code: { type: "string", description: "The HTML" } }, ["code"]) },
+    function: {
+      name: "html_interpreter",
+      description: "Show an HTML page to the user, rendered in the chat. Give a complete, self-contained document.",
+      parameters: obj({ code: { type: "string", description: "The HTML" } }, ["code"]),
+    },
   },
   python_interpreter: {
     type: "function",
-    function: { name: "python_interpreter", description: "Show Python code to the user as a code block they can run; the server does not run it.", parameters: obj({ code: { type: "string", description: "The Python code" } }, ["code"]) },
+    function: {
+      name: "python_interpreter",
+      description: "Show Python code to the user as a code block they can run; the server does not run it.",
+      parameters: obj({ code: { type: "string", description: "The Python code" } }, ["code"]),
+    },
   },
   current_time: {
     type: "function",
-    function: { name: "current_time", description: "The current date and time.", parameters: obj({ timezone: { type: "string", description: "An IANA time zone, e.g. Asia/Shanghai" } }, []) },
+    function: {
+      name: "current_time",
+      description: "The current date and time.",
+      parameters: obj({ timezone: { type: "string", description: "An IANA time zone, e.g. Asia/Shanghai" } }, []),
+    },
   },
 };
 
@@ -82,7 +102,14 @@ export async function runTool(name: string, rawArguments: string, offered: TOpen
       }
       case "web_reader": {
         const result = await readWebPage(args, signal);
-        return { step: { name, type: "response", params: { arguments: args, result: { url: result.url, title: result.title, chars: result.text.length, truncated: result.truncated } } }, forModel: JSON.stringify(result) };
+        return {
+          step: {
+            name,
+            type: "response",
+            params: { arguments: args, result: { url: result.url, title: result.title, chars: result.text.length, truncated: result.truncated } },
+          },
+          forModel: JSON.stringify(result),
+        };
       }
       case "current_time": {
         const result = currentTime(args);
@@ -93,7 +120,10 @@ export async function runTool(name: string, rawArguments: string, offered: TOpen
         // Shown as a code block for the user to run or preview; the server never executes it.
         const code = typeof args.code === "string" ? args.code : "";
         if (!code.trim()) throw new Error("code is required");
-        const note = name === "python_interpreter" ? "The code was shown to the user as a code block; it was not run on the server." : "The HTML was shown to the user, rendered in the chat.";
+        const note =
+          name === "python_interpreter"
+            ? "The code was shown to the user as a code block; it was not run on the server."
+            : "The HTML was shown to the user, rendered in the chat.";
         return { step: { name, type: "response", params: { arguments: args, code } }, forModel: note };
       }
       default:

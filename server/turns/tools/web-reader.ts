@@ -8,7 +8,15 @@ const MAX_BYTES = 2 * 1024 * 1024;
 export async function readWebPage(args: { url?: unknown }, signal?: AbortSignal) {
   const url = typeof args.url === "string" ? args.url.trim() : "";
   if (!/^https?:\/\//i.test(url)) throw new Error("a http(s) url is required");
-  const { response, body, url: finalUrl } = await guardedFetch(url, { headers: { "user-agent": "ZelinBot/1.0 (+web_reader)", accept: "text/html,text/plain;q=0.9,*/*;q=0.5" }, signal: withTimeout(signal, 15_000) }, { maxBytes: MAX_BYTES, timeoutMs: 15_000 });
+  const {
+    response,
+    body,
+    url: finalUrl,
+  } = await guardedFetch(
+    url,
+    { headers: { "user-agent": "ZelinBot/1.0 (+web_reader)", accept: "text/html,text/plain;q=0.9,*/*;q=0.5" }, signal: withTimeout(signal, 15_000) },
+    { maxBytes: MAX_BYTES, timeoutMs: 15_000 },
+  );
   if (!response.ok) throw new Error(`the page answered HTTP ${response.status}`);
   const type = response.headers.get("content-type") ?? "";
   const raw = body.toString("utf8");
@@ -19,8 +27,29 @@ export async function readWebPage(args: { url?: unknown }, signal?: AbortSignal)
 }
 
 const ENTITIES: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", deg: "°", copy: "©", reg: "®", trade: "™",
-  hellip: "…", mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»", middot: "·", times: "×", yen: "¥", euro: "€",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  deg: "°",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  laquo: "«",
+  raquo: "»",
+  middot: "·",
+  times: "×",
+  yen: "¥",
+  euro: "€",
 };
 
 function decodeEntities(s: string) {
@@ -35,7 +64,9 @@ function decodeEntities(s: string) {
 
 /** The text a reader would see: scripts, styles and page chrome dropped, blocks on their own lines. */
 export function extractReadableText(html: string) {
-  const title = decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "").replace(/\s+/g, " ").trim();
+  const title = decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   const main = /<(main|article)\b[^>]*>([\s\S]*?)<\/\1>/i.exec(html)?.[2] ?? /<body\b[^>]*>([\s\S]*?)<\/body>/i.exec(html)?.[1] ?? html;
   const text = main
     .replace(/<!--[\s\S]*?-->/g, " ")

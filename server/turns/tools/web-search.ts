@@ -14,7 +14,11 @@ export async function searchWeb(args: { query?: unknown }, signal?: AbortSignal)
   url.searchParams.set("q", query);
   url.searchParams.set("format", "json");
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  const { response, body } = await guardedFetch(url.toString(), { headers: { accept: "application/json" }, signal: withTimeout(signal, 10_000) }, { allow: [`${url.hostname}:${port}`], timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 });
+  const { response, body } = await guardedFetch(
+    url.toString(),
+    { headers: { accept: "application/json" }, signal: withTimeout(signal, 10_000) },
+    { allow: [`${url.hostname}:${port}`], timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 },
+  );
   if (!response.ok) throw new Error(`the search service answered HTTP ${response.status}`);
   let parsed: { results?: Array<{ title?: unknown; url?: unknown; content?: unknown }> };
   try {

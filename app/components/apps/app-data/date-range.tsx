@@ -28,12 +28,29 @@ export function DateRange({ value, onChange, testId }: { value: TDayRange; onCha
       <Segmented<number | "custom">
         value={preset ?? "custom"}
         onChange={(v) => typeof v === "number" && onChange(lastDays(v))}
-        options={[...PRESETS.map((n) => ({ value: n, label: t("range.last_days", { count: n }) })), { value: "custom", label: t("range.custom"), disabled: true }]}
+        options={[
+          ...PRESETS.map((n) => ({ value: n, label: t("range.last_days", { count: n }) })),
+          { value: "custom", label: t("range.custom"), disabled: true },
+        ]}
       />
       <span className="appdata-range__fields">
-        <Input type="date" value={value.from} max={value.to} onChange={(e) => set({ from: e.target.value })} aria-label={t("range.from")} data-testid={`${testId}-from`} />
+        <Input
+          type="date"
+          value={value.from}
+          max={value.to}
+          onChange={(e) => set({ from: e.target.value })}
+          aria-label={t("range.from")}
+          data-testid={`${testId}-from`}
+        />
         <span className="appdata-range__dash">–</span>
-        <Input type="date" value={value.to} min={value.from} onChange={(e) => set({ to: e.target.value })} aria-label={t("range.to")} data-testid={`${testId}-to`} />
+        <Input
+          type="date"
+          value={value.to}
+          min={value.from}
+          onChange={(e) => set({ to: e.target.value })}
+          aria-label={t("range.to")}
+          data-testid={`${testId}-to`}
+        />
       </span>
     </div>
   );

@@ -45,7 +45,17 @@ export function DayBars({ days, metric, label, emptyText }: TProps) {
         const x = PAD.left + slot * i + (slot - barW) / 2;
         return (
           <g key={d.day}>
-            <rect x={x} y={PAD.top + innerH - h} width={barW} height={Math.max(h, 0)} rx={Math.min(3, barW / 3)} className="appdata-bars__bar" data-testid="appdata-bar" data-day={d.day} data-value={v}>
+            <rect
+              x={x}
+              y={PAD.top + innerH - h}
+              width={barW}
+              height={Math.max(h, 0)}
+              rx={Math.min(3, barW / 3)}
+              className="appdata-bars__bar"
+              data-testid="appdata-bar"
+              data-day={d.day}
+              data-value={v}
+            >
               <title>{`${d.day}: ${v}`}</title>
             </rect>
             {i % every === 0 && (

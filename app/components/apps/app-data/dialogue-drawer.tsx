@@ -26,7 +26,14 @@ export function DialogueDrawer({ appId, dialogueId, onClose }: { appId: string; 
   }, [appId, dialogueId]);
 
   return (
-    <Drawer open={Boolean(dialogueId)} onClose={onClose} title={detail?.title ?? t("dialogues.detail")} size="large" destroyOnHidden data-testid="appdata-dialogue-drawer">
+    <Drawer
+      open={Boolean(dialogueId)}
+      onClose={onClose}
+      title={detail?.title ?? t("dialogues.detail")}
+      size="large"
+      destroyOnHidden
+      data-testid="appdata-dialogue-drawer"
+    >
       {error ? (
         <Empty description={error} />
       ) : !detail ? (
@@ -38,7 +45,13 @@ export function DialogueDrawer({ appId, dialogueId, onClose }: { appId: string; 
             <span>{detail.user.kind === "account" ? detail.user.label : t("user.visitor", { id: detail.user.label })}</span>
           </div>
           {detail.messages.map((m) => (
-            <div key={m.id} className={`appdata-message appdata-message--${m.role}`} data-testid="appdata-message" data-role={m.role} data-feedback={m.feedback}>
+            <div
+              key={m.id}
+              className={`appdata-message appdata-message--${m.role}`}
+              data-testid="appdata-message"
+              data-role={m.role}
+              data-feedback={m.feedback}
+            >
               <div className="appdata-message__head">
                 <Typography.Text strong>{t(`roles.${m.role}`)}</Typography.Text>
                 <Typography.Text type="secondary">
@@ -47,7 +60,9 @@ export function DialogueDrawer({ appId, dialogueId, onClose }: { appId: string; 
                 {m.feedback === "liked" && <LikeFilled className="appdata-like" aria-label={t("feedback.liked")} />}
                 {m.feedback === "disliked" && <DislikeFilled className="appdata-dislike" aria-label={t("feedback.disliked")} />}
               </div>
-              <div className="appdata-message__text">{m.status === "censored" ? <Typography.Text type="secondary">{t("dialogues.censored")}</Typography.Text> : m.content}</div>
+              <div className="appdata-message__text">
+                {m.status === "censored" ? <Typography.Text type="secondary">{t("dialogues.censored")}</Typography.Text> : m.content}
+              </div>
             </div>
           ))}
         </div>

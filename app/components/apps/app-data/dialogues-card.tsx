@@ -8,7 +8,15 @@ import { errorText } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
 import { useIsMobi } from "../../app-link";
 import { LocalDate } from "../../ui/local-date";
-import { APP_SOURCES, FEEDBACK_FILTERS, KEYWORD_MAX, type TAppDialoguePage, type TAppDialogueSummary, type TAppExportView, type TDialogueFilters } from "../../../../server/apps/app-data.schema";
+import {
+  APP_SOURCES,
+  FEEDBACK_FILTERS,
+  KEYWORD_MAX,
+  type TAppDialoguePage,
+  type TAppDialogueSummary,
+  type TAppExportView,
+  type TDialogueFilters,
+} from "../../../../server/apps/app-data.schema";
 import { DateRange, type TDayRange } from "./date-range";
 import { DialogueDrawer } from "./dialogue-drawer";
 import { ExportPanel } from "./export-panel";
@@ -55,7 +63,16 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
     </span>
   );
 
-  const pagination = { current: data.page, pageSize: data.page_size, total: data.total, showSizeChanger: true, pageSizeOptions: [10, 20, 50], showTotal: (n: number) => t("dialogues.total", { count: n }), onChange: (p: number, s: number) => setPage({ page: p, pageSize: s }), size: "small" } satisfies PaginationProps;
+  const pagination = {
+    current: data.page,
+    pageSize: data.page_size,
+    total: data.total,
+    showSizeChanger: true,
+    pageSizeOptions: [10, 20, 50],
+    showTotal: (n: number) => t("dialogues.total", { count: n }),
+    onChange: (p: number, s: number) => setPage({ page: p, pageSize: s }),
+    size: "small",
+  } satisfies PaginationProps;
 
   return (
     <Card title={t("dialogues.title")} className="appdata-card" extra={<ExportPanel appId={appId} filters={filters} initial={exports} />}>
@@ -79,7 +96,14 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
           className="appdata-filters__select"
           data-testid="appdata-filter-feedback"
         />
-        <Input.Search allowClear maxLength={KEYWORD_MAX} placeholder={t("filters.keyword")} onSearch={(v) => filter({ keyword: v.trim() || undefined })} className="appdata-filters__keyword" data-testid="appdata-filter-keyword" />
+        <Input.Search
+          allowClear
+          maxLength={KEYWORD_MAX}
+          placeholder={t("filters.keyword")}
+          onSearch={(v) => filter({ keyword: v.trim() || undefined })}
+          className="appdata-filters__keyword"
+          data-testid="appdata-filter-keyword"
+        />
       </div>
       {narrow ? (
         // Phones: a card per dialogue; a table's columns would squeeze the titles to a letter a line.
@@ -94,7 +118,9 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
                 </div>
                 <div className="appdata-dcard__meta">
                   <span>{userOf(d)}</span>
-                  <span>{t("dialogues.columns.messages")}: {d.message_count}</span>
+                  <span>
+                    {t("dialogues.columns.messages")}: {d.message_count}
+                  </span>
                   {feedbackOf(d)}
                   <LocalDate iso={d.created_at} withTime />
                 </div>
@@ -105,33 +131,38 @@ export function DialoguesCard({ appId, initial, initialRange, exports }: TProps)
         </Spin>
       ) : (
         <Table<TAppDialogueSummary>
-        rowKey="id"
-        size="middle"
-        loading={loading}
-        dataSource={data.items}
-        data-testid="appdata-dialogues"
-        onRow={(d) => ({ "data-testid": "appdata-dialogue-row", "data-dialogue-id": d.id }) as never}
-        locale={{ emptyText: t("dialogues.empty") }}
-        pagination={pagination}
-        columns={[
-          { title: t("dialogues.columns.title"), key: "title", render: (_, d) => <span className="appdata-title">{d.title || "—"}</span> },
-          { title: t("dialogues.columns.user"), key: "user", width: 150, render: (_, d) => userOf(d) },
-          { title: t("dialogues.columns.source"), key: "source", width: 90, render: (_, d) => (d.source ? <Tag>{t(`sources.${d.source}`, { defaultValue: d.source })}</Tag> : "—") },
-          { title: t("dialogues.columns.messages"), key: "messages", width: 90, align: "right", render: (_, d) => d.message_count },
-          { title: t("dialogues.columns.feedback"), key: "feedback", width: 110, render: (_, d) => feedbackOf(d) },
-          { title: t("dialogues.columns.created"), key: "created", width: 170, render: (_, d) => <LocalDate iso={d.created_at} withTime /> },
-          {
-            title: "",
-            key: "view",
-            width: 80,
-            render: (_, d) => (
-              <Button type="link" size="small" onClick={() => setOpen(d.id)} data-testid="appdata-dialogue-view">
-                {t("dialogues.view")}
-              </Button>
-            ),
-          },
-        ]}
-      />
+          rowKey="id"
+          size="middle"
+          loading={loading}
+          dataSource={data.items}
+          data-testid="appdata-dialogues"
+          onRow={(d) => ({ "data-testid": "appdata-dialogue-row", "data-dialogue-id": d.id }) as never}
+          locale={{ emptyText: t("dialogues.empty") }}
+          pagination={pagination}
+          columns={[
+            { title: t("dialogues.columns.title"), key: "title", render: (_, d) => <span className="appdata-title">{d.title || "—"}</span> },
+            { title: t("dialogues.columns.user"), key: "user", width: 150, render: (_, d) => userOf(d) },
+            {
+              title: t("dialogues.columns.source"),
+              key: "source",
+              width: 90,
+              render: (_, d) => (d.source ? <Tag>{t(`sources.${d.source}`, { defaultValue: d.source })}</Tag> : "—"),
+            },
+            { title: t("dialogues.columns.messages"), key: "messages", width: 90, align: "right", render: (_, d) => d.message_count },
+            { title: t("dialogues.columns.feedback"), key: "feedback", width: 110, render: (_, d) => feedbackOf(d) },
+            { title: t("dialogues.columns.created"), key: "created", width: 170, render: (_, d) => <LocalDate iso={d.created_at} withTime /> },
+            {
+              title: "",
+              key: "view",
+              width: 80,
+              render: (_, d) => (
+                <Button type="link" size="small" onClick={() => setOpen(d.id)} data-testid="appdata-dialogue-view">
+                  {t("dialogues.view")}
+                </Button>
+              ),
+            },
+          ]}
+        />
       )}
       <DialogueDrawer appId={appId} dialogueId={open} onClose={() => setOpen(null)} />
     </Card>

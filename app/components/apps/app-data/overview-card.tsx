@@ -15,7 +15,9 @@ export function OverviewCard({ appId, initial, initialRange }: { appId: string; 
   const [range, setRange] = useState(initialRange);
   const [data, setData] = useState(initial);
   const [metric, setMetric] = useState<TMetric>("users");
-  const { run: fetchOverview, busy: loading } = useMutation(async (next: TDayRange) => setData(await callTrpc(() => trpc.appData.overview.query({ appId, range: next }))));
+  const { run: fetchOverview, busy: loading } = useMutation(async (next: TDayRange) =>
+    setData(await callTrpc(() => trpc.appData.overview.query({ appId, range: next }))),
+  );
 
   const load = (next: TDayRange) => {
     setRange(next);

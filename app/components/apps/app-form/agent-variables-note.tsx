@@ -28,7 +28,11 @@ export function AgentVariablesNote({ agents, type }: { agents: TAgentOption[]; t
             key={agent.id}
             type={warn ? "warning" : "info"}
             showIcon
-            message={required.length ? t("form.agent_variables.required_title", { agent: agent.name, count: required.length }) : t("form.agent_variables.optional_title", { agent: agent.name, count: variables.length })}
+            message={
+              required.length
+                ? t("form.agent_variables.required_title", { agent: agent.name, count: required.length })
+                : t("form.agent_variables.optional_title", { agent: agent.name, count: variables.length })
+            }
             description={
               <Space direction="vertical" size={6} style={{ width: "100%" }}>
                 <Space size={[6, 6]} wrap>
@@ -39,7 +43,9 @@ export function AgentVariablesNote({ agents, type }: { agents: TAgentOption[]; t
                     </Tag>
                   ))}
                 </Space>
-                <span>{warn ? t("form.agent_variables.bot_blocking", { names: blocking.map((v) => v.name).join(", ") }) : t(`form.agent_variables.${how}`)}</span>
+                <span>
+                  {warn ? t("form.agent_variables.bot_blocking", { names: blocking.map((v) => v.name).join(", ") }) : t(`form.agent_variables.${how}`)}
+                </span>
               </Space>
             }
           />

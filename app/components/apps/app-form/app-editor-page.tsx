@@ -25,7 +25,10 @@ export function AppEditorPage({ data }: { data: TAppEditorData }) {
           title={t("editor.api_created")}
           subTitle={
             <span>
-              {t("editor.app_id")}: <Typography.Text copyable code data-testid="app-created-id">{created.id}</Typography.Text>
+              {t("editor.app_id")}:{" "}
+              <Typography.Text copyable code data-testid="app-created-id">
+                {created.id}
+              </Typography.Text>
             </span>
           }
           extra={[

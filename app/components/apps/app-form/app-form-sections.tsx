@@ -13,7 +13,14 @@ export function ChatSection() {
   return (
     <Card title={t("form.sections.chat")} className="app-form__card">
       <Form.Item name="style" label={t("form.style")}>
-        <Radio.Group optionType="button" options={[{ value: "conversation", label: t("style.conversation") }, { value: "qa", label: t("style.qa") }]} data-testid="app-style" />
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: "conversation", label: t("style.conversation") },
+            { value: "qa", label: t("style.qa") },
+          ]}
+          data-testid="app-style"
+        />
       </Form.Item>
       <Form.Item name="welcome_messages" label={t("form.welcome_messages")} extra={t("form.list_hint")}>
         {tagsSelect("app-welcome")}
@@ -43,11 +50,23 @@ export function ChatSection() {
                     </Form.Item>
                   </Col>
                   <Col xs={2} md={2}>
-                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={t("form.remove")} className="app-form__remove" />
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(field.name)}
+                      aria-label={t("form.remove")}
+                      className="app-form__remove"
+                    />
                   </Col>
                 </Row>
               ))}
-              <Button icon={<PlusOutlined />} onClick={() => add({ title: "", reply_type: "text", content: "" })} disabled={fields.length >= 10} data-testid="app-menu-add">
+              <Button
+                icon={<PlusOutlined />}
+                onClick={() => add({ title: "", reply_type: "text", content: "" })}
+                disabled={fields.length >= 10}
+                data-testid="app-menu-add"
+              >
                 {t("form.menu_add")}
               </Button>
             </>
@@ -109,7 +128,13 @@ export function TypeSettingsSection({ type }: { type: TAppType }) {
             <Input maxLength={100} />
           </Form.Item>
           <Form.Item name={["settings", "orientation"]} label={t("form.orientation")}>
-            <Radio.Group optionType="button" options={[{ value: "vertical", label: t("orientation.vertical") }, { value: "horizontal", label: t("orientation.horizontal") }]} />
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: "vertical", label: t("orientation.vertical") },
+                { value: "horizontal", label: t("orientation.horizontal") },
+              ]}
+            />
           </Form.Item>
         </>
       )}
@@ -126,11 +151,23 @@ export function TypeSettingsSection({ type }: { type: TAppType }) {
                   </Col>
                   <Col xs={11} md={8}>
                     <Form.Item name={[field.name, "role_type"]} label={t("form.role_type")}>
-                      <Select options={[{ value: "agent", label: t("role_type.agent") }, { value: "user", label: t("role_type.user") }]} />
+                      <Select
+                        options={[
+                          { value: "agent", label: t("role_type.agent") },
+                          { value: "user", label: t("role_type.user") },
+                        ]}
+                      />
                     </Form.Item>
                   </Col>
                   <Col xs={2}>
-                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={t("form.remove")} className="app-form__remove" />
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(field.name)}
+                      aria-label={t("form.remove")}
+                      className="app-form__remove"
+                    />
                   </Col>
                 </Row>
               ))}
@@ -163,7 +200,13 @@ export function AccessSection({ h5Like }: { h5Like: boolean }) {
         {h5Like && (
           <Col xs={24} md={8}>
             <Form.Item name="mode" label={t("form.mode")} extra={t("form.mode_hint")}>
-              <Select options={[{ value: "general", label: t("mode.general") }, { value: "sub_account", label: t("mode.sub_account") }]} data-testid="app-mode" />
+              <Select
+                options={[
+                  { value: "general", label: t("mode.general") },
+                  { value: "sub_account", label: t("mode.sub_account") },
+                ]}
+                data-testid="app-mode"
+              />
             </Form.Item>
           </Col>
         )}
@@ -193,7 +236,12 @@ export function AccessSection({ h5Like }: { h5Like: boolean }) {
                 <Row key={field.key} gutter={8} data-testid="app-plan-row">
                   <Col xs={12} md={5}>
                     <Form.Item name={[field.name, "kind"]} label={t("form.plan_kind")}>
-                      <Select options={[{ value: "days", label: t("plan_kind.days") }, { value: "count", label: t("plan_kind.count") }]} />
+                      <Select
+                        options={[
+                          { value: "days", label: t("plan_kind.days") },
+                          { value: "count", label: t("plan_kind.count") },
+                        ]}
+                      />
                     </Form.Item>
                   </Col>
                   <Col xs={12} md={5}>
@@ -212,11 +260,23 @@ export function AccessSection({ h5Like }: { h5Like: boolean }) {
                     </Form.Item>
                   </Col>
                   <Col xs={2}>
-                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={t("form.remove")} className="app-form__remove" />
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(field.name)}
+                      aria-label={t("form.remove")}
+                      className="app-form__remove"
+                    />
                   </Col>
                 </Row>
               ))}
-              <Button icon={<PlusOutlined />} onClick={() => add({ kind: "days", quantity: 30, price: 9.9, daily_limit: null })} disabled={fields.length >= 5} data-testid="app-plan-add">
+              <Button
+                icon={<PlusOutlined />}
+                onClick={() => add({ kind: "days", quantity: 30, price: 9.9, daily_limit: null })}
+                disabled={fields.length >= 5}
+                data-testid="app-plan-add"
+              >
                 {t("form.plan_add")}
               </Button>
             </>
@@ -231,7 +291,15 @@ export function InputContentSection() {
   const { t } = useTranslation("apps");
   const enabled = Form.useWatch(["input_content", "enabled"]);
   return (
-    <Card title={t("form.sections.input_content")} className="app-form__card" extra={<Form.Item name={["input_content", "enabled"]} valuePropName="checked" noStyle><Switch data-testid="app-input-content" /></Form.Item>}>
+    <Card
+      title={t("form.sections.input_content")}
+      className="app-form__card"
+      extra={
+        <Form.Item name={["input_content", "enabled"]} valuePropName="checked" noStyle>
+          <Switch data-testid="app-input-content" />
+        </Form.Item>
+      }
+    >
       <p className="app-form__muted">{t("form.input_content_hint")}</p>
       {enabled && (
         <Form.Item name={["input_content", "variables"]} noStyle>
@@ -252,7 +320,12 @@ export function InputContentSection() {
                     </Col>
                     <Col xs={10} md={4}>
                       <Form.Item name={[field.name, "type"]} label={t("form.variable_type")}>
-                        <Select options={[{ value: "fill", label: t("variable_type.fill") }, { value: "select", label: t("variable_type.select") }]} />
+                        <Select
+                          options={[
+                            { value: "fill", label: t("variable_type.fill") },
+                            { value: "select", label: t("variable_type.select") },
+                          ]}
+                        />
                       </Form.Item>
                     </Col>
                     <Col xs={10} md={4}>
@@ -261,7 +334,14 @@ export function InputContentSection() {
                       </Form.Item>
                     </Col>
                     <Col xs={2}>
-                      <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={t("form.remove")} className="app-form__remove" />
+                      <Button
+                        type="text"
+                        danger
+                        icon={<DeleteOutlined />}
+                        onClick={() => remove(field.name)}
+                        aria-label={t("form.remove")}
+                        className="app-form__remove"
+                      />
                     </Col>
                     <Col xs={24}>
                       <Form.Item name={[field.name, "options"]} label={t("form.variable_options")}>
@@ -270,7 +350,11 @@ export function InputContentSection() {
                     </Col>
                   </Row>
                 ))}
-                <Button icon={<PlusOutlined />} onClick={() => add({ name: "", prompt: "", type: "fill", required: true, options: [] })} data-testid="app-variable-add">
+                <Button
+                  icon={<PlusOutlined />}
+                  onClick={() => add({ name: "", prompt: "", type: "fill", required: true, options: [] })}
+                  data-testid="app-variable-add"
+                >
                   {t("form.variable_add")}
                 </Button>
               </>

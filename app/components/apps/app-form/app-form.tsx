@@ -14,7 +14,10 @@ import { AgentVariablesNote } from "./agent-variables-note";
 import type { TAgentVariableNote } from "../../../../server/apps/agent-variables.service";
 import "./app-form.css";
 
-export type TAppFormOptions = { categories: Array<{ id: number; names: Record<string, string> }>; agents: Array<{ id: string; name: string; variables?: TAgentVariableNote[] }> };
+export type TAppFormOptions = {
+  categories: Array<{ id: number; names: Record<string, string> }>;
+  agents: Array<{ id: string; name: string; variables?: TAgentVariableNote[] }>;
+};
 
 /** A schema path (plans.0.price_micro) as the form's field name (plans, 0, price). */
 function toFieldName(path: string): (string | number)[] {
@@ -23,7 +26,19 @@ function toFieldName(path: string): (string | number)[] {
   return parts;
 }
 
-export function AppForm({ initial, appId, state, options, onSaved }: { initial: TAppFormValues; appId?: string; state?: string; options: TAppFormOptions; onSaved: (app: TAppView) => void }) {
+export function AppForm({
+  initial,
+  appId,
+  state,
+  options,
+  onSaved,
+}: {
+  initial: TAppFormValues;
+  appId?: string;
+  state?: string;
+  options: TAppFormOptions;
+  onSaved: (app: TAppView) => void;
+}) {
   const { t, i18n } = useTranslation("apps");
   const { message } = App.useApp();
   const [form] = Form.useForm<TAppFormValues>();
@@ -72,8 +87,19 @@ export function AppForm({ initial, appId, state, options, onSaved }: { initial: 
   const single = type !== "workshop";
 
   return (
-    <Form form={form} layout="vertical" initialValues={{ ...initial, agent_ids: single ? initial.agent_ids[0] : initial.agent_ids }} className="app-form" data-testid="app-form" onFinish={save} onValuesChange={(changed) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))} scrollToFirstError>
-      {state === "on_shelf" && <Alert type="warning" showIcon className="app-form__notice" message={t("form.listed_edit_notice")} data-testid="app-form-listed-notice" />}
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={{ ...initial, agent_ids: single ? initial.agent_ids[0] : initial.agent_ids }}
+      className="app-form"
+      data-testid="app-form"
+      onFinish={save}
+      onValuesChange={(changed) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))}
+      scrollToFirstError
+    >
+      {state === "on_shelf" && (
+        <Alert type="warning" showIcon className="app-form__notice" message={t("form.listed_edit_notice")} data-testid="app-form-listed-notice" />
+      )}
       {!options.agents.length && <Alert type="info" showIcon className="app-form__notice" message={t("form.no_live_agents")} />}
       <Card title={t("form.sections.basics")} className="app-form__card">
         <Form.Item name="name" label={t("form.name")} required>
@@ -103,7 +129,10 @@ export function AppForm({ initial, appId, state, options, onSaved }: { initial: 
         <AgentVariablesNote agents={options.agents} type={type} />
         {type !== "api" && (
           <Form.Item name="platform" label={t("form.platform")}>
-            <Select options={["web", "wechat", "wecom", "dingtalk", "feishu"].map((p) => ({ value: p, label: t(`platform.${p}`) }))} data-testid="app-platform" />
+            <Select
+              options={["web", "wechat", "wecom", "dingtalk", "feishu"].map((p) => ({ value: p, label: t(`platform.${p}`) }))}
+              data-testid="app-platform"
+            />
           </Form.Item>
         )}
       </Card>

@@ -11,7 +11,14 @@ export function toFormValues(input: TAppInput): TAppFormValues {
 }
 
 export function emptyFormValues(type: TAppType): TAppFormValues {
-  const settings = type === "bot" ? { channel: "wechat", greeting: "" } : type === "digital_human" ? { figure_id: "", voice_id: "", orientation: "vertical" } : type === "workshop" ? { roles: [], nodes: [] } : {};
+  const settings =
+    type === "bot"
+      ? { channel: "wechat", greeting: "" }
+      : type === "digital_human"
+        ? { figure_id: "", voice_id: "", orientation: "vertical" }
+        : type === "workshop"
+          ? { roles: [], nodes: [] }
+          : {};
   return {
     type,
     name: "",
@@ -53,7 +60,15 @@ export function fromFormValues(v: TAppFormValues): Record<string, unknown> {
     agent_ids: agentIds,
     background_url: v.background_url || null,
     menu_items: (v.menu_items ?? []).map((m) => ({ ...m, image_url: m.image_url || undefined })),
-    plans: (v.plans ?? []).map((p) => ({ kind: p.kind, quantity: p.quantity ?? undefined, price_micro: p.price == null ? undefined : Math.round(Number(p.price) * MICRO), daily_limit: p.daily_limit ?? null })),
-    input_content: { enabled: Boolean(v.input_content?.enabled), variables: (v.input_content?.variables ?? []).map((x) => ({ ...x, options: x.options ?? [] })) },
+    plans: (v.plans ?? []).map((p) => ({
+      kind: p.kind,
+      quantity: p.quantity ?? undefined,
+      price_micro: p.price == null ? undefined : Math.round(Number(p.price) * MICRO),
+      daily_limit: p.daily_limit ?? null,
+    })),
+    input_content: {
+      enabled: Boolean(v.input_content?.enabled),
+      variables: (v.input_content?.variables ?? []).map((x) => ({ ...x, options: x.options ?? [] })),
+    },
   };
 }

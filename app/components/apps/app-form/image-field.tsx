@@ -6,7 +6,17 @@ import { useTranslation } from "react-i18next";
 import { useImageUpload } from "../../ui/use-image-upload";
 import { AVATAR_LIMITS, IMAGE_ACCEPT } from "../../../../server/uploads/upload-limits";
 
-export function ImageField({ value, onChange, hint, testId }: { value?: string | null; onChange?: (url: string | null) => void; hint: string; testId: string }) {
+export function ImageField({
+  value,
+  onChange,
+  hint,
+  testId,
+}: {
+  value?: string | null;
+  onChange?: (url: string | null) => void;
+  hint: string;
+  testId: string;
+}) {
   const { t } = useTranslation("apps");
   const { busy, beforeUpload, customRequest } = useImageUpload<{ url: string }>("/api/v1/uploads/image", AVATAR_LIMITS.maxBytes, (res) => onChange?.(res.url));
   return (

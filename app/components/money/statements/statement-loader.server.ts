@@ -3,6 +3,10 @@ import { getStatementTotals, listStatement, listStatementApps } from "../../../.
 import type { TBook } from "../../../../server/money/statements/statements.schema";
 
 export async function loadStatement(accountId: string, book: TBook) {
-  const [initial, totals, apps] = await Promise.all([listStatement(accountId, book, {}), getStatementTotals(accountId, book), listStatementApps(accountId, book)]);
+  const [initial, totals, apps] = await Promise.all([
+    listStatement(accountId, book, {}),
+    getStatementTotals(accountId, book),
+    listStatementApps(accountId, book),
+  ]);
   return { initial, totals, apps };
 }

@@ -10,7 +10,15 @@ import { apiRequest } from "../../../lib/api-client";
 import { useMutation } from "../../../lib/use-mutation";
 import { useIsMobi } from "../../app-link";
 import { LocalDate } from "../../ui/local-date";
-import { BOOKS, formatZ, type TBook, type TStatementFilters, type TStatementLine, type TStatementPage, type TStatementTotals } from "../../../../server/money/statements/statements.schema";
+import {
+  BOOKS,
+  formatZ,
+  type TBook,
+  type TStatementFilters,
+  type TStatementLine,
+  type TStatementPage,
+  type TStatementTotals,
+} from "../../../../server/money/statements/statements.schema";
 import { describeLine } from "../../../../server/money/statements/statements.format";
 import "./statements.css";
 
@@ -93,9 +101,23 @@ export function StatementView({ book, initial, totals, apps, actions }: TProps) 
               data-testid="statement-filter-type"
             />
             <span className="stmt-filters__dates">
-              <Input type="date" value={filters.from ?? ""} max={filters.to} onChange={(e) => filter({ from: e.target.value || undefined })} aria-label={t("filters.dates")} data-testid="statement-filter-from" />
+              <Input
+                type="date"
+                value={filters.from ?? ""}
+                max={filters.to}
+                onChange={(e) => filter({ from: e.target.value || undefined })}
+                aria-label={t("filters.dates")}
+                data-testid="statement-filter-from"
+              />
               <span>–</span>
-              <Input type="date" value={filters.to ?? ""} min={filters.from} onChange={(e) => filter({ to: e.target.value || undefined })} aria-label={t("filters.dates")} data-testid="statement-filter-to" />
+              <Input
+                type="date"
+                value={filters.to ?? ""}
+                min={filters.from}
+                onChange={(e) => filter({ to: e.target.value || undefined })}
+                aria-label={t("filters.dates")}
+                data-testid="statement-filter-to"
+              />
             </span>
             {apps.length > 0 && (
               <Select

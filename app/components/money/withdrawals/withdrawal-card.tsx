@@ -62,7 +62,15 @@ export function WithdrawalCard({ item, idNumber, extra, children }: { item: TWit
         )}
       </Descriptions>
       {item.state === "submitted" && idNumber === undefined && <div className="console__hint">{t("mine.submitted_hint")}</div>}
-      {item.state === "abnormal" && <Alert type="error" showIcon message={t("mine.abnormal_note", { note: item.note ?? "" })} description={t("mine.abnormal_returned")} data-testid="withdrawal-note" />}
+      {item.state === "abnormal" && (
+        <Alert
+          type="error"
+          showIcon
+          message={t("mine.abnormal_note", { note: item.note ?? "" })}
+          description={t("mine.abnormal_returned")}
+          data-testid="withdrawal-note"
+        />
+      )}
       {children}
     </Card>
   );

@@ -10,7 +10,12 @@ import { useMutation } from "../../../lib/use-mutation";
 import { zodRule } from "../../../lib/zod-rule";
 import { AppLink, useAppNavigate } from "../../app-link";
 import { computeLabourTaxMicro } from "../../../../server/money/withdrawals/labour-tax";
-import { ZSubmitWithdrawalInput, yuanTextToMicro, type TWithdrawalPreview, type TWithdrawalView } from "../../../../server/money/withdrawals/withdrawals.schema";
+import {
+  ZSubmitWithdrawalInput,
+  yuanTextToMicro,
+  type TWithdrawalPreview,
+  type TWithdrawalView,
+} from "../../../../server/money/withdrawals/withdrawals.schema";
 import { formatZ } from "../../../../server/money/statements/statements.schema";
 import { formatZBalance, yuanToMicro } from "../../../../server/money/money-format";
 import "./withdrawals.css";
@@ -100,7 +105,15 @@ export function WithdrawalForm({ withdrawableMicro, minYuan, days, forbidden }: 
               },
             ]}
           >
-            <InputNumber<number> min={0} precision={2} step={10} inputMode="decimal" style={{ width: "100%" }} suffix={t("yuan")} data-testid="withdrawal-amount" />
+            <InputNumber<number>
+              min={0}
+              precision={2}
+              step={10}
+              inputMode="decimal"
+              style={{ width: "100%" }}
+              suffix={t("yuan")}
+              data-testid="withdrawal-amount"
+            />
           </Form.Item>
           <div className="wd-preview" aria-live="polite" data-testid="withdrawal-live-preview">
             <div>

@@ -104,7 +104,12 @@ async function openApi(app: TDingtalkApp, method: "POST" | "PUT", path: string, 
 export function markdownTitle(text: string, fallback: string): string {
   const first = text
     .split("\n")
-    .map((l) => l.replace(/^[#>\-*+\s]+/, "").replace(/[*_`~[\]]/g, "").trim())
+    .map((l) =>
+      l
+        .replace(/^[#>\-*+\s]+/, "")
+        .replace(/[*_`~[\]]/g, "")
+        .trim(),
+    )
     .find((l) => l.length > 0);
   const title = first ?? fallback;
   return [...title].length > 30 ? `${[...title].slice(0, 29).join("")}…` : title;
@@ -146,7 +151,10 @@ const asStrings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 export type TCardSpace = { kind: "contact"; userId: string } | { kind: "group"; openConversationId: string };
 
 /** Creates an AI card instance from a template and delivers it into the chat; `outTrackId` names it from then on. */
-export async function createAndDeliverCard(app: TDingtalkApp, card: { outTrackId: string; templateId: string; params: Record<string, string>; space: TCardSpace }) {
+export async function createAndDeliverCard(
+  app: TDingtalkApp,
+  card: { outTrackId: string; templateId: string; params: Record<string, string>; space: TCardSpace },
+) {
   const space =
     card.space.kind === "group"
       ? {
@@ -184,4 +192,3 @@ export async function streamCard(app: TDingtalkApp, update: { outTrackId: string
     isError: update.isError,
   });
 }
-

@@ -54,7 +54,12 @@ describe("readRobotMessage", () => {
   });
 
   it("reads rich text and voice transcriptions; pictures, files and empty text have nothing to answer", () => {
-    expect(readRobotMessage({ ...base, msgtype: "richText", text: undefined, content: { richText: [{ text: "line one" }, { pictureDownloadCode: "x" }, { text: "line two" }] } }, "Helper")!.text).toBe("line one\nline two");
+    expect(
+      readRobotMessage(
+        { ...base, msgtype: "richText", text: undefined, content: { richText: [{ text: "line one" }, { pictureDownloadCode: "x" }, { text: "line two" }] } },
+        "Helper",
+      )!.text,
+    ).toBe("line one\nline two");
     expect(readRobotMessage({ ...base, msgtype: "audio", text: undefined, content: { recognition: "spoken words" } }, "Helper")!.text).toBe("spoken words");
     expect(readRobotMessage({ ...base, msgtype: "picture", text: undefined, content: { downloadCode: "x" } }, "Helper")).toBeNull();
     expect(readRobotMessage({ ...base, msgtype: "file", text: undefined }, "Helper")).toBeNull();

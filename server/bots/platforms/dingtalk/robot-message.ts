@@ -80,7 +80,9 @@ export function readRobotMessage(raw: unknown, botName: string, now = new Date()
   return {
     externalId: m.msgId,
     sender: { id: senderId, name: m.senderNick ?? "" },
-    conversation: isGroup ? { kind: "group", id: m.conversationId, name: m.conversationTitle ?? "" } : { kind: "contact", id: senderId, name: m.senderNick ?? "" },
+    conversation: isGroup
+      ? { kind: "group", id: m.conversationId, name: m.conversationTitle ?? "" }
+      : { kind: "contact", id: senderId, name: m.senderNick ?? "" },
     text,
     // In a one-to-one chat every message is addressed to the robot.
     mentionedBot: isGroup ? m.isInAtList === true : true,

@@ -67,7 +67,12 @@ export class DingtalkStreamConnection extends DWClient {
     const res = await fetch(`${this.apiBase}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ clientId: this.config.clientId, clientSecret: this.config.clientSecret, ua: this.config.ua, subscriptions: this.config.subscriptions }),
+      body: JSON.stringify({
+        clientId: this.config.clientId,
+        clientSecret: this.config.clientSecret,
+        ua: this.config.ua,
+        subscriptions: this.config.subscriptions,
+      }),
       signal: AbortSignal.timeout(OPEN_TIMEOUT_MS),
     });
     const text = await res.text();

@@ -75,7 +75,15 @@ export class FeishuApi {
   private botOpenIdValue: string | null = null;
 
   constructor(readonly app: TFeishuApp) {
-    this.client = new lark.Client({ appId: app.appId, appSecret: app.appSecret, domain: app.domain, appType: lark.AppType.SelfBuild, cache: this.cache, logger: sdkLogger, loggerLevel: lark.LoggerLevel.warn });
+    this.client = new lark.Client({
+      appId: app.appId,
+      appSecret: app.appSecret,
+      domain: app.domain,
+      appType: lark.AppType.SelfBuild,
+      cache: this.cache,
+      logger: sdkLogger,
+      loggerLevel: lark.LoggerLevel.warn,
+    });
   }
 
   /** Fetches a fresh tenant access token: throws a FeishuApiError (refused or not) when Feishu will not give one. */
@@ -102,12 +110,22 @@ export class FeishuApi {
 
   /** Answers a message with a card; `uuid` makes a retried call send it once (Feishu keeps it an hour). */
   async replyCard(messageId: string, card: TFeishuCard, uuid?: string): Promise<string> {
-    const res = await this.call(() => this.client.im.message.reply({ path: { message_id: messageId }, data: { msg_type: "interactive", content: cardContent(card), ...(uuid ? { uuid: feishuUuid(uuid) } : {}) } }));
+    const res = await this.call(() =>
+      this.client.im.message.reply({
+        path: { message_id: messageId },
+        data: { msg_type: "interactive", content: cardContent(card), ...(uuid ? { uuid: feishuUuid(uuid) } : {}) },
+      }),
+    );
     return res.data?.message_id ?? "";
   }
 
   async sendCard(to: TFeishuReceiver, card: TFeishuCard, uuid?: string): Promise<string> {
-    const res = await this.call(() => this.client.im.message.create({ params: { receive_id_type: to.idType }, data: { receive_id: to.id, msg_type: "interactive", content: cardContent(card), ...(uuid ? { uuid: feishuUuid(uuid) } : {}) } }));
+    const res = await this.call(() =>
+      this.client.im.message.create({
+        params: { receive_id_type: to.idType },
+        data: { receive_id: to.id, msg_type: "interactive", content: cardContent(card), ...(uuid ? { uuid: feishuUuid(uuid) } : {}) },
+      }),
+    );
     return res.data?.message_id ?? "";
   }
 

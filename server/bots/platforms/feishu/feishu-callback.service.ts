@@ -26,7 +26,9 @@ export async function answerFeishuCallback(botId: string, headers: IncomingHttpH
   if (!bot || bot.credentials.mode !== "webhook") return { status: 404, body: { msg: "not found" } };
   const c = bot.credentials;
   const api = feishuApi({ appId: str(c.app_id), appSecret: str(c.app_secret), domain: getEnv().FEISHU_DOMAIN });
-  const read = await readFeishuCallback({ encrypt_key: str(c.encrypt_key), verification_token: str(c.verification_token) }, headers, rawBody, () => api.botOpenId());
+  const read = await readFeishuCallback({ encrypt_key: str(c.encrypt_key), verification_token: str(c.verification_token) }, headers, rawBody, () =>
+    api.botOpenId(),
+  );
   if (read.kind === "refused") {
     logger.info({ botId, reason: read.reason }, "feishu: callback refused");
     return read.reason === "bad_body" ? { status: 400, body: { msg: "bad request" } } : { status: 403, body: { msg: "forbidden" } };

@@ -14,7 +14,9 @@ describe("Feishu cards", () => {
   });
 
   it("pictures by URL become links (a card image needs an uploaded key, and Feishu refuses the card otherwise)", () => {
-    expect(contents(markdownCard("Look: ![a chart](https://e.com/c.png \"t\") and ![](https://e.com/x.png)"))).toEqual(["Look: [a chart](https://e.com/c.png) and [https://e.com/x.png](https://e.com/x.png)"]);
+    expect(contents(markdownCard('Look: ![a chart](https://e.com/c.png "t") and ![](https://e.com/x.png)'))).toEqual([
+      "Look: [a chart](https://e.com/c.png) and [https://e.com/x.png](https://e.com/x.png)",
+    ]);
   });
 
   it("a long summary is cut to 60 characters", () => {

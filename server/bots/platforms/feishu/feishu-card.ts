@@ -37,7 +37,12 @@ export function markdownCard(text: string): TFeishuCard {
 export function thinkingCard(textSoFar: string): TFeishuCard {
   const body = cardMarkdown(textSoFar);
   const thinking = translated("reply.thinking");
-  const note = { tag: "markdown", text_size: "notation", content: grey(thinking.content), i18n_content: Object.fromEntries(Object.entries(thinking.i18n).map(([k, v]) => [k, grey(v)])) };
+  const note = {
+    tag: "markdown",
+    text_size: "notation",
+    content: grey(thinking.content),
+    i18n_content: Object.fromEntries(Object.entries(thinking.i18n).map(([k, v]) => [k, grey(v)])),
+  };
   return card(body ? summaryOf(body) : { content: thinking.content, i18n_content: thinking.i18n }, body ? [{ tag: "markdown", content: body }, note] : [note]);
 }
 

@@ -2,10 +2,21 @@ import { describe, expect, it } from "vitest";
 import { FEISHU_EVENT, toGreetingTrigger, toInboundMessage, type TFeishuMessageEvent } from "./feishu-events";
 
 const BOT = "ou_bot";
-const msg = (m: Partial<NonNullable<TFeishuMessageEvent["message"]>>, sender: TFeishuMessageEvent["sender"] = { sender_id: { open_id: "ou_alice" }, sender_type: "user" }): TFeishuMessageEvent => ({
+const msg = (
+  m: Partial<NonNullable<TFeishuMessageEvent["message"]>>,
+  sender: TFeishuMessageEvent["sender"] = { sender_id: { open_id: "ou_alice" }, sender_type: "user" },
+): TFeishuMessageEvent => ({
   event_id: "ev1",
   sender,
-  message: { message_id: "om_1", chat_id: "oc_1", chat_type: "p2p", message_type: "text", content: JSON.stringify({ text: "hi" }), create_time: "1700000000000", ...m },
+  message: {
+    message_id: "om_1",
+    chat_id: "oc_1",
+    chat_type: "p2p",
+    message_type: "text",
+    content: JSON.stringify({ text: "hi" }),
+    create_time: "1700000000000",
+    ...m,
+  },
 });
 
 describe("toInboundMessage", () => {
@@ -34,13 +45,32 @@ describe("toInboundMessage", () => {
   });
 
   it("the bot's own open_id unknown: any mention counts as the bot's (Feishu only delivers group messages that mention it)", () => {
-    const m = toInboundMessage(msg({ chat_type: "group", content: JSON.stringify({ text: "@_user_1 hi" }), mentions: [{ key: "@_user_1", id: { open_id: "ou_x" }, name: "X" }] }), null)!;
+    const m = toInboundMessage(
+      msg({ chat_type: "group", content: JSON.stringify({ text: "@_user_1 hi" }), mentions: [{ key: "@_user_1", id: { open_id: "ou_x" }, name: "X" }] }),
+      null,
+    )!;
     expect(m).toMatchObject({ mentionedBot: true, text: "hi" });
   });
 
   it("a post is read as its title and paragraphs, mentions and links included", () => {
-    const post = { title: "Q", content: [[{ tag: "at", user_id: "@_user_1" }, { tag: "text", text: "when do you open?" }], [{ tag: "a", text: "site", href: "https://e.com" }, { tag: "img", image_key: "k" }], [{ tag: "code_block", language: "js", text: "x()" }]] };
-    const m = toInboundMessage(msg({ message_type: "post", content: JSON.stringify(post), mentions: [{ key: "@_user_1", id: { open_id: BOT }, name: "Zelin" }] }), BOT)!;
+    const post = {
+      title: "Q",
+      content: [
+        [
+          { tag: "at", user_id: "@_user_1" },
+          { tag: "text", text: "when do you open?" },
+        ],
+        [
+          { tag: "a", text: "site", href: "https://e.com" },
+          { tag: "img", image_key: "k" },
+        ],
+        [{ tag: "code_block", language: "js", text: "x()" }],
+      ],
+    };
+    const m = toInboundMessage(
+      msg({ message_type: "post", content: JSON.stringify(post), mentions: [{ key: "@_user_1", id: { open_id: BOT }, name: "Zelin" }] }),
+      BOT,
+    )!;
     expect(m.text).toBe("Q\nwhen do you open?\nsite (https://e.com)\nx()");
     expect(m.mentionedBot).toBe(true);
   });
@@ -50,7 +80,12 @@ describe("toInboundMessage", () => {
     expect(toInboundMessage(msg({ message_type: "image", content: JSON.stringify({ image_key: "k" }) }), BOT)).toBeNull();
     expect(toInboundMessage(msg({ content: "{not json" }), BOT)).toBeNull();
     expect(toInboundMessage(msg({ content: JSON.stringify({ text: "   " }) }), BOT)).toBeNull();
-    expect(toInboundMessage(msg({ chat_type: "group", content: JSON.stringify({ text: "@_user_1" }), mentions: [{ key: "@_user_1", id: { open_id: BOT }, name: "Zelin" }] }), BOT)).toBeNull();
+    expect(
+      toInboundMessage(
+        msg({ chat_type: "group", content: JSON.stringify({ text: "@_user_1" }), mentions: [{ key: "@_user_1", id: { open_id: BOT }, name: "Zelin" }] }),
+        BOT,
+      ),
+    ).toBeNull();
     expect(toInboundMessage({ event_id: "e" }, BOT)).toBeNull();
   });
 
@@ -62,7 +97,17 @@ describe("toInboundMessage", () => {
 
 describe("toGreetingTrigger", () => {
   it("users joining a group: the event's id, the group, the first user", () => {
-    expect(toGreetingTrigger(FEISHU_EVENT.userAdded, { event_id: "ev", chat_id: "oc_g", name: "Team", users: [{ name: "Bob", user_id: { open_id: "ou_bob" } }, { name: "Al", user_id: { open_id: "ou_al" } }] })).toEqual({
+    expect(
+      toGreetingTrigger(FEISHU_EVENT.userAdded, {
+        event_id: "ev",
+        chat_id: "oc_g",
+        name: "Team",
+        users: [
+          { name: "Bob", user_id: { open_id: "ou_bob" } },
+          { name: "Al", user_id: { open_id: "ou_al" } },
+        ],
+      }),
+    ).toEqual({
       externalId: "ev",
       target: { kind: "group", id: "oc_g", name: "Team" },
       who: { id: "ou_bob", name: "Bob" },
@@ -78,7 +123,11 @@ describe("toGreetingTrigger", () => {
   });
 
   it("the bot added to a group greets the group; other events nothing", () => {
-    expect(toGreetingTrigger(FEISHU_EVENT.botAdded, { event_id: "ev", chat_id: "oc_n", operator_id: { open_id: "ou_op" } })).toEqual({ externalId: "ev", target: { kind: "group", id: "oc_n" }, who: { id: "ou_op", name: "" } });
+    expect(toGreetingTrigger(FEISHU_EVENT.botAdded, { event_id: "ev", chat_id: "oc_n", operator_id: { open_id: "ou_op" } })).toEqual({
+      externalId: "ev",
+      target: { kind: "group", id: "oc_n" },
+      who: { id: "ou_op", name: "" },
+    });
     expect(toGreetingTrigger("im.chat.disbanded_v1", { event_id: "ev", chat_id: "oc_n" })).toBeNull();
   });
 });

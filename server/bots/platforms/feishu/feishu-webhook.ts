@@ -18,7 +18,12 @@ export type TFeishuCallback =
   | { kind: "events"; messages: TInboundMessage[]; greetings: TGreetingTrigger[] }
   | { kind: "refused"; reason: "bad_body" | "cannot_decrypt" | "bad_signature" | "bad_token" };
 
-export async function readFeishuCallback(creds: TFeishuWebhookCredentials, headers: IncomingHttpHeaders, rawBody: Buffer, botOpenId: () => Promise<string | null>): Promise<TFeishuCallback> {
+export async function readFeishuCallback(
+  creds: TFeishuWebhookCredentials,
+  headers: IncomingHttpHeaders,
+  rawBody: Buffer,
+  botOpenId: () => Promise<string | null>,
+): Promise<TFeishuCallback> {
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(rawBody.toString("utf8"));
@@ -52,7 +57,10 @@ export async function readFeishuCallback(creds: TFeishuWebhookCredentials, heade
 
 /** Feishu's signature of a callback: hex sha256 over timestamp, nonce, encrypt key and the raw body. */
 export function feishuSignature(encryptKey: string, timestamp: string, nonce: string, rawBody: Buffer | string): string {
-  return crypto.createHash("sha256").update(Buffer.concat([Buffer.from(timestamp + nonce + encryptKey, "utf8"), Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, "utf8")])).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(Buffer.concat([Buffer.from(timestamp + nonce + encryptKey, "utf8"), Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, "utf8")]))
+    .digest("hex");
 }
 
 function signatureValid(encryptKey: string, headers: IncomingHttpHeaders, rawBody: Buffer): boolean {

@@ -83,7 +83,13 @@ async function postWithToken(app: TWecomApp, path: string, payload: object): Pro
 
 /** A message from the app to members (user ids joined by "|"). Markdown shows in the WeCom client. */
 export async function sendWecomMessage(app: TWecomApp, m: { touser: string; msgtype: TWecomMsgType; content: string }) {
-  const body = await postWithToken(app, "/cgi-bin/message/send", { touser: m.touser, msgtype: m.msgtype, agentid: Number(app.agentId), [m.msgtype]: { content: m.content }, safe: 0 });
+  const body = await postWithToken(app, "/cgi-bin/message/send", {
+    touser: m.touser,
+    msgtype: m.msgtype,
+    agentid: Number(app.agentId),
+    [m.msgtype]: { content: m.content },
+    safe: 0,
+  });
   // WeCom refuses a send that reaches nobody with its own errcode (81013); a partly reached one answers 0.
   return { msgid: typeof body.msgid === "string" ? body.msgid : null };
 }

@@ -91,7 +91,9 @@ export async function answerWecomCallback(botId: string, query: TWecomQuery, raw
  * does not answer (pictures, voice, other events). A self-built app's callbacks are one member
  * talking to the app, so every message is a direct one (no mention needed).
  */
-export function readWecomEvent(f: Record<string, string>): { kind: "message"; message: TInboundMessage } | { kind: "greeting"; trigger: TGreetingTrigger } | null {
+export function readWecomEvent(
+  f: Record<string, string>,
+): { kind: "message"; message: TInboundMessage } | { kind: "greeting"; trigger: TGreetingTrigger } | null {
   const from = f.FromUserName;
   if (!from) return null;
   const who = { id: from, name: from };

@@ -11,7 +11,12 @@ const TOKEN = "QDG6eK";
 const CORP_ID = "wx5823bf96d3bd56c7";
 const AES_KEY = "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C";
 
-const SAMPLE_ECHO = { signature: "5c45ff5e21c57e6ad56bac8758b79b1d9ac89fd3", timestamp: "1409659589", nonce: "263014780", encrypt: "P9nAzCzyDtyTWESHep1vC5X9xho/qYX3Zpb4yKa9SKld1DsH3Iyt3tP3zNdtp+4RPcs8TgAE7OaBO+FZXvnaqQ==" };
+const SAMPLE_ECHO = {
+  signature: "5c45ff5e21c57e6ad56bac8758b79b1d9ac89fd3",
+  timestamp: "1409659589",
+  nonce: "263014780",
+  encrypt: "P9nAzCzyDtyTWESHep1vC5X9xho/qYX3Zpb4yKa9SKld1DsH3Iyt3tP3zNdtp+4RPcs8TgAE7OaBO+FZXvnaqQ==",
+};
 const SAMPLE_MESSAGE = {
   signature: "477715d11cdb4164915debcba66cb864d751f3e6",
   timestamp: "1409659813",
@@ -123,7 +128,8 @@ describe("WeCom XML", () => {
   });
 
   it("keeps a nested element's inner XML without reading its children as fields", () => {
-    const xml = "<xml><Event><![CDATA[location_select]]></Event><SendLocationInfo><Location_X><![CDATA[23]]></Location_X></SendLocationInfo><AgentID>1</AgentID></xml>";
+    const xml =
+      "<xml><Event><![CDATA[location_select]]></Event><SendLocationInfo><Location_X><![CDATA[23]]></Location_X></SendLocationInfo><AgentID>1</AgentID></xml>";
     const fields = parseWecomXml(xml);
     expect(fields.Event).toBe("location_select");
     expect(fields.SendLocationInfo).toContain("Location_X");

@@ -70,7 +70,9 @@ export function encryptWecom(encodingAesKey: string, message: string, receiveId:
 
 const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 const unescapeXml = (s: string) =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_m, e: string) => (e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ENTITIES[e.toLowerCase()]));
+  s.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_m, e: string) =>
+    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ENTITIES[e.toLowerCase()],
+  );
 
 /**
  * The children of WeCom's flat `<xml>` document as name → text (CDATA or escaped text). Nested
@@ -78,7 +80,10 @@ const unescapeXml = (s: string) =>
  * expansion beyond the five predefined ones: nothing here can reach the file system or the network.
  */
 export function parseWecomXml(xml: string): Record<string, string> {
-  const src = xml.replace(/^\uFEFF/, "").replace(/<\?xml[\s\S]*?\?>/, "").trim();
+  const src = xml
+    .replace(/^\uFEFF/, "")
+    .replace(/<\?xml[\s\S]*?\?>/, "")
+    .trim();
   const root = /^<xml>([\s\S]*)<\/xml>$/.exec(src);
   if (!root) throw new Error("WeCom XML: no <xml> root");
   const body = root[1];

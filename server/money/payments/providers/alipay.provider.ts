@@ -16,7 +16,17 @@ function outcomeOf(status: string | undefined): TProviderReport["outcome"] {
 
 export function createAlipayProvider(s: TAlipaySettings): TPaymentProvider {
   function signedParams(method: string, biz: object, extra: Record<string, string> = {}) {
-    const params: Record<string, string> = { app_id: s.appId, method, format: "JSON", charset: "utf-8", sign_type: "RSA2", timestamp: alipayTimestamp(), version: "1.0", ...extra, biz_content: JSON.stringify(biz) };
+    const params: Record<string, string> = {
+      app_id: s.appId,
+      method,
+      format: "JSON",
+      charset: "utf-8",
+      sign_type: "RSA2",
+      timestamp: alipayTimestamp(),
+      version: "1.0",
+      ...extra,
+      biz_content: JSON.stringify(biz),
+    };
     params.sign = signAlipay(alipaySignContent(params, ["sign"]), s.privateKey);
     return params;
   }
@@ -57,16 +67,26 @@ export function createAlipayProvider(s: TAlipaySettings): TPaymentProvider {
     async createOrder(o) {
       const extra: Record<string, string> = { notify_url: o.notifyUrl };
       if (o.returnUrl) extra.return_url = o.returnUrl;
-      const params = signedParams("alipay.trade.page.pay", { out_trade_no: o.orderId, product_code: "FAST_INSTANT_TRADE_PAY", total_amount: microToYuanText(o.amountMicro), subject: o.description.slice(0, 256) }, extra);
+      const params = signedParams(
+        "alipay.trade.page.pay",
+        { out_trade_no: o.orderId, product_code: "FAST_INSTANT_TRADE_PAY", total_amount: microToYuanText(o.amountMicro), subject: o.description.slice(0, 256) },
+        extra,
+      );
       return { payUrl: `${s.gateway}?${new URLSearchParams(params).toString()}` };
     },
 
     parseNotification(req) {
       const params = Object.fromEntries(new URLSearchParams(req.rawBody.toString("utf8")));
       // The notification's signature leaves out sign and sign_type (unlike requests).
-      if (params.sign_type !== "RSA2" || !verifyAlipay(alipaySignContent(params, ["sign", "sign_type"]), params.sign ?? "", s.publicKey)) throw new AppError("payment_signature_invalid");
+      if (params.sign_type !== "RSA2" || !verifyAlipay(alipaySignContent(params, ["sign", "sign_type"]), params.sign ?? "", s.publicKey))
+        throw new AppError("payment_signature_invalid");
       if (params.app_id !== s.appId || !params.out_trade_no) throw new AppError("payment_signature_invalid");
-      return { orderId: params.out_trade_no, outcome: outcomeOf(params.trade_status), providerTradeNo: params.trade_no || null, amountMicro: params.total_amount ? yuanTextToMicro(params.total_amount) : null };
+      return {
+        orderId: params.out_trade_no,
+        outcome: outcomeOf(params.trade_status),
+        providerTradeNo: params.trade_no || null,
+        amountMicro: params.total_amount ? yuanTextToMicro(params.total_amount) : null,
+      };
     },
 
     async queryOrder(orderId) {
@@ -76,7 +96,12 @@ export function createAlipayProvider(s: TAlipaySettings): TPaymentProvider {
         throw new AppError("payment_provider_unavailable");
       }
       if (r.out_trade_no !== orderId) throw new AppError("payment_provider_unavailable");
-      return { orderId, outcome: outcomeOf(r.trade_status), providerTradeNo: r.trade_no || null, amountMicro: r.total_amount ? yuanTextToMicro(r.total_amount) : null };
+      return {
+        orderId,
+        outcome: outcomeOf(r.trade_status),
+        providerTradeNo: r.trade_no || null,
+        amountMicro: r.total_amount ? yuanTextToMicro(r.total_amount) : null,
+      };
     },
 
     async closeOrder(orderId) {

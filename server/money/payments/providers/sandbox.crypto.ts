@@ -17,7 +17,11 @@ const mac = (timestamp: string, nonce: string, body: string) => crypto.createHma
 export function signSandboxNotification(body: string, opts: { timestamp?: number; nonce?: string } = {}): Record<string, string> {
   const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = opts.nonce ?? crypto.randomBytes(16).toString("hex");
-  return { [SANDBOX_HEADERS.timestamp]: timestamp, [SANDBOX_HEADERS.nonce]: nonce, [SANDBOX_HEADERS.signature]: mac(timestamp, nonce, body).toString("base64") };
+  return {
+    [SANDBOX_HEADERS.timestamp]: timestamp,
+    [SANDBOX_HEADERS.nonce]: nonce,
+    [SANDBOX_HEADERS.signature]: mac(timestamp, nonce, body).toString("base64"),
+  };
 }
 
 /** Whether `signature` (base64) is the sandbox's over this timestamp, nonce and body; compared in constant time. */

@@ -14,7 +14,15 @@ const NOTIFY_CLOCK_SKEW_SECONDS = 300;
 /** The sandbox's page where the payer pays or cancels (app/routes/money/cashier.tsx). */
 export const SANDBOX_CASHIER_PATH = "/cashier";
 
-type TSandboxNotice = { id: string; event_type: string; order_id: string; trade_no: string; trade_status: TSandboxResult["status"]; amount_fen: number; decided_at: string };
+type TSandboxNotice = {
+  id: string;
+  event_type: string;
+  order_id: string;
+  trade_no: string;
+  trade_status: TSandboxResult["status"];
+  amount_fen: number;
+  decided_at: string;
+};
 
 /** The notification the sandbox sends for a decided trade: the raw body and its signed headers. */
 export function buildSandboxNotification(orderId: string, amountFen: number, result: TSandboxResult, opts: { timestamp?: number } = {}) {
@@ -52,7 +60,12 @@ export function createSandboxProvider(): TPaymentProvider {
       const timestamp = headerOf(req.headers, SANDBOX_HEADERS.timestamp);
       const seconds = Number(timestamp);
       const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(Date.now() / 1000 - seconds) <= NOTIFY_CLOCK_SKEW_SECONDS;
-      const signed = verifySandboxSignature({ timestamp, nonce: headerOf(req.headers, SANDBOX_HEADERS.nonce), signature: headerOf(req.headers, SANDBOX_HEADERS.signature), body });
+      const signed = verifySandboxSignature({
+        timestamp,
+        nonce: headerOf(req.headers, SANDBOX_HEADERS.nonce),
+        signature: headerOf(req.headers, SANDBOX_HEADERS.signature),
+        body,
+      });
       if (!fresh || !signed) throw new AppError("payment_signature_invalid");
       let notice: Partial<TSandboxNotice>;
       try {
@@ -61,7 +74,13 @@ export function createSandboxProvider(): TPaymentProvider {
         throw new AppError("payment_signature_invalid", { cause: err });
       }
       const status = notice.trade_status;
-      if (typeof notice.order_id !== "string" || !notice.order_id || (status !== "SUCCESS" && status !== "CLOSED") || !Number.isSafeInteger(notice.amount_fen) || typeof notice.trade_no !== "string") {
+      if (
+        typeof notice.order_id !== "string" ||
+        !notice.order_id ||
+        (status !== "SUCCESS" && status !== "CLOSED") ||
+        !Number.isSafeInteger(notice.amount_fen) ||
+        typeof notice.trade_no !== "string"
+      ) {
         throw new AppError("payment_signature_invalid");
       }
       return reportOf(notice.order_id, notice.amount_fen!, { status, trade_no: notice.trade_no, decided_at: String(notice.decided_at ?? "") });

@@ -2,7 +2,16 @@
 import crypto from "node:crypto";
 
 /** The Authorization header of a request: RSA-SHA256 over "METHOD\nURL\nTIMESTAMP\nNONCE\nBODY\n". */
-export function signWechatRequest(opts: { method: string; pathWithQuery: string; body: string; mchid: string; serialNo: string; privateKey: string; timestamp?: number; nonce?: string }) {
+export function signWechatRequest(opts: {
+  method: string;
+  pathWithQuery: string;
+  body: string;
+  mchid: string;
+  serialNo: string;
+  privateKey: string;
+  timestamp?: number;
+  nonce?: string;
+}) {
   const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = opts.nonce ?? crypto.randomBytes(16).toString("hex").toUpperCase();
   const message = `${opts.method}\n${opts.pathWithQuery}\n${timestamp}\n${nonce}\n${opts.body}\n`;

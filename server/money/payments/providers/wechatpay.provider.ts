@@ -24,13 +24,24 @@ const FAILED_STATES = new Set(["CLOSED", "REVOKED", "PAYERROR"]);
 
 function reportOf(t: TTransaction): TProviderReport {
   const outcome = t.trade_state === "SUCCESS" ? "paid" : FAILED_STATES.has(t.trade_state ?? "") ? "failed" : "pending";
-  return { orderId: t.out_trade_no ?? "", outcome, providerTradeNo: t.transaction_id ?? null, amountMicro: typeof t.amount?.total === "number" ? fenToMicro(t.amount.total) : null };
+  return {
+    orderId: t.out_trade_no ?? "",
+    outcome,
+    providerTradeNo: t.transaction_id ?? null,
+    amountMicro: typeof t.amount?.total === "number" ? fenToMicro(t.amount.total) : null,
+  };
 }
 
 export function createWechatPayProvider(s: TWechatPaySettings): TPaymentProvider {
   const verifySigned = (headers: TNotifyRequest["headers"], body: string) =>
     headerOf(headers, "wechatpay-serial") === s.platformSerial &&
-    verifyWechatSignature({ timestamp: headerOf(headers, "wechatpay-timestamp"), nonce: headerOf(headers, "wechatpay-nonce"), signature: headerOf(headers, "wechatpay-signature"), body, publicKey: s.platformPublicKey });
+    verifyWechatSignature({
+      timestamp: headerOf(headers, "wechatpay-timestamp"),
+      nonce: headerOf(headers, "wechatpay-nonce"),
+      signature: headerOf(headers, "wechatpay-signature"),
+      body,
+      publicKey: s.platformPublicKey,
+    });
 
   async function call(method: "GET" | "POST", pathWithQuery: string, payload?: object): Promise<{ status: number; json: Record<string, unknown> }> {
     const body = payload ? JSON.stringify(payload) : "";
@@ -113,7 +124,9 @@ export function createWechatPayProvider(s: TWechatPaySettings): TPaymentProvider
 
     answer(accepted) {
       // WeChat takes 200/204 as received; anything else is retried on its schedule.
-      return accepted ? { status: 204, contentType: "text/plain", body: "" } : { status: 400, contentType: "application/json", body: JSON.stringify({ code: "FAIL", message: "rejected" }) };
+      return accepted
+        ? { status: 204, contentType: "text/plain", body: "" }
+        : { status: 400, contentType: "application/json", body: JSON.stringify({ code: "FAIL", message: "rejected" }) };
     },
   };
 }
