@@ -14,7 +14,7 @@ export type TContext = Awaited<ReturnType<typeof createContext>>;
 
 const t = initTRPC.context<TContext>().create({
   transformer: superjson,
-  // The one place tRPC learns about our errors (STYLE: never try/catch around next()).
+  // The one place tRPC learns about our errors: nothing wraps next() in try/catch.
   errorFormatter({ shape, error, ctx }) {
     const mapped = mapError(isOutputFailure(error) ? error : (error.cause ?? error), ctx?.lng);
     return { ...shape, message: mapped.envelope.description, data: { ...shape.data, code: shape.data.code, appCode: mapped.code, envelope: mapped.envelope } };
@@ -38,7 +38,7 @@ const TRPC_CODES: Record<number, TTrpcCode> = {
 };
 
 // Services throw AppError (or a ZodError from parsing their input); tRPC would call either a 500.
-// next() never throws (STYLE, trap 3): look at its result and give the error the HTTP status of
+// next() never throws: look at its result and give the error the HTTP status of
 // its catalogue code.
 /**
  * An answer that does not match its procedure's declared output is our bug, not the caller's: it
