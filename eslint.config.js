@@ -6,6 +6,8 @@
 //      never a repository.
 //   3. server/, bot-gateway/, workers/ and common/ never import the page (app/); what both sides
 //      need lives in common/.
+//   4. sharp and ffmpeg only in workers/media/: the web process and the bot gateway never load them
+//      (server code asks for file work through server/media/file-work.ts).
 // No import cycles between modules; between server areas, a unit test (tests/unit/house-rules.test.ts).
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
@@ -25,6 +27,13 @@ const PRISMA = {
     },
   ],
 };
+
+const MEDIA_TOOLS = [
+  {
+    regex: "^(sharp|fluent-ffmpeg|@ffmpeg-installer/.*|ffmpeg-static|ffprobe-static)$",
+    message: "sharp and ffmpeg run only in workers/media/: ask for the work through server/media/file-work.ts.",
+  },
+];
 
 const REPOSITORY = {
   patterns: [{ regex: "\\.repository(\\.ts)?$", message: "Transport calls a service, never a repository: add the service function." }],
@@ -65,12 +74,21 @@ export default defineConfig(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 
+  // 4. sharp and ffmpeg only in workers/media/, everywhere else (tests and benchmarks included). The
+  // blocks below that set no-restricted-imports again carry these patterns too: a later block's
+  // options replace an earlier one's.
+  {
+    files: ["**/*.{js,mjs,cjs,ts,tsx}"],
+    ignores: ["workers/media/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: MEDIA_TOOLS }] },
+  },
+
   // 1. Prisma stays in repositories and server/db/.
   {
     files: ["server/**/*.ts", "bot-gateway/**/*.ts", "workers/**/*.ts", "common/**/*.ts", "app/**/*.{ts,tsx}"],
     ignores: ["**/*.repository.ts", "server/db/**", ...TESTS],
     rules: {
-      "no-restricted-imports": ["error", PRISMA],
+      "no-restricted-imports": ["error", { patterns: [...PRISMA.patterns, ...MEDIA_TOOLS] }],
       // A service hands its transaction on; only repositories query through it.
       "no-restricted-syntax": [
         "error",
@@ -80,6 +98,13 @@ export default defineConfig(
         },
       ],
     },
+  },
+
+  // workers/media/ may load sharp and ffmpeg, and keeps rule 1.
+  {
+    files: ["workers/media/**/*.ts"],
+    ignores: ["**/*.repository.ts", ...TESTS],
+    rules: { "no-restricted-imports": ["error", PRISMA] },
   },
 
   // 2. Transport never imports a repository (type-only imports too: the types a page or router

@@ -60,6 +60,10 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "created_datum_list", path: "/CreatedatumList", file: "routes/console/created-datum-list.tsx", layout: "console" },
   { id: "datum_list", path: "/datumList", file: "routes/console/datum-list.tsx", layout: "console" },
   { id: "warehouse", path: "/warehouse", file: "routes/console/warehouse.tsx", layout: "console" },
+  // Media generation: the drawing screen, the video screen, and the gallery of every generation.
+  { id: "drawing", path: "/drawing", file: "routes/generation/drawing.tsx", layout: "console" },
+  { id: "video_generation", path: "/video_generation", file: "routes/generation/video-generation.tsx", layout: "console" },
+  { id: "generations", path: "/generations", file: "routes/generation/generations.tsx", layout: "console" },
   // Training sets: the list of every type, a Q&A set, a smart text set.
   { id: "train", path: "/train", file: "routes/console/train.tsx", layout: "console" },
   { id: "create_normal_train", path: "/create_normal_train", file: "routes/console/create-normal-train.tsx", layout: "console" },

@@ -9,6 +9,7 @@ import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
 import { runLedgerBench } from "./ledger";
+import { runMediaBench } from "./media";
 import { runMarketRenderBench } from "./market-render";
 import { printMobiBundle } from "./mobi-bundle";
 import { runRetrievalBench } from "./retrieval";
@@ -30,6 +31,11 @@ if (process.argv.includes("ttft")) {
 // `npm run bench -- ttft-floor`: what a bare relay adds on this machine, the floor under the figure above.
 if (process.argv.includes("ttft-floor")) {
   await runTtftFloorBench();
+  process.exit(0);
+}
+// `npm run bench -- media`: only the worker's file work (ffmpeg transcodes, sharp derivatives); no database.
+if (process.argv.includes("media")) {
+  await runMediaBench();
   process.exit(0);
 }
 // `npm run bench -- mobi-bundle`: only the gzipped JavaScript of /mobi/dialogue (builds if needed).
@@ -140,3 +146,6 @@ await runRetrievalBench(process.env.DATABASE_URL ?? host.url);
 // 32 concurrent debits on one wallet, and on 32 wallets.
 await runLedgerBench(process.env.DATABASE_URL ?? host.url);
 await host.close();
+
+// The worker's file work: ffmpeg transcodes and sharp's picture derivatives.
+await runMediaBench();

@@ -35,6 +35,7 @@ export const NAMESPACES = [
   "bots",
   "content",
   "workspace",
+  "generation",
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 

@@ -113,6 +113,14 @@ export const ZEnv = z
       .string()
       .regex(/^https?:\/\//, "must be an http(s):// URL")
       .optional(),
+    // Generation jobs (server/media/media-job-runner.ts): how many of one account's jobs run at
+    // providers at once (the fair queue holds the rest), the first pause between polls of a task,
+    // how often the sweep looks for lost polls and jobs past their deadline, and how many job steps
+    // one worker runs at once (a blocking provider such as SD WebUI holds one for its whole run).
+    MEDIA_JOBS_PER_ACCOUNT: z.coerce.number().int().min(1).default(2),
+    MEDIA_POLL_BASE_MS: z.coerce.number().int().min(50).default(2000),
+    MEDIA_SWEEP_MS: z.coerce.number().int().min(200).default(15_000),
+    MEDIA_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
     // Uploaded files (server/uploads/file-store.ts): in DATA_DIR/files unless S3_BUCKET names an
     // S3-compatible bucket (AWS S3, MinIO, Aliyun OSS, Tencent COS...), which then needs both keys.
     S3_BUCKET: z
@@ -127,6 +135,12 @@ export const ZEnv = z
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: ZBool.default(false),
+    // Media work in the worker (workers/media/ffmpeg-path.ts): the ffmpeg and ffprobe programs (unset:
+    // Debian's in /usr/bin when present, else the npm package's ffmpeg, probing through `ffmpeg -i`),
+    // and how many ffmpeg processes one worker runs at once (each uses every core it is given).
+    FFMPEG_PATH: z.string().optional(),
+    FFPROBE_PATH: z.string().optional(),
+    MEDIA_FFMPEG_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
     // Bot gateway (bot-gateway/): the platforms' API addresses (tests point them at loopback fakes),
     // the personal-WeChat puppet, and how long a gateway instance holds a bot without renewing.
     WECOM_API_BASE: z
@@ -137,6 +151,11 @@ export const ZEnv = z
       .string()
       .regex(/^https?:\/\//, "must be an http(s):// URL")
       .default("https://api.dingtalk.com"),
+    // DingTalk's older API host: media upload (a picture a robot sends) lives only there.
+    DINGTALK_OAPI_BASE: z
+      .string()
+      .regex(/^https?:\/\//, "must be an http(s):// URL")
+      .default("https://oapi.dingtalk.com"),
     FEISHU_DOMAIN: z
       .string()
       .regex(/^https?:\/\//, "must be an http(s):// URL")

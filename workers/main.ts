@@ -11,6 +11,11 @@ import { handleAppExport } from "../server/apps/app-export.service";
 import { CLOSE_STALE_ORDERS_EVERY_MS, handleCloseStaleOrders } from "../server/money/payments/close-stale-orders";
 import { chargeStorage, STORAGE_CHARGE_EVERY_MS } from "../server/money/metering/storage-charges.service";
 import { wireTurnDependencies } from "../server/wiring/turn-dependencies";
+import { setFileWork } from "../server/media/file-work";
+import { handleMediaDerive } from "../server/media/media-derive.service";
+import { createFileWork } from "./media";
+import { getEnv } from "../server/env";
+import { handleMediaDispatch, handleMediaPoll, handleMediaSweep } from "../server/media/media-job-runner";
 
 const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
@@ -19,11 +24,22 @@ const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: J
   "apps.export": handleAppExport,
   "money.close-stale-orders": handleCloseStaleOrders,
   "money.storage-charges": (payload: { day?: number }) => chargeStorage(payload, setKnowledgePaused),
+  "media.dispatch": handleMediaDispatch,
+  "media.poll": handleMediaPoll,
+  "media.sweep": () => handleMediaSweep(),
+  "media.derive": handleMediaDerive,
 };
+
+/** Queues whose steps wait on providers for long: more than one at a time per worker. */
+function concurrencyOf(queue: string) {
+  return queue === "media" ? getEnv().MEDIA_WORKER_CONCURRENCY : 1;
+}
 
 export async function startWorkers() {
   // Jobs that run agent turns run them here.
   wireTurnDependencies();
+  // Derivatives of stored media (pictures, posters, playable copies, icons) are made here, with sharp and ffmpeg.
+  setFileWork(createFileWork());
   // The bots queue belongs to the bot gateway processes (bot-gateway/core/gateway.ts).
   const queues = new Set(
     Object.values(JOBS)
@@ -31,12 +47,16 @@ export async function startWorkers() {
       .filter((q) => !GATEWAY_QUEUES.has(q)),
   );
   const workers = [...queues].map((queue) =>
-    createWorker(queue, async (job) => {
-      const id = job.name as Exclude<TJobId, TGatewayJobId>;
-      const def = JOBS[id];
-      if (!def) throw new Error(`no handler for job ${job.name}`);
-      return HANDLERS[id](def.payload.parse(job.data) as never, job);
-    }),
+    createWorker(
+      queue,
+      async (job) => {
+        const id = job.name as Exclude<TJobId, TGatewayJobId>;
+        const def = JOBS[id];
+        if (!def) throw new Error(`no handler for job ${job.name}`);
+        return HANDLERS[id](def.payload.parse(job.data) as never, job);
+      },
+      { concurrency: concurrencyOf(queue) },
+    ),
   );
   for (const w of workers) w.on("failed", (job, err) => logger.warn({ job: job?.name, id: job?.id, err }, "job failed"));
   await scheduleRepeatingJob("worker-heartbeat", "platform.heartbeat", { process: "worker" }, 5_000);
@@ -46,6 +66,8 @@ export async function startWorkers() {
   await scheduleRepeatingJob("money-close-stale-orders", "money.close-stale-orders", {}, CLOSE_STALE_ORDERS_EVERY_MS);
   // Storage beyond the free million, charged once per China day (yesterday); hourly so a paused account resumes soon after it tops up.
   await scheduleRepeatingJob("money-storage-charges", "money.storage-charges", {}, STORAGE_CHARGE_EVERY_MS);
+  // Generation jobs past their deadline, polls lost with a killed worker, queue tokens for waiting jobs.
+  await scheduleRepeatingJob("media-sweep", "media.sweep", {}, getEnv().MEDIA_SWEEP_MS);
   return workers;
 }
 

@@ -3,6 +3,10 @@
 // delivers them again); answers go through the message's session webhook as markdown, or stream
 // in an AI card when the bot has a card template; the robot's own sends (greetings, schedules) and
 // answers whose session webhook has lapsed go through the robot OpenAPI with the app's token.
+// Pictures go through the robot OpenAPI too, as picture messages of an uploaded media file: a
+// session webhook carries no picture message, and a markdown image would need DingTalk to fetch
+// the picture from a public address of ours. Videos go as links: the robot's video message needs
+// the video's duration, which only probing the file (media work, not the gateway's) would tell.
 import type { DWClientDownStream } from "dingtalk-stream";
 import { getEnv } from "../../server/env";
 import { logger } from "../../server/lib/logger";
@@ -11,14 +15,20 @@ import {
   DingtalkApiError,
   markdownTitle,
   postSessionWebhook,
+  robotMarkdown,
+  robotPicture,
   sendToGroup,
   sendToUsers,
   type TDingtalkApp,
+  type TRobotMessage,
 } from "../../server/bots/platforms/dingtalk/dingtalk-api";
+import { uploadDingtalkMedia } from "../../server/bots/platforms/dingtalk/dingtalk-media";
 import { DINGTALK_TOPIC_ROBOT, readReplyContext, readRobotMessage, type TDingtalkReplyContext } from "../../server/bots/platforms/dingtalk/robot-message";
 import { CredentialsRefusedError, DingtalkStreamConnection, reconnectDelayMs } from "../../server/bots/platforms/dingtalk/stream-client";
+import type { TTurnMedia } from "../../server/turns/sink";
 import type { Channel, TChannelHealth, TChannelHooks, TChannelSpec, TInboundMessage, TTarget } from "../core/channel";
 import { splitForChannel } from "../core/format";
+import { mediaLink, readReplyFile } from "../core/reply-media";
 
 /** DingTalk's markdown messages hold up to 5000 characters. */
 const MARKDOWN_MAX_CHARS = 5000;
@@ -26,6 +36,9 @@ const MARKDOWN_MAX_CHARS = 5000;
 const WEBHOOK_MARGIN_MS = 10_000;
 /** A message still being handled after this long is acknowledged anyway (DingTalk redelivers after about a minute). */
 const ACK_GRACE_MS = 10_000;
+/** What a media file of type image takes: at most 20 MB of JPG, PNG, GIF or BMP. */
+const PICTURE_MAX_BYTES = 20 * 1024 * 1024;
+const PICTURE_MIMES = ["image/png", "image/jpeg", "image/gif", "image/bmp"];
 
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
@@ -115,10 +128,46 @@ export function createDingtalkChannel(spec: TChannelSpec): Channel {
     return { kind: "contact", id: ctx?.senderStaffId || to.conversation.id };
   }
 
-  async function sendPiece(target: TTarget, text: string) {
-    const markdown = { title: markdownTitle(text, spec.name), text };
-    if (target.kind === "group") await sendToGroup(app, target.id, markdown);
-    else await sendToUsers(app, [target.id], markdown);
+  async function sendRobot(target: TTarget, message: TRobotMessage) {
+    if (target.kind === "group") await sendToGroup(app, target.id, message);
+    else await sendToUsers(app, [target.id], message);
+  }
+
+  const sendPiece = (target: TTarget, text: string) => sendRobot(target, robotMarkdown({ title: markdownTitle(text, spec.name), text }));
+
+  /** Each picture as a picture message; a video, or a picture DingTalk will not take, as its link through `say`. */
+  async function sendMedia(target: TTarget, items: TTurnMedia[], say: (text: string) => Promise<void>) {
+    for (const [i, item] of items.entries()) {
+      const file = item.kind === "image" ? await readReplyFile(item, { maxBytes: PICTURE_MAX_BYTES, mimes: PICTURE_MIMES }) : null;
+      if (file) {
+        try {
+          await sendRobot(target, robotPicture(await uploadDingtalkMedia(app, "image", file)));
+          continue;
+        } catch (err) {
+          log.warn({ err }, "dingtalk: a picture was not sent; sending its link");
+        }
+      }
+      await say(mediaLink(item, i));
+    }
+  }
+
+  /** Says texts in answer to `to`: through its session webhook while DingTalk takes it, else through the OpenAPI. */
+  function replier(to: TInboundMessage, ctx: TDingtalkReplyContext | null) {
+    let webhook = ctx && ctx.sessionWebhook && ctx.sessionWebhookExpiredTime > Date.now() + WEBHOOK_MARGIN_MS ? ctx.sessionWebhook : null;
+    return async (text: string) => {
+      if (webhook) {
+        try {
+          return await postSessionWebhook(webhook, { title: markdownTitle(text, spec.name), text });
+        } catch (err) {
+          // DingTalk refused it (lapsed early): the OpenAPI still reaches the chat. A network
+          // failure is not retried another way, as the first may have arrived.
+          if (!(err instanceof DingtalkApiError) || err.status === 0 || err.status >= 500) throw err;
+          log.warn({ err }, "dingtalk: session webhook refused, answering through the OpenAPI");
+          webhook = null;
+        }
+      }
+      await sendPiece(targetOf(to, ctx), text);
+    };
   }
 
   const channel: Channel = {
@@ -145,26 +194,15 @@ export function createDingtalkChannel(spec: TChannelSpec): Channel {
 
     async reply(to, out) {
       const ctx = readReplyContext(to.replyContext);
-      let webhook = ctx && ctx.sessionWebhook && ctx.sessionWebhookExpiredTime > Date.now() + WEBHOOK_MARGIN_MS ? ctx.sessionWebhook : null;
-      for (const text of splitForChannel(out.text, { maxChars: MARKDOWN_MAX_CHARS })) {
-        if (webhook) {
-          try {
-            await postSessionWebhook(webhook, { title: markdownTitle(text, spec.name), text });
-            continue;
-          } catch (err) {
-            // DingTalk refused it (lapsed early): the OpenAPI still reaches the chat. A network
-            // failure is not retried another way, as the first may have arrived.
-            if (!(err instanceof DingtalkApiError) || err.status === 0 || err.status >= 500) throw err;
-            log.warn({ err }, "dingtalk: session webhook refused, answering through the OpenAPI");
-            webhook = null;
-          }
-        }
-        await sendPiece(targetOf(to, ctx), text);
-      }
+      const say = replier(to, ctx);
+      for (const text of splitForChannel(out.text, { maxChars: MARKDOWN_MAX_CHARS })) await say(text);
+      await sendMedia(targetOf(to, ctx), out.media ?? [], say);
     },
 
     async send(target, out) {
-      for (const text of splitForChannel(out.text, { maxChars: MARKDOWN_MAX_CHARS })) await sendPiece(target, text);
+      const say = (text: string) => sendPiece(target, text);
+      for (const text of splitForChannel(out.text, { maxChars: MARKDOWN_MAX_CHARS })) await say(text);
+      await sendMedia(target, out.media ?? [], say);
     },
 
     async startStreamingReply(to) {

@@ -3,7 +3,8 @@
 // process (server/bots/platforms/feishu/feishu-webhook.http.ts), which queues the messages, and
 // this channel only answers, through the open API with the app's cached tenant token.
 // Replies are cards rendering the agent's markdown; while the agent streams, one card is patched
-// with the text so far (feishu-stream.ts).
+// with the text so far (feishu-stream.ts). Pictures are uploaded and sent as image messages, videos
+// as media messages (with their poster as the cover; a file message when there is none).
 //
 // Reconnecting: once up, the SDK keeps the connection itself, at the pace Feishu's endpoint sets
 // (it says how long to wait between attempts); its onReconnecting/onReconnected are our offline
@@ -12,11 +13,14 @@
 import * as lark from "@larksuiteoapi/node-sdk";
 import { getEnv } from "../../server/env";
 import { logger } from "../../server/lib/logger";
+import type { TTurnMedia } from "../../server/turns/sink";
 import { FEISHU_APP_ID, FeishuApiError, feishuApi, sdkLogger, type FeishuApi, type TFeishuReceiver } from "../../server/bots/platforms/feishu/feishu-api";
 import { markdownCard, splitCardText } from "../../server/bots/platforms/feishu/feishu-card";
 import { createFeishuDispatcher } from "../../server/bots/platforms/feishu/feishu-dispatcher";
 import { startFeishuStream } from "../../server/bots/platforms/feishu/feishu-stream";
 import type { Channel, StreamingReply, TChannelHealth, TChannelHooks, TChannelSpec, TInboundMessage, TOutbound, TTarget } from "../core/channel";
+import { mediaLink } from "../core/reply-media";
+import { feishuMediaMessage } from "./feishu-media";
 
 /** How long the first handshake may take before the attempt counts as failed. */
 const READY_TIMEOUT_MS = 15_000;
@@ -84,7 +88,13 @@ class FeishuChannel implements Channel {
   async reply(to: TInboundMessage, out: TOutbound): Promise<void> {
     const messageId = replyTarget(to);
     // The uuid (with the text: one message may get two different replies) makes a retried call send its card once.
-    for (const [i, part] of splitCardText(out.text).entries()) await this.api.replyCard(messageId, markdownCard(part), `${to.externalId}:reply:${i}:${part}`);
+    const say = (text: string, key: string) => this.api.replyCard(messageId, markdownCard(text), `${to.externalId}:reply:${key}:${text}`);
+    if (out.text.trim()) for (const [i, part] of splitCardText(out.text).entries()) await say(part, String(i));
+    for (const [i, item] of (out.media ?? []).entries()) {
+      const message = await this.mediaMessage(item);
+      if (message) await this.api.replyMessage(messageId, message, `${to.externalId}:media:${i}:${item.url}`);
+      else await say(mediaLink(item, i), `link${i}`);
+    }
   }
 
   async startStreamingReply(to: TInboundMessage): Promise<StreamingReply | null> {
@@ -100,7 +110,21 @@ class FeishuChannel implements Channel {
 
   async send(target: TTarget, out: TOutbound): Promise<void> {
     const to: TFeishuReceiver = target.kind === "group" ? { idType: "chat_id", id: target.id } : { idType: "open_id", id: target.id };
-    for (const part of splitCardText(out.text)) await this.api.sendCard(to, markdownCard(part));
+    if (out.text.trim()) for (const part of splitCardText(out.text)) await this.api.sendCard(to, markdownCard(part));
+    for (const [i, item] of (out.media ?? []).entries()) {
+      const message = await this.mediaMessage(item);
+      await (message ? this.api.sendMessage(to, message) : this.api.sendCard(to, markdownCard(mediaLink(item, i))));
+    }
+  }
+
+  /** The item uploaded and ready to send; null (with the reason logged) when it goes as its link. */
+  private async mediaMessage(item: TTurnMedia) {
+    try {
+      return await feishuMediaMessage(this.api, item);
+    } catch (err) {
+      logger.warn({ err: String(err), botId: this.spec.botId }, "feishu: a picture or video was not uploaded; sending its link");
+      return null;
+    }
   }
 
   health(): TChannelHealth {

@@ -2,17 +2,24 @@
 // WeChat account once they scan the QR code the console shows. One wechaty instance per bot.
 // The console learns everything through hooks.onHealth: a QR to scan (a new one replaces the old),
 // logged in, logged out (the core tells the owner), and the puppet dying (restarted with backoff).
-// Replies are plain text (WeChat shows markdown as typed), at most 2000 characters a message.
+// Replies are plain text (WeChat shows markdown as typed), at most 2000 characters a message;
+// generated pictures and videos go as WeChat's own picture and video messages.
+import { FileBox } from "file-box";
 import type { Contact, Friendship, Message, Room, Wechaty } from "wechaty";
 import { ScanStatus, types } from "wechaty";
 import { logger } from "../../server/lib/logger";
+import type { TTurnMedia } from "../../server/turns/sink";
 import type { Channel, TChannelFactory, TChannelHealth, TChannelHooks, TChannelSpec, TInboundMessage, TOutbound, TTarget } from "../core/channel";
 import { markdownToPlain, splitForChannel } from "../core/format";
+import { mediaLink, readReplyFile } from "../core/reply-media";
 import { backoffDelay } from "./wechat/backoff";
 import { buildWechaty, forgetSession, stopWechaty } from "./wechat/build-wechaty";
 import { friendGreeting, roomJoinGreeting, toInbound } from "./wechat/inbound";
 
 export const WECHAT_MAX_CHARS = 2000;
+/** What the bot sends as a picture or a video (WeChat takes files up to 25 MB; pictures it shows inline). */
+const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
+const MEDIA_MIMES = ["image/png", "image/jpeg", "image/gif", "video/mp4"] as const;
 /** How long a puppet that stopped on its own may take to start again before we start a new one. */
 const PUPPET_GRACE_MS = 1_000;
 const ERROR_LOG_EVERY_MS = 30_000;
@@ -89,6 +96,23 @@ class WechatChannel implements TWechatChannel {
     const where = target.kind === "group" ? await bot.Room.find({ id: target.id }) : await bot.Contact.find({ id: target.id });
     if (!where) throw new Error(`wechat: no ${target.kind} ${target.id}`);
     for (const piece of splitForChannel(markdownToPlain(out.text), { maxChars: WECHAT_MAX_CHARS })) await where.say(piece);
+    for (const [i, item] of (out.media ?? []).entries()) await this.sayMedia(where, item, i);
+  }
+
+  /** A picture or video as WeChat's own message; its link as text when it cannot go as one. */
+  private async sayMedia(where: Contact | Room, item: TTurnMedia, index: number): Promise<void> {
+    const file = await readReplyFile(item, { maxBytes: MEDIA_MAX_BYTES, mimes: MEDIA_MIMES });
+    if (file) {
+      try {
+        // A base64 box, not a buffer one: puppets that run elsewhere (wechaty-puppet-service, the
+        // mock) take the box as JSON, which only base64, URL and QR boxes can become.
+        await where.say(FileBox.fromBase64(file.bytes.toString("base64"), file.filename));
+        return;
+      } catch (err) {
+        this.log.warn({ err }, "wechat: a picture or video was not sent; sending its link");
+      }
+    }
+    await where.say(markdownToPlain(mediaLink(item, index)));
   }
 
   private async launch(): Promise<void> {

@@ -2,12 +2,19 @@
 // channel has one (DingTalk AI card, Feishu card updates), and is delivered once it ended: as the
 // card's final text, or as a plain reply. Passages from the agent's training sets are cited in a
 // last line, since a chat platform shows no citation panel. A failure is said politely.
+// An agent that draws or films answers with media: while the job runs the card says so, and the
+// answer is the pictures and videos themselves (sent as the platform's own messages), not the
+// markdown that links them.
 import { getT } from "../../server/i18n/translate";
 import type { TPassage } from "../../server/turns/prompt-assembly";
-import type { TTurnSink } from "../../server/turns/sink";
+import type { TTurnMedia, TTurnSink } from "../../server/turns/sink";
 import type { StreamingReply } from "./channel";
 
-export type TBotAnswer = { text: string; dialogueId: string | null; answered: boolean };
+/** `media`: the pictures and videos to send after `text` (which is then empty: they are the answer). */
+export type TBotAnswer = { text: string; media: TTurnMedia[]; dialogueId: string | null; answered: boolean };
+
+/** The step a generation reports its progress as. */
+const GENERATION_STEP = "media_generate";
 
 export type TBotSink = TTurnSink & {
   /** The agent run threw instead of ending: the polite failure is said. */
@@ -22,9 +29,13 @@ export function createBotSink(streaming: StreamingReply | null, lng: string): TB
   const controller = new AbortController();
   let content = "";
   let dialogueId: string | null = null;
-  let ending: { kind: "finished"; passages: TPassage[] } | { kind: "said"; words: string } | null = null;
+  let ending: { kind: "finished"; passages: TPassage[]; media: TTurnMedia[] } | { kind: "said"; words: string } | null = null;
   let updates: Promise<void> = Promise.resolve();
+  let generating = false;
   const politeFailure = () => getT(lng, "bots")("reply.failed");
+  const show = (text: string) => {
+    if (streaming) updates = updates.then(() => streaming.update(text)).catch(() => undefined);
+  };
   return {
     signal: controller.signal,
     begin(reply) {
@@ -33,14 +44,18 @@ export function createBotSink(streaming: StreamingReply | null, lng: string): TB
     delta({ content: piece }) {
       if (!piece) return;
       content += piece;
-      if (!streaming) return;
-      const text = content;
-      updates = updates.then(() => streaming.update(text)).catch(() => undefined);
+      // A generation's text is the markdown of its results: they follow as pictures, not in the card.
+      if (!generating) show(content);
     },
-    // The steps of the agent's tools stay in the dialogue; the chat shows the answer.
-    tool() {},
-    finish({ passages }) {
-      ending = { kind: "finished", passages };
+    // The steps of the agent's tools stay in the dialogue; the chat shows the answer. A generation
+    // takes a while: the card says it is under way.
+    tool(step) {
+      if (step.name !== GENERATION_STEP || generating) return;
+      generating = true;
+      show(getT(lng, "bots")("reply.generating"));
+    },
+    finish({ passages, media }) {
+      ending = { kind: "finished", passages, media: media ?? [] };
     },
     censor(words) {
       ending = { kind: "said", words };
@@ -55,10 +70,11 @@ export function createBotSink(streaming: StreamingReply | null, lng: string): TB
     },
     async answer() {
       await updates;
+      if (ending?.kind === "finished" && ending.media.length) return { text: "", media: ending.media, dialogueId, answered: true };
       if (ending?.kind === "finished" && content.trim()) {
-        return { text: `${content}${sourcesLine(ending.passages, lng)}`, dialogueId, answered: true };
+        return { text: `${content}${sourcesLine(ending.passages, lng)}`, media: [], dialogueId, answered: true };
       }
-      return { text: ending?.kind === "said" ? ending.words : politeFailure(), dialogueId, answered: false };
+      return { text: ending?.kind === "said" ? ending.words : politeFailure(), media: [], dialogueId, answered: false };
     },
   };
 }

@@ -3,6 +3,7 @@
 // instance holds which bot (leases), turning a message into an agent run (dispatcher), greetings
 // and scheduled sends (scheduler). Channels never touch the database.
 import type { TBotChannel } from "../../server/bots/bots.schema";
+import type { TTurnMedia } from "../../server/turns/sink";
 
 /** A contact or a group the bot can send to, by the platform's id. */
 export type TTarget = { kind: "contact" | "group"; id: string; name?: string };
@@ -35,8 +36,12 @@ export type TChannelHealth = {
   loginName?: string | null;
 };
 
-/** An answer as the agent wrote it (markdown); the channel renders or flattens it and splits it to its limits. */
-export type TOutbound = { text: string };
+/**
+ * An answer as the agent wrote it (markdown; the channel renders or flattens it and splits it to its
+ * limits), then the pictures and videos it is made of, which the channel sends as the platform's own
+ * picture and video messages (bot-gateway/core/reply-media.ts), or as links when it cannot.
+ */
+export type TOutbound = { text: string; media?: TTurnMedia[] };
 
 /** A reply that grows while the agent streams (DingTalk AI cards, Feishu card updates). */
 export interface StreamingReply {

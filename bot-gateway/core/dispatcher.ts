@@ -25,7 +25,7 @@ import {
   touchConversation,
   type TGatewayBot,
 } from "../../server/bots/gateway.service";
-import type { Channel, StreamingReply, TGreetingTrigger, TInboundMessage } from "./channel";
+import type { Channel, StreamingReply, TGreetingTrigger, TInboundMessage, TOutbound } from "./channel";
 
 /** The anonymous consumer a platform user is to the bot's app (stable per bot and user). */
 export function botVisitorId(botId: string, senderId: string) {
@@ -61,7 +61,7 @@ export async function dispatchInbound(bot: TGatewayBot, channel: Channel, msg: T
     // Refusals the sender can act on are said in words; anything else is the polite failure.
     const words = isAppError(err) || (err as Error)?.name === "ZodError" ? mapError(err, lng).envelope.description : politeFailure(lng);
     if (!isAppError(err)) logger.warn({ err, botId: bot.id }, "bot: turn could not start");
-    await answer(channel, msg, null, words, bot.id);
+    await answer(channel, msg, null, { text: words }, bot.id, lng);
     return "refused";
   }
 
@@ -81,7 +81,7 @@ export async function dispatchInbound(bot: TGatewayBot, channel: Channel, msg: T
   const reply = await sink.answer();
   if (reply.dialogueId && reply.dialogueId !== dialogueId)
     await setConversationDialogue(bot.id, sessionKey, reply.dialogueId).catch((err) => logger.warn({ err }, "bot: dialogue not kept"));
-  await answer(channel, msg, streaming, reply.text, bot.id);
+  await answer(channel, msg, streaming, { text: reply.text, media: reply.media }, bot.id, lng);
   return reply.answered ? "answered" : "failed";
 }
 
@@ -119,10 +119,16 @@ export async function dispatchGreeting(bot: TGatewayBot, channel: Channel, trigg
 
 const politeFailure = (lng: string) => getT(lng, "bots")("reply.failed");
 
-async function answer(channel: Channel, msg: TInboundMessage, streaming: StreamingReply | null, text: string, botId: string) {
+/**
+ * Delivers the answer. A streaming card ends with the answer's text; an answer made of pictures or
+ * videos ends it with a short line saying they follow, and they go as messages of their own.
+ */
+async function answer(channel: Channel, msg: TInboundMessage, streaming: StreamingReply | null, out: TOutbound, botId: string, lng: string) {
+  const media = out.media ?? [];
   try {
-    if (streaming) await streaming.finish(text);
-    else await channel.reply(msg, { text });
+    if (!streaming) return await channel.reply(msg, out);
+    await streaming.finish(out.text.trim() || !media.length ? out.text : getT(lng, "bots")("reply.media_ready"));
+    if (media.length) await channel.reply(msg, { text: "", media });
   } catch (err) {
     // The platform refused the answer: logged, never retried (a retry could answer twice).
     logger.warn({ err, botId }, "bot: answer not delivered");

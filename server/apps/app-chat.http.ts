@@ -14,6 +14,7 @@ import { runTurn } from "../turns/index";
 import { startSseSink } from "../turns/sinks/sse-sink";
 import type { TConsumer } from "./app-entitlements.service";
 import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback, stopAppMessage } from "./app-consumer.service";
+import { replySpeakerFor } from "./app-speech.service";
 import { prepareAppTurn, type TAppCaller } from "./app-turn.service";
 import { authenticateApiCall } from "./openai-compat/api-caller";
 import { ensureVisitorId } from "./visitor";
@@ -48,14 +49,17 @@ async function streamAppTurn(req: Request, res: Response) {
   } catch (err) {
     early = err;
   }
-  const sink = startSseSink(res);
-  if (early || !caller) return sink.fail(mapError(early, lng).envelope);
-  let prepared: Awaited<ReturnType<typeof prepareAppTurn>>;
-  try {
-    prepared = await prepareAppTurn(ZSendMessageInput.parse(req.body ?? {}), caller);
-  } catch (err) {
-    return sink.fail(mapError(err, lng).envelope);
+  let prepared: Awaited<ReturnType<typeof prepareAppTurn>> | null = null;
+  if (!early && caller) {
+    try {
+      prepared = await prepareAppTurn(ZSendMessageInput.parse(req.body ?? {}), caller);
+    } catch (err) {
+      early = err;
+    }
   }
+  // An H5 app that auto-plays its replies gets each one's audio with the stream's close.
+  const sink = startSseSink(res, { speakReply: prepared && caller ? replySpeakerFor(prepared.app, caller) : undefined });
+  if (!prepared) return sink.fail(mapError(early, lng).envelope);
   await runTurn(prepared.turn, sink, lng);
 }
 

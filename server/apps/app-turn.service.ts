@@ -79,7 +79,7 @@ export async function prepareAppTurn(
     agent: chatAgent,
     existing,
     rows: dialogueId ? rows : historyRows(opts.history ?? [], now),
-    model: m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null,
+    model: m ? { key: m.key, kind: m.kind, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null,
     document,
     bill,
   };
@@ -97,6 +97,7 @@ export async function prepareAppTurn(
     source: caller.source,
     accountId: consumer.account?.id ?? null,
     visitorId: consumer.account ? null : consumer.visitorId,
+    outputModes: (app as { outputModes?: string[] }).outputModes,
     // One use per reply given: a reply with text counts (even stopped); none, and the use is released.
     onFinished: async (end) => {
       if ((end.outcome === "done" || end.outcome === "stopped") && end.content.length > 0) {

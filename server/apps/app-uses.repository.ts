@@ -18,6 +18,7 @@ const APP_FOR_TURN = {
   freePerDay: true,
   inputModes: true,
   outputModes: true,
+  autoPlay: true,
   speaker: true,
   owner: { select: { enterpriseId: true, roles: true } },
   agents: { orderBy: [{ sortOrder: "asc" }, { agentId: "asc" }], take: 1, select: { agentId: true } },

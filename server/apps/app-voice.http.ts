@@ -1,24 +1,15 @@
 // REST of an app's voice and image input and voice output (H5): POST /v2/app/transcribe (a
-// recorded clip, multipart) -> {text}; POST /v2/app/speech {app_id, text} -> audio/mpeg;
-// POST /v2/app/image (a picture, multipart) -> {url}. Transport only: app-voice.service decides.
-import { Readable } from "node:stream";
+// recorded clip, multipart) -> {text}; POST /v2/app/speech {app_id, text, job_id?} -> the audio
+// (MP3 as the voice model made it), its kept URL in X-Audio-Url; POST /v2/app/image (a picture, multipart) -> {url}.
+// Transport only: app-voice.service and app-speech.service decide.
 import express, { type Request, type Response } from "express";
 import { mapError } from "../errors/map-error";
 import { handle } from "../http/envelope-response";
 import { getRequestLanguage } from "../http/request-context";
-import { logger } from "../lib/logger";
 import { readMultipart } from "../uploads/multipart";
 import { readConsumer } from "./app-chat.http";
-import {
-  CHAT_IMAGE_LIMITS,
-  checkImageUpload,
-  checkTranscribe,
-  MAX_AUDIO_BYTES,
-  speakForApp,
-  storeAppImage,
-  transcribeForApp,
-  ZSpeechInput,
-} from "./app-voice.service";
+import { speakForApp, ZSpeechInput } from "./app-speech.service";
+import { CHAT_IMAGE_LIMITS, checkImageUpload, checkTranscribe, MAX_AUDIO_BYTES, storeAppImage, transcribeForApp } from "./app-voice.service";
 
 /** app_id from the query (read before the upload) or, failing that, the form. */
 const queryAppId = (req: Request) => (typeof req.query.app_id === "string" ? req.query.app_id : undefined);
@@ -26,14 +17,8 @@ const queryAppId = (req: Request) => (typeof req.query.app_id === "string" ? req
 async function speak(req: Request, res: Response) {
   try {
     const consumer = await readConsumer(req, res);
-    const audio = await speakForApp(ZSpeechInput.parse(req.body ?? {}), consumer);
-    res.status(200).set({ "content-type": "audio/mpeg", "cache-control": "no-store" });
-    const stream = Readable.fromWeb(audio as import("node:stream/web").ReadableStream);
-    stream.on("error", (err) => {
-      logger.warn({ err }, "speech: the upstream stream failed");
-      res.destroy(err);
-    });
-    stream.pipe(res);
+    const spoken = await speakForApp(ZSpeechInput.parse(req.body ?? {}), consumer);
+    res.status(200).set({ "content-type": spoken.mime, "cache-control": "no-store", "x-audio-url": spoken.url }).end(spoken.bytes);
   } catch (err) {
     const mapped = mapError(err, getRequestLanguage(req));
     res.status(mapped.httpStatus).json(mapped.envelope);

@@ -1,8 +1,7 @@
-// Voice and image input and voice output of an app (H5): transcribe a recorded clip, speak a
-// reply, keep a picture the visitor sends, and put a turn's pictures into the user message. Each
-// call first loads the app as the consumer may open it and checks its input or output modes;
+// Voice and image input of an app (H5): transcribe a recorded clip, keep a picture the visitor
+// sends, and put a turn's pictures into the user message (spoken replies: app-speech.service.ts).
+// Each call first loads the app as the consumer may open it and checks its input or output modes;
 // every refusal comes before any upstream is asked or any file is written.
-import { z } from "zod";
 import { AppError } from "../errors/app-error";
 import { getFileStore } from "../uploads/file-store";
 import { IMAGE_MAX_BYTES, IMAGE_SIDES, MB, PER_FORM, type TImageLimits } from "../uploads/upload-limits";
@@ -11,26 +10,24 @@ import type { TTurn } from "../turns/turn";
 import type { TConsumer } from "./app-entitlements.service";
 import { loadOpenableApp } from "./app-access.service";
 import { defaultRateStore, hitRateLimit } from "./rate-limit";
-import { hasVoiceRoute, synthesizeSpeech, transcribeAudio } from "./app-voice.upstream";
+import { hasVoiceRoute, transcribeAudio } from "./app-voice.upstream";
 
 export const MAX_AUDIO_BYTES = 20 * MB;
-export const MAX_SPEECH_CHARS = 1000;
 /** A chat picture: JPG or PNG up to 10 MB (the H5 input checks the same), 300-5000 px a side. */
 export const CHAT_IMAGE_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.medium, ...IMAGE_SIDES };
-const DEFAULT_SPEAKER = "alloy";
 /** Per consumer and minute: a person talks or sends pictures far slower than this. */
 const RATE = { voice: 30, image: 20 } as const;
 
-type TModeApp = { id: string; ownerAccountId: string; inputModes: string[]; outputModes: string[]; speaker: string };
+type TModeApp = Awaited<ReturnType<typeof loadOpenableApp>>;
 
-async function loadAppWithMode(appId: string | undefined, consumer: TConsumer, mode: { input?: string; output?: string }): Promise<TModeApp> {
-  const app = (await loadOpenableApp(appId || undefined, consumer)) as unknown as TModeApp;
+export async function loadAppWithMode(appId: string | undefined, consumer: TConsumer, mode: { input?: string; output?: string }): Promise<TModeApp> {
+  const app = await loadOpenableApp(appId || undefined, consumer);
   if (mode.input && !app.inputModes.includes(mode.input)) throw new AppError("no_permission");
   if (mode.output && !app.outputModes.includes(mode.output)) throw new AppError("no_permission");
   return app;
 }
 
-async function limitRate(kind: keyof typeof RATE, consumer: TConsumer) {
+export async function limitRate(kind: keyof typeof RATE, consumer: TConsumer) {
   const who = consumer.account ? `a:${consumer.account.id}` : `v:${consumer.visitorId ?? "none"}`;
   const rate = await hitRateLimit(defaultRateStore(), `app-${kind}:${who}`, RATE[kind]);
   if (!rate.allowed) throw new AppError("rate_limited", { data: { retry_after: rate.retryAfterSeconds } });
@@ -62,19 +59,6 @@ export async function transcribeForApp(app: TModeApp, bytes: Buffer | undefined)
   const audio = sniffAudio(bytes);
   if (!audio) throw new AppError("file_type_not_allowed");
   return { text: await transcribeAudio({ bytes, mime: audio.mime, filename: `voice.${audio.ext}` }, app.ownerAccountId) };
-}
-
-export const ZSpeechInput = z.object({
-  app_id: z.string().min(1).max(40),
-  text: z.string().trim().min(1, "validation.required").max(MAX_SPEECH_CHARS, "validation.too_long"),
-});
-export type TSpeechInput = z.infer<typeof ZSpeechInput>;
-
-/** The reply spoken in the app's speaker (or a default voice), as an MP3 stream. */
-export async function speakForApp(input: TSpeechInput, consumer: TConsumer) {
-  const app = await loadAppWithMode(input.app_id, consumer, { output: "voice" });
-  await limitRate("voice", consumer);
-  return synthesizeSpeech(input.text, app.speaker.trim() || DEFAULT_SPEAKER, app.ownerAccountId);
 }
 
 export async function checkImageUpload(appId: string | undefined, consumer: TConsumer) {

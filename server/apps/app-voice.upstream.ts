@@ -1,13 +1,14 @@
-// The voice model's two calls (OpenAI's /audio/transcriptions and /audio/speech) over the same
-// channels the gateway routes chat through: an enabled model of kind "voice", its enabled channels
-// in the gateway's order (an account's own keys first, then by priority and weight), each key
-// opened only when used. A channel that fails is skipped for the next; none answering, or no voice
-// model at all, is voice_unavailable.
+// The voice model's transcription (OpenAI's /audio/transcriptions) over the same channels the
+// gateway routes chat through: an enabled model of kind "voice", its enabled channels in the
+// gateway's order (an account's own keys first, then by priority and weight), each key opened only
+// when used. A channel that fails is skipped for the next; none answering, or no voice model at
+// all, is voice_unavailable. Speech goes the other way, billed, through the media providers
+// (server/media/speech.service.ts).
 import { fetch, FormData, type Dispatcher } from "undici";
 import { AppError } from "../errors/app-error";
 import { logger } from "../lib/logger";
 import { openSecret } from "../lib/secret-box";
-import { orderCandidates } from "../models/channel-selection";
+import { keepChatChannels, orderCandidates } from "../models/channel-selection";
 import { getGuardedDispatcher } from "../models/guarded-dispatcher";
 import * as models from "../models/models.repository";
 
@@ -22,7 +23,8 @@ async function listVoiceRoutes(use: TVoiceUse, accountId: string | null) {
   const routes = [];
   for (const model of voice) {
     const channels = await models.listEnabledChannelsForModel(model.key, accountId);
-    const usable = channels.filter((c) => c.type !== "offline");
+    // Transcription is OpenAI's /audio/transcriptions: media providers' own channels do not speak it.
+    const usable = keepChatChannels(channels).filter((c) => c.type !== "offline");
     const ordered = [...orderCandidates(usable.filter((c) => c.ownerAccountId)), ...orderCandidates(usable.filter((c) => !c.ownerAccountId))];
     for (const channel of ordered) routes.push({ model, channel });
   }
@@ -70,15 +72,4 @@ export async function transcribeAudio(audio: { bytes: Buffer; mime: string; file
   const parsed = (await res.json().catch(() => null)) as { text?: unknown } | null;
   if (typeof parsed?.text !== "string") throw new AppError("voice_unavailable");
   return parsed.text;
-}
-
-/** Text to speech: the upstream's MP3 as a stream. */
-export async function synthesizeSpeech(text: string, voice: string, accountId: string | null) {
-  const res = await postVoice("speech", accountId, (upstreamModel) => ({
-    path: "/audio/speech",
-    body: JSON.stringify({ model: upstreamModel, input: text, voice, response_format: "mp3" }),
-    json: true,
-  }));
-  if (!res.body) throw new AppError("voice_unavailable");
-  return res.body;
 }

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MICRO } from "../accounts/editions";
 import { ZVariable } from "../agents/agents.schema";
+import { isListedVoice } from "../media/voices";
 
 export const APP_TYPES = ["h5", "api", "bot", "workshop", "digital_human"] as const;
 export type TAppType = (typeof APP_TYPES)[number];
@@ -20,7 +21,6 @@ export const SINGLE_AGENT_TYPES: readonly TAppType[] = ["h5", "api", "bot"];
 export const APP_NAME_MAX = 29; // "under 30 characters"
 export const APP_INTRO_MAX_WORDS = 300;
 export const MENU_TITLE_MAX = 12;
-export const SPEAKER_MAX = 32;
 export const MAX_PLANS = 5;
 export const MIN_PLAN_PRICE_MICRO = MICRO / 10; // 0.1 Z
 export const SHARE_RATIO = { min: 10, max: 70 } as const;
@@ -40,8 +40,18 @@ export function countWords(text: string): number {
 }
 
 export const isHttpLink = (s: string) => /^https?:\/\/\S+$/i.test(s.trim());
+/** A path whose browser-resolved form differs from its text ("/files/media/a/../b", "%2e%2e", "\\"). */
+const hasDotSegments = (path: string) => path.includes("\\") || path.split("/").some((seg) => /^(\.|%2e){1,2}$/i.test(seg));
 /** Images come from our upload service (/files/...) or, for seeds and imports, an http(s) URL. */
-const isImageUrl = (s: string) => s.startsWith("/files/") || isHttpLink(s);
+const isImageUrl = (s: string) => (s.startsWith("/files/") && !hasDotSegments(s)) || isHttpLink(s);
+
+/** Where the multimedia library serves an account's pictures and videos (media.service keeps them under media/<account>/). */
+export const MEDIA_FILES_PATH = "/files/media/";
+/** One of this account's library files, as a path of this site: never another account's, never another origin. */
+export function isOwnMediaPath(url: string, accountId: string): boolean {
+  const prefix = `${MEDIA_FILES_PATH}${accountId}/`;
+  return Boolean(accountId) && url.startsWith(prefix) && /^[\w.-]+(\/[\w.-]+)*$/.test(url.slice(prefix.length)) && !hasDotSegments(url);
+}
 
 const ZImageUrl = z.string().trim().max(500, "validation.too_long").refine(isImageUrl, "apps:validation.image_url");
 
@@ -154,7 +164,12 @@ export const ZAppFields = z.object({
   input_modes: z.array(z.enum(INPUT_MODES, "apps:validation.input_modes")).min(1, "apps:validation.input_modes").default(["text"]),
   output_modes: z.array(z.enum(OUTPUT_MODES, "apps:validation.output_modes")).default(["text"]),
   auto_play: z.boolean().default(false),
-  speaker: z.string().trim().max(SPEAKER_MAX, "apps:validation.speaker").default(""),
+  /** An announcer from the voice list (server/media/voices.ts); empty speaks the default voice. */
+  speaker: z
+    .string()
+    .trim()
+    .refine((s) => s === "" || isListedVoice(s), "apps:validation.speaker")
+    .default(""),
   background_url: ZImageUrl.nullable().default(null),
   welcome_messages: z.array(z.string().trim().min(1, "validation.required").max(500, "validation.too_long")).max(5, "apps:validation.welcome_max").default([]),
   mode: z.enum(["general", "sub_account"], "apps:validation.mode").default("general"),

@@ -10,6 +10,8 @@ import { moveApp, type TAppMove } from "./app-lifecycle";
 import { isServedByLink } from "../app-review-policy";
 import * as repo from "./apps.repository";
 import {
+  isOwnMediaPath,
+  MEDIA_FILES_PATH,
   parseAppSettings,
   type TAppCategory,
   type TAppIdInput,
@@ -134,6 +136,7 @@ const toPlans = (input: TAppInput): repo.TPlanData[] =>
  * its existence is not told.
  */
 async function assertReferences(ownerId: string, input: TAppInput, tx: TDbOrTx) {
+  assertOwnMedia(ownerId, input);
   if (!(await repo.categoryExists(input.category_id, tx))) throw fieldError("category_id", "apps:validation.category_unknown");
   const live = await repo.findOwnLiveAgents(ownerId, input.agent_ids, tx);
   if (live.length !== input.agent_ids.length) throw fieldError("agent_ids", "apps:validation.agent_not_live");
@@ -142,6 +145,20 @@ async function assertReferences(ownerId: string, input: TAppInput, tx: TDbOrTx) 
   const ownRoles = new Set((await repo.findOwnLiveAgents(ownerId, [...new Set(roles.map((r) => r.agentId))], tx)).map((a) => a.id));
   const foreign = roles.find((r) => !ownRoles.has(r.agentId));
   if (foreign) throw fieldError(`settings.roles.${foreign.index}.agent_id`, "apps:validation.agent_not_live");
+}
+
+/**
+ * A library file an app shows (icon, background, a menu item's picture) is one of the owner's own:
+ * its URL is public, so naming another account's would show their file as this app's.
+ */
+function assertOwnMedia(ownerId: string, input: TAppInput) {
+  const pictures: Array<[string, string | null | undefined]> = [
+    ["icon_url", input.icon_url],
+    ["background_url", input.background_url],
+    ...input.menu_items.map((m, i): [string, string | undefined] => [`menu_items.${i}.image_url`, m.image_url]),
+  ];
+  const foreign = pictures.find(([, url]) => url?.startsWith(MEDIA_FILES_PATH) && !isOwnMediaPath(url, ownerId));
+  if (foreign) throw fieldError(foreign[0], "apps:validation.media_not_own");
 }
 
 /** The agents a workshop's roles are played by, with the role's place in the list. */

@@ -107,7 +107,8 @@ export async function createBot(actor: TActor, input: TBotCreate): Promise<{ bot
         iconUrl: agent.avatarUrl ?? "/favicon.svg",
         platform: input.channel,
         inputModes: ["text"],
-        outputModes: ["text"],
+        // Every channel sends generated pictures and videos as its platform's own messages.
+        outputModes: ["text", "image", "video"],
         isPublic: false,
         inAppCentre: false,
         settings: { channel: input.channel, greeting: input.greeting },

@@ -23,6 +23,8 @@ import { createAppVoiceRouter } from "../apps/app-voice.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
+import { probeMediaChannel } from "../media/channel-probe";
+import { createMediaCallbackRouter, createMediaJobsRouter } from "../media/media-jobs.http";
 import { createTrainingSetsRouter } from "../knowledge/training-sets.http";
 import { createAppExportRouter } from "../apps/app-export.http";
 import { wireTurnDependencies } from "../wiring/turn-dependencies";
@@ -43,6 +45,8 @@ export function createApiRouter() {
   // Chat platforms' callbacks to bots: signed by the platform, no CSRF, their own body parsing.
   router.use(createWecomCallbackRouter());
   router.use(createFeishuWebhookRouter());
+  // Media providers' callbacks: their own body parsing, no CSRF; the URL's token names the job.
+  router.use(createMediaCallbackRouter());
   router.use(jsonBody());
   router.use(express.urlencoded({ extended: true, limit: JSON_BODY_LIMIT }));
   router.use(bodyErrors);
@@ -54,13 +58,14 @@ export function createApiRouter() {
   router.use(createUploadsRouter());
   router.use(createCertificationRouter());
   router.use(createContentRouter());
-  router.use(createModelsRouter());
+  router.use(createModelsRouter({ probeMediaChannel }));
   router.use(createChatRouter());
   router.use(createAppChatRouter());
   router.use(createAppVoiceRouter());
   router.use(createDatabaseSetsRouter());
-  router.use(createOwnChannelsRouter());
+  router.use(createOwnChannelsRouter({ probeMediaChannel }));
   router.use(createMediaRouter());
+  router.use(createMediaJobsRouter());
   router.use(createTrainingSetsRouter());
   router.use(createAppExportRouter());
   router.use(createPaymentsRouter());

@@ -11,9 +11,21 @@ export const JOBS = {
   "money.close-stale-orders": { queue: "money", payload: z.object({}) },
   /** The daily storage charge for a China day (YYYYMMDD; yesterday when left out). */
   "money.storage-charges": { queue: "money", payload: z.object({ day: z.number().int().optional() }) },
+  /** A token to take the next generation job of the fair queue (whichever job is fairest, not a given one). */
+  "media.dispatch": { queue: "media", payload: z.object({}) },
+  "media.poll": { queue: "media", payload: z.object({ jobId: z.string() }) },
+  "media.sweep": { queue: "media", payload: z.object({}) },
   /** A message or greeting trigger a platform sent to the web process (webhook channels), for a bot gateway to answer. */
   "bots.inbound": { queue: "bots", payload: z.object({ botId: z.string(), message: z.record(z.string(), z.unknown()) }) },
   "bots.greeting": { queue: "bots", payload: z.object({ botId: z.string(), trigger: z.record(z.string(), z.unknown()) }) },
+  /**
+   * Derivatives of a stored file (server/media/media-derive.service.ts): a library item's (web size,
+   * thumbnail, poster, playable copy), or an app icon's 200x200 PNG.
+   */
+  "media.derive": {
+    queue: "media-files",
+    payload: z.union([z.object({ mediaItemId: z.string() }), z.object({ fileKey: z.string(), purpose: z.enum(["icon"]) })]),
+  },
 } as const;
 
 /** Queues the bot gateway processes consume (the worker process leaves them alone). */

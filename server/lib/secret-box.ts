@@ -21,7 +21,8 @@ export function sealSecret(plain: string): string {
 
 export function openSecret(sealed: string): string {
   const [version, iv, tag, body] = sealed.split(".");
-  if (version !== VERSION || !iv || !tag || !body) throw new Error("not a sealed secret");
+  // An empty body is an empty secret (a self-hosted media server without authentication).
+  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("not a sealed secret");
   const decipher = crypto.createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");

@@ -34,6 +34,11 @@ export const ZMediaItem = z.object({
   width: z.number().nullable(),
   height: z.number().nullable(),
   url: z.string(),
+  /** What the worker made from the file (media-derive.service.ts); null until then, and the page shows `url`. */
+  thumbUrl: z.string().nullish(),
+  posterUrl: z.string().nullish(),
+  playUrl: z.string().nullish(),
+  durationMs: z.number().nullish(),
   createdAt: z.string(),
 });
 export const ZMediaPage = z.object({ items: z.array(ZMediaItem), total: z.number(), page: z.number(), pageSize: z.number() });

@@ -7,6 +7,8 @@
 // - Files go through the upload service (content-sniffed, upload-limits.ts) into the public folder
 //   media/<account>/ under unguessable keys: apps published as public H5 pages will show them to
 //   visitors without a session, so the URL itself is the capability. Deleting clears the file.
+// - Each upload then queues its derivatives (media-derive.service.ts): the views carry their URLs
+//   once made, and deleting clears them with the file.
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { assertFeature } from "../accounts/entitlements.service";
 import { withTransaction } from "../db/transaction";
@@ -14,6 +16,8 @@ import { AppError } from "../errors/app-error";
 import { MEDIA_IMAGE_LIMITS, MEDIA_UPLOADS_PER_DAY, MEDIA_VIDEO_LIMITS } from "../uploads/upload-limits";
 import { acceptMedia, deleteFiles, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
 import type { TUploadedFile } from "../uploads/multipart";
+import { derivedKeysOf, readMediaMeta } from "./file-work";
+import { requestMediaDerivation } from "./media-derive.service";
 import * as repo from "./media.repository";
 import {
   MEDIA_NAME_MAX,
@@ -46,7 +50,10 @@ function dailyLimitReached(now: Date) {
   });
 }
 
+const publicUrlOf = (key: string | null | undefined) => (key ? toPublicFileUrl(key) : null);
+
 function toView(row: repo.TMediaRow): TMediaItem {
+  const meta = readMediaMeta(row.meta);
   return {
     id: row.id,
     name: row.name,
@@ -56,6 +63,10 @@ function toView(row: repo.TMediaRow): TMediaItem {
     width: row.width,
     height: row.height,
     url: row.fileKey ? toPublicFileUrl(row.fileKey) : "",
+    thumbUrl: publicUrlOf(meta.thumb),
+    posterUrl: publicUrlOf(meta.poster),
+    playUrl: publicUrlOf(meta.play),
+    durationMs: meta.durationMs ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -95,8 +106,9 @@ export async function uploadMedia(account: TMediaActor, file: TUploadedFile | un
   const name = mediaName(fields.name, file?.filename ?? "", `${kind}.${accepted.ext}`);
   const size = "width" in accepted ? { width: accepted.width, height: accepted.height } : { width: null, height: null };
   const key = await storeFile(`media/${account.id}`, accepted);
+  let row: repo.TMediaRow;
   try {
-    const row = await withTransaction(async (tx) => {
+    row = await withTransaction(async (tx) => {
       await repo.lockAccountUploads(account.id, tx);
       if ((await repo.countUploadsSince(account.id, uploadDay(now).start, tx)) >= MEDIA_UPLOADS_PER_DAY) throw dailyLimitReached(now);
       return repo.createMediaItem(
@@ -104,11 +116,13 @@ export async function uploadMedia(account: TMediaActor, file: TUploadedFile | un
         tx,
       );
     });
-    return toView(row);
   } catch (err) {
     await deleteFiles([key]);
     throw err;
   }
+  // After the commit: the worker reads the row on another connection.
+  await requestMediaDerivation(row.id);
+  return toView(row);
 }
 
 export async function listMedia(account: TMediaActor, { kind, page, pageSize }: TListMediaInput): Promise<TMediaPage> {
@@ -130,11 +144,11 @@ export async function renameMedia(account: TMediaActor, { id, name }: TRenameMed
   return getMedia(account, { id });
 }
 
-/** The row stays (it counted toward its day); the file goes. */
+/** The row stays (it counted toward its day); the file and what was made from it go. */
 export async function deleteMedia(account: TMediaActor, { id }: TMediaIdInput, now = new Date()): Promise<{ id: string }> {
   await assertFeature(account.id, "multimediaLibrary");
   const deleted = await repo.markMediaItemDeleted(account.id, id, now);
   if (!deleted) throw new AppError("not_found");
-  if (deleted.fileKey) await deleteFiles([deleted.fileKey]);
+  if (deleted.fileKey) await deleteFiles([deleted.fileKey, ...derivedKeysOf(readMediaMeta(deleted.meta))]);
   return { id };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { orderCandidates, shuffleByWeight } from "./channel-selection";
+import { keepChatChannels, orderCandidates, shuffleByWeight } from "./channel-selection";
+import { ALL_CHANNEL_TYPES, CHAT_CHANNEL_TYPES, MEDIA_CHANNEL_TYPES } from "./models.schema";
 
 const ch = (id: string, weight: number, priority = 0, state = "enabled") => ({ id, weight, priority, state });
 
@@ -53,5 +54,20 @@ describe("shuffleByWeight", () => {
 
   it("survives a random source that returns the top of its range", () => {
     expect(shuffleByWeight([ch("a", 1), ch("b", 1)], () => 0.9999999999999999).map((c) => c.id)).toHaveLength(2);
+  });
+});
+
+describe("keepChatChannels", () => {
+  it("drops every media provider's channel and keeps every chat-speaking one", () => {
+    const channels = ALL_CHANNEL_TYPES.map((type) => ({ id: type, type }));
+    expect(keepChatChannels(channels).map((c) => c.id)).toEqual([...CHAT_CHANNEL_TYPES, "offline"]);
+    for (const type of MEDIA_CHANNEL_TYPES) expect(keepChatChannels([{ id: "x", type }])).toEqual([]);
+  });
+
+  it("leaves nothing to order when a text model is listed only on a Kling channel", () => {
+    const kling = { ...ch("kling", 100, 10), type: "kling" };
+    expect(orderCandidates(keepChatChannels([kling]))).toEqual([]);
+    const openai = { ...ch("openai", 1, 0), type: "openai" };
+    expect(orderCandidates(keepChatChannels([kling, openai])).map((c) => c.id)).toEqual(["openai"]);
   });
 });

@@ -2,7 +2,18 @@
 // tier a weighted random order, so a weight-3 channel leads three times as often as a weight-1
 // one; disabled channels never. Pure, with the random source injected so tests are exact.
 
+import { isChatChannelType } from "./models.schema";
+
 export type TSelectable = { id: string; weight: number; priority: number; state: string };
+
+/**
+ * The channels a chat completion or an embedding may go to. A media provider's channel (Kling,
+ * DashScope's task API, SD WebUI, ComfyUI) that lists a text model by mistake must not receive it:
+ * it would answer an OpenAI body with an error at best, and count failures against a good key.
+ */
+export function keepChatChannels<T extends { type: string }>(channels: readonly T[]): T[] {
+  return channels.filter((c) => isChatChannelType(c.type));
+}
 
 export function orderCandidates<T extends TSelectable>(channels: readonly T[], random: () => number = Math.random): T[] {
   const usable = channels.filter((c) => c.state === "enabled" && c.weight > 0);

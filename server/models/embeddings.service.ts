@@ -6,7 +6,7 @@ import { getEnv } from "../env";
 import { logger } from "../lib/logger";
 import { createRefreshingCache } from "../lib/refreshing-cache";
 import { openSecret } from "../lib/secret-box";
-import { orderCandidates } from "./channel-selection";
+import { keepChatChannels, orderCandidates } from "./channel-selection";
 import * as repo from "./models.repository";
 import { postEmbeddings } from "./openai-compatible-client";
 
@@ -24,7 +24,7 @@ export function getEmbedder(): Promise<TEmbedder | null> {
 async function findEmbedder(wanted: string): Promise<TEmbedder | null> {
   const models = (await repo.listModels({ enabledOnly: true })).filter((m) => m.kind === "embedding" && (!wanted || m.key === wanted));
   for (const model of models) {
-    const channels = (await repo.listEnabledChannelsForModel(model.key, null)).filter((c) => !c.ownerAccountId && c.type !== "offline");
+    const channels = keepChatChannels(await repo.listEnabledChannelsForModel(model.key, null)).filter((c) => !c.ownerAccountId && c.type !== "offline");
     if (!channels.length) continue;
     return {
       modelKey: model.key,

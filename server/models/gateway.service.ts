@@ -7,7 +7,7 @@ import { getEnv } from "../env";
 import { logger } from "../lib/logger";
 import { createRefreshingCache } from "../lib/refreshing-cache";
 import { openSecret } from "../lib/secret-box";
-import { orderCandidates } from "./channel-selection";
+import { keepChatChannels, orderCandidates } from "./channel-selection";
 import * as repo from "./models.repository";
 import { ZModelParameters, type TChatMessage, type TModelParameters } from "./models.schema";
 import { estimateTokens } from "../lib/token-estimate";
@@ -45,7 +45,7 @@ const ROUTING_CACHE_MS = 1000;
 async function readRouting(modelKey: string, accountId: string | null): Promise<TRouting> {
   // Both reads at once: the model's row and the channels that serve its key.
   const [model, channels] = await Promise.all([repo.findModelByKey(modelKey), repo.listEnabledChannelsForModel(modelKey, accountId)]);
-  return { model, channels: model?.enabled ? channels : [] };
+  return { model, channels: model?.enabled ? keepChatChannels(channels) : [] };
 }
 
 const routingCache = createRefreshingCache<TRouting>({

@@ -29,3 +29,13 @@ export const MODEL_FILTER_KINDS: Record<number, readonly TModelKind[]> = {
 export function getKindsForFilter(filter: number): readonly TModelKind[] {
   return MODEL_FILTER_KINDS[filter] ?? [];
 }
+
+/**
+ * Kinds priced per unit of output (Model.unitPriceMicro) rather than per token: a picture, a second
+ * of video, 1000 characters of speech.
+ */
+export const UNIT_PRICED_KINDS = ["image", "video", "voice"] as const satisfies readonly TModelKind[];
+
+export function isUnitPricedKind(kind: string): kind is (typeof UNIT_PRICED_KINDS)[number] {
+  return (UNIT_PRICED_KINDS as readonly string[]).includes(kind);
+}

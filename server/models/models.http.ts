@@ -1,9 +1,10 @@
 // REST of the model gateway: the public list of enabled models, and the platform administrators'
-// models and channels. Mounted by server/http/api-router.ts with router.use(createModelsRouter()).
+// models and channels. Mounted by server/http/api-router.ts with router.use(createModelsRouter(...)).
 import express, { type Request } from "express";
 import { AppError } from "../errors/app-error";
 import { handle } from "../http/envelope-response";
 import { isPlatformAdmin } from "../http/request-context";
+import type { TChannelProbe } from "./channel-probe";
 import { createChannel, deleteChannel, disableChannel, enableChannel, listChannels, testChannel, updateChannel } from "./channels.service";
 import { createModel, deleteModel, listAllModels, listPublicModels, updateModel } from "./models.service";
 import { ZCreateChannelInput, ZCreateModelInput, ZUpdateChannelInput, ZUpdateModelInput } from "./models.schema";
@@ -20,7 +21,8 @@ function admin(fn: (req: Request) => Promise<unknown>) {
   });
 }
 
-export function createModelsRouter() {
+/** probeMediaChannel: how the test button checks a media provider's channel (channel-probe.ts). */
+export function createModelsRouter(deps: { probeMediaChannel: TChannelProbe }) {
   const router = express.Router();
 
   router.get(
@@ -63,7 +65,7 @@ export function createModelsRouter() {
   );
   router.post(
     "/v1/admin/channels/:id/test",
-    admin((req) => testChannel(req.params.id)),
+    admin((req) => testChannel(req.params.id, deps.probeMediaChannel)),
   );
   router.post(
     "/v1/admin/channels/:id/enable",

@@ -16,6 +16,7 @@ const MODEL = {
   outputPriceMicro: true,
   supportsTools: true,
   supportsReasoning: true,
+  unitPriceMicro: true,
   enabled: true,
   createdAt: true,
 } as const;
@@ -50,6 +51,8 @@ export type TModelData = {
   contextWindow: number;
   inputPriceMicro: number;
   outputPriceMicro: number;
+  /** Absent: the column's default, 0. */
+  unitPriceMicro?: number;
   supportsTools: boolean;
   supportsReasoning: boolean;
   enabled: boolean;
@@ -98,7 +101,7 @@ export async function findModelById(id: string, tx: TDbOrTx = getDb()) {
 // each web process: named statements on the direct pool (direct-pool.ts), the same rows as Prisma's
 // MODEL and CHANNEL selects, for a fraction of the query engine's CPU.
 const MODEL_COLUMNS = `id, key, display_name AS "displayName", kind::text AS kind, upstream_model AS "upstreamModel", context_window AS "contextWindow",
-  input_price_micro AS "inputPriceMicro", output_price_micro AS "outputPriceMicro", supports_tools AS "supportsTools", supports_reasoning AS "supportsReasoning", enabled, created_at AS "createdAt"`;
+  input_price_micro AS "inputPriceMicro", output_price_micro AS "outputPriceMicro", supports_tools AS "supportsTools", supports_reasoning AS "supportsReasoning", unit_price_micro AS "unitPriceMicro", enabled, created_at AS "createdAt"`;
 const CHANNEL_COLUMNS = `id, name, type::text AS type, base_url AS "baseUrl", key_hint AS "keyHint", models, weight, priority, state::text AS state,
   disabled_reason AS "disabledReason", disabled_at AS "disabledAt", owner_account_id AS "ownerAccountId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 

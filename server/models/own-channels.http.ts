@@ -3,6 +3,7 @@
 import express, { type Request } from "express";
 import { requireAuth } from "../http/auth-context";
 import { handle } from "../http/envelope-response";
+import type { TChannelProbe } from "./channel-probe";
 import { ZCreateOwnChannelInput, ZUpdateChannelInput } from "./models.schema";
 import {
   createOwnChannel,
@@ -19,7 +20,8 @@ function own(fn: (accountId: string, req: Request) => Promise<unknown>) {
   return handle(async (req) => fn((await requireAuth(req)).account.id, req));
 }
 
-export function createOwnChannelsRouter() {
+/** probeMediaChannel: how the test button checks a media provider's channel (channel-probe.ts). */
+export function createOwnChannelsRouter(deps: { probeMediaChannel: TChannelProbe }) {
   const router = express.Router();
   router.get(
     "/v1/account/channels",
@@ -39,7 +41,7 @@ export function createOwnChannelsRouter() {
   );
   router.post(
     "/v1/account/channels/:id/test",
-    own((accountId, req) => testOwnChannel(accountId, req.params.id)),
+    own((accountId, req) => testOwnChannel(accountId, req.params.id, deps.probeMediaChannel)),
   );
   router.post(
     "/v1/account/channels/:id/enable",

@@ -8,7 +8,8 @@ import { assertFeature, getEntitlements } from "../accounts/entitlements.service
 import { AppError } from "../errors/app-error";
 import { getEnv } from "../env";
 import { sealSecret } from "../lib/secret-box";
-import { hintKey, runChannelTest, toChannelView, type TChannelTestResult } from "./channels.service";
+import type { TChannelProbe } from "./channel-probe";
+import { assertKeyFitsType, hintKey, runChannelTest, toChannelView, type TChannelTestResult } from "./channels.service";
 import * as repo from "./models.repository";
 import { listCatalogueModels } from "./models.service";
 import type { TChannelView, TCreateOwnChannelInput, TUpdateChannelInput } from "./models.schema";
@@ -48,7 +49,7 @@ export async function createOwnChannel(accountId: string, input: TCreateOwnChann
 }
 
 export async function updateOwnChannel(accountId: string, id: string, input: TUpdateChannelInput): Promise<TChannelView> {
-  await requireOwnChannel(accountId, id);
+  await assertKeyFitsType(await requireOwnChannel(accountId, id), input);
   const models = input.models ? await assertCatalogueModels(input.models) : undefined;
   if (input.base_url) await assertPublicBaseUrl(input.base_url);
   const row = await repo.updateChannelById(id, {
@@ -85,13 +86,14 @@ export async function disableOwnChannel(accountId: string, id: string): Promise<
 }
 
 /** The test button, through the SSRF guard as every request of an own channel: checked at connect time. */
-export async function testOwnChannel(accountId: string, id: string): Promise<TChannelTestResult> {
+export async function testOwnChannel(accountId: string, id: string, probe: TChannelProbe): Promise<TChannelTestResult> {
   await requireOwnChannel(accountId, id);
   const channel = await repo.findChannelWithKeyById(id);
   if (!channel) throw new AppError("not_found");
-  return runChannelTest(channel, (upstream, body) =>
-    postChatCompletion({ ...upstream, guarded: true }, body, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS }),
-  );
+  return runChannelTest(channel, {
+    post: (upstream, body) => postChatCompletion({ ...upstream, guarded: true }, body, { connectTimeoutMs: getEnv().MODEL_CONNECT_TIMEOUT_MS }),
+    probe,
+  });
 }
 
 /** The account's channel, or not_found; the edition check comes first so a lapsed plan is told why. */

@@ -59,6 +59,16 @@ export async function findTransactionByKey(key: string, db: TDbOrTx = getDb()) {
   return rows[0] ?? null;
 }
 
+/** The entries of the transaction under `key` (none when there is none). */
+export function listEntriesByKey(key: string, db: TDbOrTx = getDb()) {
+  return db.$queryRawUnsafe<{ ledgerAccountId: string; amountMicro: bigint }[]>(
+    `SELECT e.ledger_account_id AS "ledgerAccountId", e.amount_micro AS "amountMicro"
+     FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id
+     WHERE t.idempotency_key = $1 ORDER BY e.id`,
+    key,
+  );
+}
+
 /**
  * Each user's three wallet accounts, created once (never deleted: money does not vanish with an
  * account); answers the users whose wallets this statement created. Only rows not yet there are

@@ -30,6 +30,9 @@ export type TLedgerKind =
   | "withdrawal_arrive"
   | "withdrawal_return"
   | "refund"
+  | "media_hold"
+  | "media_charge"
+  | "media_release"
   | "adjustment";
 
 export const wallet = (kind: TWalletKind, accountId: string) => `${kind}:${accountId}`;
@@ -41,6 +44,12 @@ export type TLeg = { account: string; amount: number };
 export function reverseLegs(entries: { ledgerAccountId: string; amountMicro: bigint | number }[]): TLeg[] {
   return entries.map((e) => ({ account: e.ledgerAccountId, amount: -Number(e.amountMicro) }));
 }
+/** The legs of the transaction posted under `key`: empty when nothing was. */
+export async function readPostedLegs(key: string, tx?: TTx): Promise<TLeg[]> {
+  const entries = await repo.listEntriesByKey(key, tx);
+  return entries.map((e) => ({ account: e.ledgerAccountId, amount: Number(e.amountMicro) }));
+}
+
 export type TPosting = {
   key: string;
   kind: TLedgerKind;

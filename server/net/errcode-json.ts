@@ -6,12 +6,18 @@ const TIMEOUT_MS = 10_000;
 
 export type TErrcodeFail = (errcode: number, errmsg: string, opts?: { cause?: unknown }) => Error;
 
-export async function fetchErrcodeJson(url: string, fail: TErrcodeFail, opts: { name: string; payload?: object }): Promise<Record<string, unknown>> {
+/** `payload` is POSTed as JSON, `form` as multipart/form-data (uploads, which may take `timeoutMs` longer than a call). */
+export async function fetchErrcodeJson(
+  url: string,
+  fail: TErrcodeFail,
+  opts: { name: string; payload?: object; form?: FormData; timeoutMs?: number },
+): Promise<Record<string, unknown>> {
   let res: Response;
   let text: string;
   try {
-    const init: RequestInit = { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: "error" };
+    const init: RequestInit = { signal: AbortSignal.timeout(opts.timeoutMs ?? TIMEOUT_MS), redirect: "error" };
     if (opts.payload) Object.assign(init, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(opts.payload) });
+    else if (opts.form) Object.assign(init, { method: "POST", body: opts.form });
     res = await fetch(url, init);
     text = await res.text();
   } catch (err) {

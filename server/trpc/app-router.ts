@@ -6,6 +6,8 @@ import { appDataRouter } from "../apps/app-data.router";
 import { databaseSetsRouter } from "../knowledge/database/database-sets.router";
 import { marketRouter } from "../market/market.router";
 import { mediaRouter } from "../media/media.router";
+import { mediaJobsRouter } from "../media/media-jobs.router";
+import { voicesRouter } from "../media/voices.router";
 import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
@@ -15,6 +17,8 @@ export const appRouter = router({
   agents: agentsRouter,
   databaseSets: databaseSetsRouter,
   media: mediaRouter,
+  mediaJobs: mediaJobsRouter,
+  voices: voicesRouter,
   market: marketRouter,
   trainingSets: trainingSetsRouter,
   appData: appDataRouter,

@@ -63,6 +63,7 @@ export async function assembleTurn(actor: TActor, ctx: TTurnContext, decision: T
     actor,
     agent: { agentId: agent.agentId, versionId: agent.versionId, name: agent.name, config },
     modelKey: model.key,
+    modelKind: model.kind,
     dialogueId: existing?.id ?? newId(),
     existing,
     title: [...userMessage.content.trim().replace(/\s+/g, " ")].slice(0, TITLE_CHARS).join("") || agent.name,

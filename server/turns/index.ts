@@ -15,7 +15,8 @@
 // charged. Transport (chat.http.ts, apps/app-chat.http.ts, the OpenAI-compatible API, the bot
 // gateway) only picks the sink and calls the phases.
 import { getT } from "../i18n/translate";
-import type { THeadStart } from "./head-start/head-start";
+import { cancelHeadStart, type THeadStart } from "./head-start/head-start";
+import { streamMediaTurn } from "./media-turn";
 import { openTurn } from "./open";
 import type { TTurnSink } from "./sink";
 import { streamTurn } from "./stream";
@@ -30,5 +31,10 @@ export type { TActor, TTurn, TTurnContext, TTurnEnd } from "./turn";
 export async function runTurn(turn: TTurn, sink: TTurnSink, lng: string | undefined, headStart: THeadStart | null = null) {
   // An offline agent with no out-of-scope reply of its own still says something, in the reader's language.
   if (turn.offlineReply === "") turn = { ...turn, offlineReply: getT(lng, "chat")("offline.no_answer") };
+  // A picture or video model answers with a generation job, not a chat completion.
+  if (turn.modelKind === "image" || turn.modelKind === "video") {
+    await cancelHeadStart(headStart);
+    return streamMediaTurn(turn, turn.modelKind, sink, lng);
+  }
   await streamTurn(await openTurn(turn, headStart), sink, lng);
 }

@@ -85,7 +85,7 @@ async function readTurn(sessionId: string, agentId: string, input: TSendMessageI
     pickDocument(account, agent.config, input.ufids[0], existing),
   ]);
   const m = routing.model;
-  const model = m ? { key: m.key, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
+  const model = m ? { key: m.key, kind: m.kind, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
   const ctx: TTurnContext = { agent, existing, rows: dialogueId ? rows : [], model, document, bill };
   return { account, ctx, quota };
 }

@@ -8,6 +8,8 @@ import type { TFunctionStep } from "../dialogues/chat.schema";
 import type { TPassage } from "./prompt-assembly";
 
 export type TTurnUsage = { prompt_tokens: number; completion_tokens: number };
+/** A picture or video the reply is made of (an agent on a generation model), at an address readers can open. */
+export type TTurnMedia = { kind: "image" | "video"; url: string; mime: string; posterUrl: string | null };
 
 export type TTurnSink = {
   /** Aborted when whoever waits for the reply went away: the turn stops asking the model. */
@@ -18,8 +20,8 @@ export type TTurnSink = {
   delta(piece: { content: string; reasoning?: string }): void;
   /** A tool the agent called, with what it was given and what it answered. */
   tool(step: TFunctionStep): void;
-  /** The reply ended (done, or stopped by the user; a reader who went away gets nothing more): what it drew on and used. */
-  finish(end: { userMessageId: string; passages: TPassage[]; usage: TTurnUsage; stopped: boolean }): void;
+  /** The reply ended (done, or stopped by the user; a reader who went away gets nothing more): its text, what it drew on and used. */
+  finish(end: { userMessageId: string; content: string; passages: TPassage[]; usage: TTurnUsage; stopped: boolean; media?: TTurnMedia[] }): void;
   /** The output review withheld the rest of the reply: the words to show instead. */
   censor(words: string): void;
   /** The turn was refused or failed: the error envelope, in the reader's language. */

@@ -171,7 +171,7 @@ export async function streamTurn(opening: TTurnOpening, sink: TTurnSink, lng: st
   if (outcome === "failed") return sink.fail(mapError(failure, lng).envelope);
   // A reader who went away reads nothing more; one who pressed stop is told the reply ended.
   if (outcome === "stopped" && !stoppedByUser) return;
-  sink.finish({ userMessageId: turn.userMessage.id, passages: turn.passages, usage, stopped: outcome === "stopped" });
+  sink.finish({ userMessageId: turn.userMessage.id, content, passages: turn.passages, usage, stopped: outcome === "stopped" });
 }
 
 /** Tool-call deltas come in pieces keyed by index: the id and name first, the arguments after. */

@@ -19,6 +19,8 @@ export type TTurn = {
   actor: TActor;
   agent: { agentId: string; versionId: string; name: string; config: TAgentInput };
   modelKey: string;
+  /** The model's kind: a picture or video model answers with a generation job (media-turn.ts). */
+  modelKind?: string;
   dialogueId: string;
   /** Null when this turn starts the dialogue. */
   existing: repo.TDialogueRow | null;
@@ -52,9 +54,17 @@ export type TTurnEnd = {
   dialogueId: string;
   usage: { prompt_tokens: number; completion_tokens: number };
 };
-export type TAppTurnPart = { appId: string; source: string; accountId: string | null; visitorId: string | null; onFinished?: (end: TTurnEnd) => Promise<void> };
+export type TAppTurnPart = {
+  appId: string;
+  source: string;
+  accountId: string | null;
+  visitorId: string | null;
+  /** What the app may answer with (text, voice, image, video); an agent that draws needs image, one that films video. */
+  outputModes?: string[];
+  onFinished?: (end: TTurnEnd) => Promise<void>;
+};
 
-export type TModelInfo = { key: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
+export type TModelInfo = { key: string; kind?: string; supportsTools: boolean; contextWindow: number; enabled: boolean };
 
 /** What a turn reads from the database; the decide and assemble phases make the prompt from it without further reads. */
 export type TTurnContext = {

@@ -7,7 +7,7 @@ import express, { type Request, type Response } from "express";
 import { logger } from "../lib/logger";
 import { getFileStore } from "./file-store";
 import type { TStoredFile } from "./stored-file";
-import { isPublicKey } from "./uploads.service";
+import { isPublicKey, readIconOriginal } from "./uploads.service";
 
 /** Streams a stored file with the headers every file answer carries. */
 export function sendStoredFile(res: Response, file: TStoredFile, cacheControl: string) {
@@ -52,11 +52,15 @@ export function createFilesRouter() {
             .get(key, req.headers.range)
             .catch(() => null)
         : null;
-    if (!file) {
-      res.status(404).type("text/plain").send("Not found");
+    if (file) {
+      sendStoredFile(res, file, "public, max-age=31536000, immutable");
       return;
     }
-    sendStoredFile(res, file, "public, max-age=31536000, immutable");
+    // An icon whose 200x200 copy the worker has not made yet: its original, kept by nobody, since
+    // the copy will answer this address soon.
+    const original = key ? await readIconOriginal(key, req.headers.range) : null;
+    if (original) sendStoredFile(res, original, "no-store");
+    else res.status(404).type("text/plain").send("Not found");
   });
   return router;
 }

@@ -38,3 +38,12 @@ export const META_SUFFIX = ".meta.json";
 export function isValidKey(key: string) {
   return key.length <= 300 && KEY_PATTERN.test(key) && !key.split("/").some((s) => s === "." || s === ".." || s.includes("..")) && !key.endsWith(META_SUFFIX);
 }
+
+/**
+ * Where a file made from a stored one lives: beside it, as `<key without extension>.<variant>.<ext>`
+ * (media/a/x.png → media/a/x.thumb.webp), so the folder that serves the original serves it too.
+ */
+export function derivedFileKey(key: string, variant: string, ext: string) {
+  const base = key.replace(/\.[A-Za-z0-9]+$/, "");
+  return `${base}.${variant}.${ext}`;
+}

@@ -12,6 +12,8 @@ export const IMAGE_SIDES = { minSide: 300, maxSide: 5000 } as const;
 export const IMAGE_MAX_BYTES = { small: 5 * MB, medium: 10 * MB, large: 20 * MB } as const;
 
 export const AVATAR_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.small, ...IMAGE_SIDES };
+/** An app's icon is shown at 200x200 (the worker crops and scales it to that), so 200 px a side will do. */
+export const ICON_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.small, minSide: 200, maxSide: IMAGE_SIDES.maxSide };
 export const CERTIFICATION_IMAGE_LIMITS: TImageLimits = { maxBytes: IMAGE_MAX_BYTES.medium, ...IMAGE_SIDES };
 export const CERTIFICATE_FILE_MAX_BYTES = 10 * MB;
 

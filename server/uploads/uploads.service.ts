@@ -14,13 +14,16 @@
 //   assertFileCount(n, max)        the per-form count (PER_FORM in upload-limits.ts)
 //   storeFile(folder, file)        writes an accepted file under a fresh key, returns the key
 //   deleteFiles(keys)              best-effort removal
+//   storePublicIcon(account, bytes) an app's icon (200 px a side will do), made 200x200 by the worker
 // Limits live in upload-limits.ts (shared with the browser); refusals are AppErrors of the catalogue.
 import { AppError } from "../errors/app-error";
+import { enqueueJob } from "../jobs/jobs";
 import { logger } from "../lib/logger";
 import { declaredTypeOf } from "./declared-type";
 import { getFileStore, newFileKey } from "./file-store";
 import { agreesWithDeclared, decodeText, FILE_TYPES, isExecutable, readImageSize, sniffType, type TFileKind } from "./sniff";
-import { AVATAR_LIMITS, type TFileLimits, type TImageLimits } from "./upload-limits";
+import { derivedFileKey, type TStoredFile } from "./stored-file";
+import { AVATAR_LIMITS, ICON_LIMITS, type TFileLimits, type TImageLimits } from "./upload-limits";
 
 export type TAcceptedFile<K extends TFileKind = TFileKind> = { bytes: Buffer; kind: K; mime: string; ext: string; size: number };
 export type TAcceptedImage = TAcceptedFile<"jpeg" | "png"> & { width: number; height: number };
@@ -68,7 +71,10 @@ export function acceptImage(bytes: Buffer | null | undefined, limits: TImageLimi
   if (!size) throw new AppError("file_empty_or_prohibited");
   const { width, height } = size;
   if (Math.min(width, height) < limits.minSide || Math.max(width, height) > limits.maxSide) {
-    throw new AppError("image_size_out_of_range", { data: { width, height, min_side: limits.minSide, max_side: limits.maxSide } });
+    throw new AppError("image_size_out_of_range", {
+      params: { min_side: limits.minSide, max_side: limits.maxSide },
+      data: { width, height, min_side: limits.minSide, max_side: limits.maxSide },
+    });
   }
   return { ...describeFile(bytes, kind), width, height };
 }
@@ -159,4 +165,41 @@ export async function storePublicImage(accountId: string, bytes: Buffer | undefi
   const image = acceptImage(bytes, AVATAR_LIMITS);
   const key = await storeFile(`images/${accountId}`, image);
   return { url: toPublicFileUrl(key) };
+}
+
+const ICON_SUFFIX = ".icon.png";
+
+/**
+ * An app's icon: kept like any public picture (200 px a side at least), then made into a 200x200
+ * PNG beside it by the worker (the job "media.derive"). The answer is that PNG's URL at once, and
+ * until the worker has written it /files/ serves the original there (readIconOriginal). The app,
+ * whenever its form is saved, keeps a URL that shows the icon before and after the job, so nothing
+ * depends on which finishes first; rewriting apps' icon URLs when the job ends would race the form
+ * (the app may be saved before the job ends, after it, or never).
+ */
+export async function storePublicIcon(accountId: string, bytes: Buffer | undefined) {
+  const image = acceptImage(bytes, ICON_LIMITS);
+  const key = await storeFile(`images/${accountId}`, image);
+  try {
+    await enqueueJob("media.derive", { fileKey: key, purpose: "icon" }, { jobId: `icon-${key.replace(/[^A-Za-z0-9_-]/g, "_")}` });
+  } catch (err) {
+    logger.warn({ err, key }, "could not queue an icon's 200x200 copy: its original is shown");
+  }
+  return { url: toPublicFileUrl(derivedFileKey(key, "icon", "png")) };
+}
+
+/**
+ * For an icon's 200x200 copy that is not made yet (or could not be), the original it comes from:
+ * JPG and PNG are the kinds an icon may be. Null for any other key.
+ */
+export async function readIconOriginal(key: string, range?: string): Promise<TStoredFile | null> {
+  if (!key.endsWith(ICON_SUFFIX) || !isPublicKey(key)) return null;
+  const base = key.slice(0, -ICON_SUFFIX.length);
+  for (const ext of [FILE_TYPES.png.ext, FILE_TYPES.jpeg.ext]) {
+    const file = await getFileStore()
+      .get(`${base}.${ext}`, range)
+      .catch(() => null);
+    if (file) return file;
+  }
+  return null;
 }

@@ -3,8 +3,10 @@
 // the input, attaches a picture and sends it (the model receives an image content part, the
 // conversation shows the picture), has the reply read aloud (the speech model is asked with the
 // reply's text and the browser plays the audio), then reloads and reopens the dialogue from the
-// history: the picture is still there. Refusals: an app without voice input shows no microphone,
-// and a file that is not a picture is refused in the reader's language with nothing sent upstream.
+// history: the picture is still there. An app that auto-plays plays each reply from the audio its
+// stream closed with (close.audio), without asking for speech again. Refusals: an app without
+// voice input shows no microphone, and a file that is not a picture is refused in the reader's
+// language with nothing sent upstream.
 //
 // The models are on a loopback fake upstream this file starts (it records what it receives): a
 // chat model for the agent and a voice model for transcription and speech, added through the
@@ -220,6 +222,34 @@ describe("H5 voice and pictures on a phone", () => {
       ["assistant", []],
     ]);
     if (process.env.H5_SHOTS) await page.screenshot({ path: `${process.env.H5_SHOTS}/h5-media-history.png` });
+    await context.close();
+  });
+
+  it("auto-plays a finished reply from the audio its stream closed with, asking for no speech again", async () => {
+    const { appId } = await makeMediaApp({ input_modes: ["text"], output_modes: ["text", "voice"], auto_play: true, speaker: "coral" });
+    const { context, page } = await phonePage("en");
+    const requests = watchRequests(page);
+    const files: string[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith("/files/media/")) files.push(url.pathname);
+    });
+    const spokenBefore = fake.audio.filter((a) => a.kind === "speech").length;
+    await page.goto(`/mobi/dialogue?app=${appId}`);
+    await hydrated(page);
+    await page.locator("[data-testid=h5-text]").fill("Describe the picture");
+    await page.locator("[data-testid=h5-send]").click();
+    expect(await lastAnswerStatus(page)).toBe("done");
+    // The server spoke the finished reply once, in the app's announcer, before the stream closed.
+    const spoken = fake.audio.filter((a) => a.kind === "speech");
+    expect(spoken).toHaveLength(spokenBefore + 1);
+    expect(spoken.at(-1)).toMatchObject({ key: voice.key, body: { input: REPLY, voice: "coral" } });
+    // The page plays that kept file to its end, and never calls the speech endpoint.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __zlAudio: string[] }).__zlAudio), { timeout: 15_000 }).toEqual(["playing", "ended"]);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\/files\/media\/[^/]+\/speech\//);
+    expect(requests).not.toContain("/api/v2/app/speech");
+    expect(await page.locator("[data-testid=h5-answer]").last().textContent()).toContain(REPLY);
     await context.close();
   });
 

@@ -79,12 +79,14 @@ describe("multimedia library", () => {
     // The long name shows its first 10 characters, an ellipsis and the extension.
     expect(await card.locator("[data-testid=media-name]").textContent()).toBe("2026春季新品发布….png");
     expect(await card.locator("[data-testid=media-name]").getAttribute("title")).toBe(longName);
+    // The card shows the original (800 px wide) until the worker has made its thumbnail (400 px).
     await page.waitForFunction(() => {
       const img = document.querySelector<HTMLImageElement>("[data-testid=media-card] img");
-      return Boolean(img?.complete && img.naturalWidth === 800);
+      return Boolean(img?.complete && [800, 400].includes(img.naturalWidth));
     });
-    const src = await card.locator("img").getAttribute("src");
-    expect(src).toMatch(/^\/files\/media\/[^/]+\/[A-Za-z0-9_-]+\.png$/);
+    const shown = await card.locator("img").getAttribute("src");
+    expect(shown).toMatch(/^\/files\/media\/[^/]+\/[A-Za-z0-9_-]+(\.thumb\.webp|\.png)$/);
+    const src = shown!.replace(/\.thumb\.webp$/, ".png");
     expect(await page.getByTestId("media-quota").textContent()).toMatch(/^Today 1\/100 uploads/);
 
     // Preview.
@@ -108,6 +110,18 @@ describe("multimedia library", () => {
     await page.locator("[data-testid=media-name]", { hasText: "Spring banner.png" }).waitFor();
     await page.reload();
     await page.locator("[data-testid=media-name]", { hasText: "Spring banner.png" }).waitFor();
+    // The worker has made the thumbnail (sharp, in its own process): the grid shows it, 400 px wide.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await card.locator("img").waitFor();
+          return card.locator("img").getAttribute("src");
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(src.replace(/\.png$/, ".thumb.webp"));
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>("[data-testid=media-card] img")?.naturalWidth === 400);
     await shot(page, "multimedia-desktop");
 
     // The table view shows the same item.

@@ -1,7 +1,8 @@
 // The model registry and channels in a real browser: an administrator adds a model and a
 // channel pointing at a loopback fake upstream, tests it, sees a banned key take the channel out
 // with the reason, and is refused deleting an enabled channel; a weight of 101 is refused as
-// typed. Accounts see the catalogue and, by edition, their own keys or the upgrade hint.
+// typed. An image model is priced per picture and served by a Kling channel, whose key rule and test
+// button are Kling's own. Accounts see the catalogue and, by edition, their own keys or the upgrade hint.
 // With SCREENSHOT_DIR set, the pages are also saved at desktop and phone size in zh_hans and en.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -10,10 +11,12 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
+import { startFakeKling } from "../fakes/fake-kling";
 import { startFakeOpenai } from "../fakes/fake-openai";
 
 let browser: Browser;
 let fake: Awaited<ReturnType<typeof startFakeOpenai>>;
+let kling: Awaited<ReturnType<typeof startFakeKling>>;
 const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 const SHOTS = process.env.SCREENSHOT_DIR;
@@ -47,11 +50,19 @@ const row = (page: Page, name: string) => page.locator(`[data-testid=channel-row
 beforeAll(async () => {
   browser = await launchBrowser();
   fake = await startFakeOpenai();
+  kling = await startFakeKling();
 });
 afterAll(async () => {
   await browser?.close();
   await fake?.close();
+  await kling?.close();
 });
+
+/** Picks an option of an antd select by its label. */
+async function choose(page: Page, testId: string, label: string) {
+  await page.getByTestId(testId).click();
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${label}"]`).click();
+}
 
 describe("model registry and channels", () => {
   it("an administrator adds a model and a channel, tests it, and sees a banned key disable it", async () => {
@@ -130,6 +141,63 @@ describe("model registry and channels", () => {
     expect(await row(page, name).getByTestId("channel-disabled-reason").innerText()).toBe("The key was banned by the model provider");
     await open(page, "/modelProducer");
     expect(await row(page, name).getByTestId("channel-disabled-reason").innerText()).toBe("The key was banned by the model provider");
+    expect(errors).toEqual([]);
+    await admin.close();
+  });
+
+  it("an administrator adds an image model priced per picture and a Kling channel for it, and tests it", async () => {
+    const admin = await makeSignedIn(["platform_admin"]);
+    const page = await admin.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const modelKey = `e2e-image-${run}`;
+
+    // An image model has a price per picture instead of a context window and token prices.
+    await open(page, "/model");
+    await page.getByTestId("model-add").click();
+    await page.getByTestId("model-key").fill(modelKey);
+    await page.getByTestId("model-display-name").fill("可灵图片");
+    await page.getByTestId("model-input-price").waitFor();
+    await choose(page, "model-kind", "Image");
+    await page.getByTestId("model-unit-price").waitFor();
+    expect(await page.getByTestId("model-input-price").count()).toBe(0);
+    expect(await page.getByTestId("model-context-window").count()).toBe(0);
+    await page.getByText("Yuan per picture generated.").waitFor();
+    await page.getByTestId("model-upstream").fill("kling-v1");
+    await page.getByTestId("model-unit-price").fill("0.05");
+    await page.getByTestId("model-save").click();
+    const modelRow = page.locator(`[data-testid=model-row][data-key="${modelKey}"]`);
+    await modelRow.waitFor();
+    expect(await modelRow.getByTestId("model-unit-price-cell").innerText()).toBe("0.05 Z / picture");
+    const [stored] = await sql("SELECT unit_price_micro, kind::text AS kind FROM model WHERE key = $1", [modelKey]);
+    expect(stored).toEqual({ unit_price_micro: 50_000, kind: "image" });
+
+    // A Kling channel: its usual address is suggested, and its key must be accessKey:secretKey.
+    const name = `e2e kling ${run}`;
+    await open(page, "/modelProducer");
+    await page.getByTestId("channel-add").click();
+    await page.getByTestId("channel-name").fill(name);
+    await choose(page, "channel-type", "Kling (images, video)");
+    expect(await page.getByTestId("channel-base-url").getAttribute("placeholder")).toBe("https://api-beijing.klingai.com");
+    expect(await page.getByTestId("channel-key").getAttribute("placeholder")).toBe("accessKey:secretKey");
+    await page.getByTestId("channel-base-url").fill(kling.url);
+    await page.getByTestId("channel-key").fill("only-the-access-key");
+    await page.getByText("A Kling key is the access key and the secret key joined by a colon: accessKey:secretKey").waitFor();
+    await page.getByTestId("channel-key").fill(kling.secret);
+    await page.getByText("A Kling key is the access key and the secret key joined by a colon: accessKey:secretKey").waitFor({ state: "detached" });
+    await page.locator("[data-testid=channel-models] input").fill(modelKey);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("channel-save").click();
+    await row(page, name).waitFor();
+    expect(await row(page, name).innerText()).toContain("Kling (images, video)");
+    expect(await row(page, name).innerText()).toContain(kling.secret.slice(-4));
+
+    // The test button asks Kling for its task list with a signed token; nothing is generated.
+    await row(page, name).getByTestId("channel-test").click();
+    await page.getByText(/The channel answered in \d+ ms/).waitFor();
+    expect(kling.requests.map((r) => `${r.method} ${r.path}${r.query}`)).toEqual(["GET /v1/images/generations?pageNum=1&pageSize=1"]);
+    expect(kling.tasks.size).toBe(0);
     expect(errors).toEqual([]);
     await admin.close();
   });

@@ -46,6 +46,10 @@ const QUERIES: Record<string, (ids: TIds) => string> = {
   discussion: (i) => `id=${i.app}`,
   customer: (i) => `id=${i.account}`,
   search: () => "q=agent",
+  // The generation screens with a library picture handed in (as the picker answers), the gallery filtered.
+  drawing: (i) => `media_id=${i.media}`,
+  video_generation: (i) => `media_id=${i.media}`,
+  generations: () => "kind=image",
 };
 
 async function signedInContext(accountId: string) {

@@ -7,12 +7,16 @@
 //   headers {appId, connectionId, contentType, messageId, time, topic} and the message as a JSON
 //   string in `data`; the client's ACKs ({code: 200, headers: {messageId}, ...}) are recorded;
 // - the session webhook each message carries, the app's accessToken, the robot's batchSend and
-//   groupMessages/send, and AI cards (createAndDeliver, then PUT /v1.0/card/streaming), all recorded.
+//   groupMessages/send (markdown, text, and pictures by photoURL: an uploaded media_id of the app or
+//   a link), and AI cards (createAndDeliver, then PUT /v1.0/card/streaming), all recorded;
+// - the older host's media upload (POST /media/upload?access_token=..., multipart fields "type" and
+//   "media", DingTalk's formats and sizes), answering a media_id; the tests point both hosts here.
 // Error codes marked "fake's own" stand where DingTalk's exact code does not matter to the client.
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { isMp4, isMultipart, readForm, sniffPicture } from "./multipart-form";
 
 export const ROBOT_TOPIC = "/v1.0/im/bot/messages/get";
 
@@ -44,6 +48,29 @@ export type TFakeRobotMessage = {
 type TFrame = { specVersion: string; type: "SYSTEM" | "CALLBACK" | "EVENT"; headers: Record<string, string>; data: string };
 type TAnswer = { code: number; headers: Record<string, string>; message: string; data: string };
 
+export type TDingtalkMedia = { clientId: string; type: string; filename: string; mime: string; bytes: Buffer };
+
+const MB = 1024 * 1024;
+/** Media files by type: the most bytes, and the formats DingTalk takes. */
+const MEDIA_RULES: Record<string, { max: number; accepts: (b: Buffer) => boolean }> = {
+  image: { max: 20 * MB, accepts: (b) => ["png", "jpeg", "gif", "bmp"].includes(sniffPicture(b) ?? "") },
+  video: { max: 20 * MB, accepts: isMp4 },
+  voice: { max: 2 * MB, accepts: () => true },
+  file: { max: 20 * MB, accepts: () => true },
+};
+
+/** Whether a robot message's parameters fit its template (the keys the robot may send). */
+function robotParamOk(msgKey: unknown, param: Record<string, unknown>, mediaOf: (id: string) => TDingtalkMedia | undefined, caller: string) {
+  if (msgKey === "sampleMarkdown") return typeof param.title === "string" && typeof param.text === "string";
+  if (msgKey === "sampleText") return typeof param.content === "string" && param.content.length > 0;
+  if (msgKey === "sampleImageMsg") {
+    const url = param.photoURL;
+    if (typeof url !== "string") return false;
+    return /^https?:\/\//.test(url) || (mediaOf(url)?.clientId === caller && mediaOf(url)?.type === "image");
+  }
+  return false;
+}
+
 export type TCardRecord = {
   outTrackId: string;
   broken?: boolean;
@@ -68,6 +95,8 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
   const batchSends: Array<Record<string, unknown>> = [];
   const groupSends: Array<Record<string, unknown>> = [];
   const cards = new Map<string, TCardRecord>();
+  const media = new Map<string, TDingtalkMedia>();
+  const mediaUploads: Array<{ mediaId: string } & TDingtalkMedia> = [];
   let refuseConnections = false;
   let connectionsOpened = 0;
   const connectionAttempts = new Map<string, number>();
@@ -89,6 +118,7 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
     const raw = Buffer.concat(chunks).toString("utf8");
     const url = new URL(req.url ?? "/", "http://fake");
     const method = req.method ?? "GET";
+    if (method === "POST" && url.pathname === "/media/upload") return uploadMedia(req, res, url, Buffer.concat(chunks));
     let body: Record<string, unknown> = {};
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
@@ -142,8 +172,7 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
         typeof body.msgParam === "string" &&
         (() => {
           try {
-            const p = JSON.parse(body.msgParam as string) as { title?: unknown; text?: unknown };
-            return typeof p.title === "string" && typeof p.text === "string";
+            return robotParamOk(body.msgKey, JSON.parse(body.msgParam as string) as Record<string, unknown>, (id) => media.get(id), caller!);
           } catch {
             return false;
           }
@@ -151,7 +180,7 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
       const okTarget = group
         ? typeof body.openConversationId === "string" && body.openConversationId.length > 0
         : Array.isArray(body.userIds) && body.userIds.length > 0;
-      if (body.robotCode !== caller || body.msgKey !== "sampleMarkdown" || !okParam || !okTarget)
+      if (body.robotCode !== caller || !okParam || !okTarget)
         return json(res, 400, { requestid: requestId(), code: "invalidParameter", message: "fake's own: bad robot message" });
       (group ? groupSends : batchSends).push(body);
       return json(res, 200, group ? { processQueryKey: requestId() } : { processQueryKey: requestId(), invalidStaffIdList: [], flowControlledStaffIdList: [] });
@@ -196,6 +225,27 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
 
     json(res, 404, { requestid: requestId(), code: "notFound", message: `fake: no ${method} ${url.pathname}` });
   });
+
+  /** The older host's media upload: the token in the query, {errcode, errmsg} answers. */
+  async function uploadMedia(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer) {
+    const errcode = (code: number, errmsg: string) => json(res, 200, { errcode: code, errmsg });
+    const t = tokens.get(url.searchParams.get("access_token") ?? "");
+    if (!t || t.until <= Date.now()) return errcode(40014, "不合法的access_token");
+    if (!isMultipart(req.headers["content-type"])) return errcode(41005, "缺少多媒体文件数据");
+    const form = await readForm(req.headers["content-type"]!, body).catch(() => null);
+    const type = form?.fields.type ?? url.searchParams.get("type") ?? "";
+    const rule = MEDIA_RULES[type];
+    if (!rule) return errcode(40004, "不合法的媒体文件类型");
+    const file = form?.files.find((f) => f.field === "media");
+    if (!file || !file.filename || !file.bytes.length) return errcode(41005, "缺少多媒体文件数据");
+    if (file.bytes.length > rule.max) return errcode(40006, "不合法的文件大小");
+    if (!rule.accepts(file.bytes)) return errcode(40005, "不合法的文件类型");
+    const mediaId = `@lA${crypto.randomBytes(18).toString("base64url")}`;
+    const record = { clientId: t.clientId, type, filename: file.filename, mime: file.mime, bytes: file.bytes };
+    media.set(mediaId, record);
+    mediaUploads.push({ mediaId, ...record });
+    json(res, 200, { errcode: 0, errmsg: "ok", type, media_id: mediaId, created_at: Date.now() });
+  }
 
   const wss = new WebSocketServer({ noServer: true });
   server.on("upgrade", (req, socket, head) => {
@@ -336,6 +386,9 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
     batchSends,
     groupSends,
     cards,
+    /** An uploaded media file by its media_id, with its bytes. */
+    media: (mediaId: string) => media.get(mediaId),
+    mediaUploads,
     connectionOpens,
     get tokenRequests() {
       return tokenRequests;
@@ -382,7 +435,7 @@ export async function startFakeDingtalk(app: TFakeDingtalkApp, opts: { corpId?: 
       for (const t of tokens.values()) t.until = 0;
     },
     /** The environment that points Zelin at this fake. */
-    env: (): Record<string, string> => ({ DINGTALK_API_BASE: base }),
+    env: (): Record<string, string> => ({ DINGTALK_API_BASE: base, DINGTALK_OAPI_BASE: base }),
     async close() {
       for (const ws of sockets.keys()) ws.terminate();
       wss.close();

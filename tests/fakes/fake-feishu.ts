@@ -2,6 +2,8 @@
 // - the open API: tenant_access_token/internal, bot/v3/info, im/v1/messages create, reply and
 //   patch, with Feishu's answers and refusals (bad secret, unknown token, unknown message, a card
 //   too big or not shared, more than 5 updates a second to one message), each call recorded;
+//   uploads (im/v1/images for pictures, im/v1/files for videos and files: multipart, Feishu's
+//   fields, formats and sizes) whose keys image, media and file messages must name;
 // - the long connection the SDK's WSClient holds: POST /callback/ws/endpoint gives a one-time
 //   wss URL, then protobuf frames (pbbp2.Frame: ping/pong control frames, event data frames
 //   answered by an ACK frame), encoded here by hand from the schema so the SDK's own decoder
@@ -13,6 +15,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { isMp4, isMultipart, readForm, sniffPicture, type TForm } from "./multipart-form";
 
 export type TFakeFeishuApp = {
   appId: string;
@@ -58,6 +61,11 @@ export type TFakeUser = { openId: string; name?: string };
 
 const CARD_MAX_BYTES = 30 * 1024;
 const PATCHES_PER_SECOND = 5;
+const MB = 1024 * 1024;
+const FILE_TYPES = ["opus", "mp4", "pdf", "doc", "xls", "ppt", "stream"];
+
+/** What an app uploaded: a picture (image_key) or a file (file_key), with its bytes. */
+export type TFeishuUpload = { appId: string; kind: "image" | "file"; fileType?: string; fileName?: string; durationMs?: number; bytes: Buffer };
 
 export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConfig?: Partial<TClientConfig> }) {
   const apps = new Map(opts.apps.map((a) => [a.appId, a]));
@@ -68,6 +76,7 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
   const sent: TFeishuSent[] = [];
   const requests: { method: string; path: string; appId: string | null; code: number }[] = [];
   const uuids = new Map<string, TFeishuSent>();
+  const uploads = new Map<string, TFeishuUpload>();
   const tickets = new Map<string, string>();
   const sockets = new Map<string, Set<WebSocket>>();
   const pings = new Map<string, number>();
@@ -82,6 +91,7 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://fake");
+      if (isMultipart(req.headers["content-type"])) return void upload(req, res, url, Buffer.concat(chunks));
       let body: any;
       try {
         body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
@@ -163,6 +173,52 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
     answer(res, 404, { code: 404, msg: "404 page not found" }, req, appId);
   }
 
+  /** im/v1/images and im/v1/files: Feishu's fields, sizes and formats; answers the new key. */
+  async function upload(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer) {
+    const appId = tokens.get((req.headers.authorization ?? "").replace(/^Bearer /, "")) ?? null;
+    const refuse = (code: number, msg: string) => answer(res, 400, { code, msg }, req, appId);
+    if (!appId) return refuse(99991663, "Invalid access token for authorization. Please make a request with token attached.");
+    const form: TForm | null = await readForm(req.headers["content-type"]!, raw).catch(() => null);
+    if (!form || req.method !== "POST") return refuse(234001, "Invalid request param.");
+    if (url.pathname === "/open-apis/im/v1/images") {
+      const image = form.files.find((f) => f.field === "image");
+      if (!["message", "avatar"].includes(form.fields.image_type ?? "") || !image) return refuse(234001, "Invalid request param.");
+      if (!image.bytes.length) return refuse(234010, "File's size can't be 0.");
+      if (image.bytes.length > 10 * MB) return refuse(234006, "The file size exceed the max value.");
+      if (!sniffPicture(image.bytes)) return refuse(234011, "Can't regonnize the image format.");
+      const key = `img_v3_${crypto.randomBytes(12).toString("hex")}`;
+      uploads.set(key, { appId, kind: "image", bytes: image.bytes });
+      return answer(res, 200, { code: 0, msg: "success", data: { image_key: key } }, req, appId);
+    }
+    if (url.pathname === "/open-apis/im/v1/files") {
+      const file = form.files.find((f) => f.field === "file");
+      const { file_type: type, file_name: name, duration } = form.fields;
+      if (!FILE_TYPES.includes(type ?? "") || !name || !file || (duration !== undefined && !/^\d+$/.test(duration)))
+        return refuse(234001, "Invalid request param.");
+      if (!file.bytes.length) return refuse(234010, "File's size can't be 0.");
+      if (file.bytes.length > 30 * MB) return refuse(234006, "The file size exceed the max value.");
+      if (type === "mp4" && !isMp4(file.bytes)) return refuse(234001, "Invalid request param.");
+      const key = `file_v3_${crypto.randomBytes(12).toString("hex")}`;
+      uploads.set(key, { appId, kind: "file", fileType: type, fileName: name, durationMs: duration ? Number(duration) : undefined, bytes: file.bytes });
+      return answer(res, 200, { code: 0, msg: "success", data: { file_key: key } }, req, appId);
+    }
+    answer(res, 404, { code: 404, msg: "404 page not found" }, req, appId);
+  }
+
+  /** Whether an image, media or file message names keys this app uploaded (a media message an MP4, with an optional cover). */
+  function uploadedKeysOk(appId: string, msgType: string, content: any) {
+    const own = (key: unknown, kind: "image" | "file") => typeof key === "string" && uploads.get(key)?.appId === appId && uploads.get(key)?.kind === kind;
+    if (msgType === "image") return own(content?.image_key, "image");
+    if (msgType === "file") return own(content?.file_key, "file");
+    if (msgType === "media")
+      return (
+        own(content?.file_key, "file") &&
+        uploads.get(content.file_key)?.fileType === "mp4" &&
+        (content.image_key === undefined || own(content.image_key, "image"))
+      );
+    return true;
+  }
+
   function deliver(
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -171,7 +227,8 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
     where: Pick<TFeishuSent, "kind" | "chatId" | "receiveIdType" | "receiveId" | "replyTo">,
   ) {
     const msgType = String(body.msg_type ?? "");
-    if (!["text", "post", "interactive"].includes(msgType)) return answer(res, 400, { code: 230001, msg: "invalid msg_type" }, req, appId);
+    if (!["text", "post", "interactive", "image", "media", "file"].includes(msgType))
+      return answer(res, 400, { code: 230001, msg: "invalid msg_type" }, req, appId);
     let content: any;
     if (msgType === "interactive") {
       const card = parseCard(body.content);
@@ -183,6 +240,8 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
       } catch {
         return answer(res, 400, { code: 230001, msg: "invalid content" }, req, appId);
       }
+      if (!uploadedKeysOk(appId, msgType, content))
+        return answer(res, 400, { code: 230001, msg: "Your request contains an invalid request parameter, ext=invalid image_key or file_key" }, req, appId);
     }
     const uuidKey = body.uuid ? `${appId}:${body.uuid}` : null;
     let record = uuidKey ? uuids.get(uuidKey) : undefined;
@@ -311,6 +370,8 @@ export async function startFakeFeishu(opts: { apps: TFakeFeishuApp[]; clientConf
     sent,
     requests,
     acks,
+    /** An upload by its image_key or file_key, with its bytes. */
+    upload: (key: string) => uploads.get(key),
     addApp(a: TFakeFeishuApp) {
       apps.set(a.appId, a);
     },

@@ -64,6 +64,7 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
   const audio: TAudioReceived[] = [];
   let transcript = "transcribed text";
   let speechAudio: Buffer = FAKE_MP3;
+  let speechFailure: 500 | 429 | null = null;
   const sockets = new Set<Socket>();
   let aborts = 0;
   const abortWaiters: Array<() => void> = [];
@@ -100,6 +101,13 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
         speechBody = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {}
       audio.push({ key, kind: "speech", model: String(speechBody?.model ?? ""), file: null, filename: null, body: speechBody });
+      // OpenAI's own refusals: a server error, or the rate limit with its Retry-After.
+      if (speechFailure === 500)
+        return sendJson(res, 500, { error: { message: "The server had an error while processing your request.", type: "server_error", code: null } });
+      if (speechFailure === 429) {
+        res.setHeader("retry-after", "1");
+        return sendJson(res, 429, { error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } });
+      }
       res.writeHead(200, { "content-type": "audio/mpeg" }).end(speechAudio);
       return;
     }
@@ -193,6 +201,10 @@ export async function startFakeOpenai(opts: { record?: boolean } = {}) {
     /** What /audio/speech answers from now on (FAKE_MP3 is not playable; a browser test needs real audio). */
     setSpeechAudio(bytes: Buffer) {
       speechAudio = bytes;
+    },
+    /** /audio/speech refuses from now on as OpenAI does (500 server_error, 429 rate limit); null answers again. */
+    failSpeech(status: 500 | 429 | null) {
+      speechFailure = status;
     },
     receivedFor: (key: string) => received.filter((r) => r.key === key),
     get received() {

@@ -12,6 +12,7 @@ import { freePort, startBotGateway, startWeb, startWorker } from "./platform";
 import { startFakeWechat } from "../fakes/fake-wechat";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { makeWechatMerchant, startFakeWechatPay } from "../fakes/fake-wechatpay";
+import { startFakeKling } from "../fakes/fake-kling";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,6 +27,9 @@ declare module "vitest" {
     chatModelKey: string;
     /** The loopback WeChat Pay (API v3) the web instances pay through: POST <url>/__fake/pay {out_trade_no} plays the payer. */
     wechatPayUrl: string;
+    /** Picture and video models on the loopback Kling, made the way an administrator would (priced per picture and per second). */
+    imageModelKey: string;
+    videoModelKey: string;
   }
 }
 
@@ -58,6 +62,38 @@ async function configureChatModel(webUrl: string, upstreamBase: string) {
     base_url: upstreamBase,
     key: E2E_UPSTREAM_KEY,
     models: [E2E_MODEL_KEY],
+    weight: 1,
+  });
+}
+
+export const E2E_IMAGE_MODEL_KEY = "zelin-e2e-kling-image";
+export const E2E_VIDEO_MODEL_KEY = "zelin-e2e-kling-video";
+
+/** Kling's picture and video models and one channel for both, through the admin API. */
+async function configureMediaModels(webUrl: string, kling: { url: string; secret: string }) {
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${webUrl}/api${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { status: number; description: string };
+    if (json.status !== 200) throw new Error(`${path}: ${json.status} ${json.description}`);
+  };
+  await call("/v1/admin/models", { key: E2E_IMAGE_MODEL_KEY, display_name: "可灵图", kind: "image", upstream_model: "kling-v1", unit_price_micro: 200_000 });
+  await call("/v1/admin/models", {
+    key: E2E_VIDEO_MODEL_KEY,
+    display_name: "可灵视频",
+    kind: "video",
+    upstream_model: "kling-v1-6",
+    unit_price_micro: 100_000,
+  });
+  await call("/v1/admin/channels", {
+    name: "e2e Kling",
+    type: "kling",
+    base_url: kling.url,
+    key: kling.secret,
+    models: [E2E_IMAGE_MODEL_KEY, E2E_VIDEO_MODEL_KEY],
     weight: 1,
   });
 }
@@ -111,6 +147,9 @@ export default async function setup(project: TestProject) {
   // port is fixed beforehand for that. The sandbox stays on beside it, as on a fresh install (its cashier
   // page); these web processes are a production configuration, so it is allowed by name.
   const wechatPay = await startFakeWechatPay(makeWechatMerchant());
+  // Kling answers each task after two polls; the worker polls every few hundred milliseconds.
+  const kling = await startFakeKling();
+  kling.behave({ pollsUntilDone: 2 });
   const webPort = await freePort();
   const payEnv = { ...wechatPay.env(), PAYMENT_NOTIFY_BASE: `http://127.0.0.1:${webPort}`, PAYMENT_SANDBOX: "on", ALLOW_PAYMENT_SANDBOX: "1" };
   const [web, web2, expiring, expired] = await Promise.all([
@@ -119,7 +158,7 @@ export default async function setup(project: TestProject) {
     startWeb({ ...base, LICENCE_FILE: licences.files.expiring }),
     startWeb({ ...base, LICENCE_FILE: licences.files.expired }),
   ]);
-  const worker = await startWorker({ ...base, ...payEnv });
+  const worker = await startWorker({ ...base, ...payEnv, MEDIA_POLL_BASE_MS: "300", MEDIA_SWEEP_MS: "2000" });
   // Personal WeChat through wechaty's mock puppet: a bot shows a login QR at once, whose loopback URL
   // "scans" it when fetched (bot-gateway/channels/wechat/mock-puppet.ts). Short scan and tick times
   // so a new bot is taken up, and a schedule fires, within the test's patience.
@@ -137,10 +176,12 @@ export default async function setup(project: TestProject) {
     await wechat.close();
     await upstream.close();
     await wechatPay.close();
+    await kling.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await configureChatModel(web.url, upstream.base);
+    await configureMediaModels(web.url, kling);
     await seedOfflineChannelInto(db.url, base.APP_SECRET, db.embedded);
   } catch (err) {
     // A setup that fails here (e.g. a database an earlier run already configured) must not leave
@@ -150,6 +191,8 @@ export default async function setup(project: TestProject) {
   }
   project.provide("chatModelKey", E2E_MODEL_KEY);
   project.provide("wechatPayUrl", wechatPay.base);
+  project.provide("imageModelKey", E2E_IMAGE_MODEL_KEY);
+  project.provide("videoModelKey", E2E_VIDEO_MODEL_KEY);
   project.provide("webUrl", web.url);
   project.provide("webUrl2", web2.url);
   project.provide("expiringUrl", expiring.url);

@@ -42,7 +42,7 @@ function spawnProcess(file: string, env: Record<string, string | undefined>) {
 function stopper(child: ChildProcess) {
   return () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
       child.once("exit", () => {
         clearTimeout(timer);

@@ -40,6 +40,9 @@ export type TTenant = {
     document: string;
     databaseSet: string;
     media: string;
+    /** A generation of Ada's still running, and one that failed (retry, remove). */
+    mediaJob: string;
+    failedMediaJob: string;
     app: string;
     apiApp: string;
     bot: string;
@@ -178,6 +181,22 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
     data: { accountId: user.id, purpose: "topup", provider: "sandbox", amountMicro: 10_000_000n, details: { note: MARKER } },
     select: { id: true },
   });
+  const mediaJob = (state: "generating" | "failed") =>
+    getDb().mediaJob.create({
+      data: {
+        ownerAccountId: user.id,
+        kind: "image",
+        state,
+        modelKey: agent.modelKey,
+        params: { input: { model: agent.modelKey, prompt: `draw ${MARKER}`, count: 1 }, request: { prompt: `draw ${MARKER}`, count: 1 }, pictures: {} },
+        holdMicro: 0n,
+        callbackToken: crypto.randomBytes(18).toString("base64url"),
+        deadlineAt: new Date(Date.now() + 3600_000),
+        ...(state === "generating" ? { startedAt: new Date(), providerTaskId: `task-${MARKER}` } : { errorCode: "generation_failed", finishedAt: new Date() }),
+      },
+      select: { id: true },
+    });
+  const [runningJob, failedJob] = [await mediaJob("generating"), await mediaJob("failed")];
   const channel = await getDb().channel.create({
     data: {
       name: `own ${MARKER}`,
@@ -211,6 +230,8 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
       document: document.id,
       databaseSet: dbSet.id,
       media: media.body.data.id,
+      mediaJob: runningJob.id,
+      failedMediaJob: failedJob.id,
       app: app.appId,
       apiApp: apiApp.id,
       bot: bot.bot_id,

@@ -71,8 +71,27 @@ describe("apps: validation (every rule, same message, nothing written)", async (
     ["no input mode", { input_modes: [] }, "input_modes", "Choose at least one input mode"],
     ["unknown input mode", { input_modes: ["smell"] }, "input_modes.0", "Choose at least one input mode"],
     ["unknown output mode", { output_modes: ["smell"] }, "output_modes.0", "Choose output modes from the list"],
-    ["speaker of 33 characters", { speaker: "x".repeat(33) }, "speaker", "The speaker copy has at most 32 characters"],
+    ["speaker not in the voice list", { speaker: "Robot Bob" }, "speaker", "Choose an announcer from the list"],
     ["background not an upload", { background_url: "data:image/png;base64,xx" }, "background_url", "Upload a picture"],
+    [
+      "background from another account's library",
+      { background_url: "/files/media/someone-else/generated/a.png" },
+      "background_url",
+      "Use a picture from your own library",
+    ],
+    ["icon from another account's library", { icon_url: "/files/media/someone-else/a.png" }, "icon_url", "Use a picture from your own library"],
+    [
+      "background climbing out of the owner's library",
+      { background_url: `/files/media/${owner.id}/../someone-else/a.png` },
+      "background_url",
+      "Upload a picture",
+    ],
+    [
+      "menu picture from another account's library",
+      { menu_items: [{ title: "Menu", reply_type: "picture_text", content: "hi", image_url: "/files/media/someone-else/a.png" }] },
+      "menu_items.0.image_url",
+      "Use a picture from your own library",
+    ],
     ["sub-account mode on flagship", { mode: "sub_account" }, "mode", "Sub-account mode is only for the enterprise and education editions"],
     ["six plans", { plans: Array.from({ length: 6 }, () => ({ kind: "days", quantity: 30, price_micro: MICRO })) }, "plans", "At most 5 paid plans"],
     ["plan kind unknown", { plans: [{ kind: "weeks", quantity: 1, price_micro: MICRO }] }, "plans.0.kind", "Choose by days or by count"],
@@ -131,13 +150,13 @@ describe("apps: validation (every rule, same message, nothing written)", async (
     expect(m.envelope.description).toBe("分销比例为10%到70%的整数");
   });
 
-  it("accepts the edges: 29 characters, 300 words, 12-character menu title, 32-character speaker, 5 plans, ratio 10 and 70, price 0.1 Z", async () => {
+  it("accepts the edges: 29 characters, 300 words, 12-character menu title, a listed announcer, 5 plans, ratio 10 and 70, price 0.1 Z", async () => {
     const app = await apps.createApp(owner, {
       ...base,
       name: "名".repeat(29),
       introduction: "字".repeat(150) + " " + Array.from({ length: 150 }, () => "w").join(" "),
       menu_items: [{ title: "x".repeat(12), reply_type: "link", content: "https://example.com" }],
-      speaker: "x".repeat(32),
+      speaker: "longxiaochun",
       plans: [
         ...Array.from({ length: 4 }, () => ({ kind: "days", quantity: 30, price_micro: MICRO / 10 })),
         { kind: "count", quantity: 10, price_micro: MICRO, daily_limit: 5 },
@@ -170,6 +189,18 @@ describe("apps: validation (every rule, same message, nothing written)", async (
       }),
     );
     expect(ws.agent_ids).toHaveLength(2);
+  });
+
+  it("accepts a picture from the owner's own library as background and icon, and keeps it", async () => {
+    const own = `/files/media/${owner.id}/generated/lq3x9abcdefgh.png`;
+    const app = await apps.createApp(owner, { ...base, background_url: own, icon_url: own });
+    expect(app.input.background_url).toBe(own);
+    expect(app.input.icon_url).toBe(own);
+    const edited = await apps.updateApp(owner, { id: app.id, app: { ...base, background_url: `/files/media/${owner.id}/other.jpg` } });
+    expect(edited.input.background_url).toBe(`/files/media/${owner.id}/other.jpg`);
+    const m = await refusal(apps.updateApp(owner, { id: app.id, app: { ...base, background_url: "/files/media/someone-else/x.png" } }));
+    expect((m.envelope.data as { fields: Array<{ path: string }> }).fields[0].path).toBe("background_url");
+    expect((await apps.getApp(owner, { id: app.id })).input.background_url).toBe(`/files/media/${owner.id}/other.jpg`);
   });
 
   it("an agent without a live version is refused", async () => {

@@ -13,6 +13,7 @@ import { openSecret } from "../../server/lib/secret-box";
 import { createChannel, disableChannel } from "../../server/models/channels.service";
 import { completeChat } from "../../server/models/gateway.service";
 import { createModel } from "../../server/models/models.service";
+import { probeMediaChannel } from "../../server/media/channel-probe";
 import { createModelsRouter } from "../../server/models/models.http";
 import * as repo from "../../server/models/models.repository";
 import { startFakeOpenai, type TKeyBehaviour } from "../fakes/fake-openai";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   resetEnvCache();
   fake = await startFakeOpenai();
   const app = express();
-  app.use("/api", express.json(), createModelsRouter());
+  app.use("/api", express.json(), createModelsRouter({ probeMediaChannel }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSession } from "../../server/auth/session.service";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
+import { probeMediaChannel } from "../../server/media/channel-probe";
 import { createChannel, testChannel } from "../../server/models/channels.service";
 import { completeChat } from "../../server/models/gateway.service";
 import { createModel } from "../../server/models/models.service";
@@ -267,15 +268,15 @@ describe("channel test and banned keys", () => {
     const modelKey = await catalogueModel();
     const key = `sk-banned-${uid()}`;
     const ch = await createChannel(ZCreateChannelInput.parse({ name: "to be banned", type: "openai", base_url: fake.base, key, models: [modelKey] }));
-    expect(await testChannel(ch.id)).toMatchObject({ ok: true });
+    expect(await testChannel(ch.id, probeMediaChannel)).toMatchObject({ ok: true });
     fake.setBehaviour(key, { fail: "403_banned" });
-    await expect(testChannel(ch.id)).rejects.toMatchObject({ code: "channel_test_failed" });
+    await expect(testChannel(ch.id, probeMediaChannel)).rejects.toMatchObject({ code: "channel_test_failed" });
     expect(await repo.findChannelById(ch.id)).toMatchObject({ state: "disabled_auto", disabledReason: "key_banned" });
     // An ordinary failure does not disable it (the test never counts toward auto-disable).
     const other = `sk-flaky-${uid()}`;
     const ch2 = await createChannel(ZCreateChannelInput.parse({ name: "flaky", type: "openai", base_url: fake.base, key: other, models: [modelKey] }));
     fake.setBehaviour(other, { fail: "500" });
-    await expect(testChannel(ch2.id)).rejects.toMatchObject({ code: "channel_test_failed" });
+    await expect(testChannel(ch2.id, probeMediaChannel)).rejects.toMatchObject({ code: "channel_test_failed" });
     expect((await repo.findChannelById(ch2.id))?.state).toBe("enabled");
   });
 });

@@ -129,6 +129,11 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/account/channels/:id/enable": [refused((ids) => at(`/api/v1/account/channels/${ids.channel}/enable`, {}))],
   "POST /api/v1/account/channels/:id/disable": [refused((ids) => at(`/api/v1/account/channels/${ids.channel}/disable`, {}))],
   "POST /api/v1/media": [own(() => ({ path: "/api/v1/media", multipart: true }))],
+  "GET /api/v1/media/jobs/events": [refused((ids) => at(`/api/v1/media/jobs/events?ids=${ids.mediaJob},${ids.failedMediaJob}`))],
+  "POST /api/v1/media/jobs/background": [refused((ids) => at("/api/v1/media/jobs/background", { ids: [ids.mediaJob] }))],
+  "POST /api/v1/media/callbacks/:token": [
+    signed((ids) => at("/api/v1/media/callbacks/not-the-token", { task_id: `task-${ids.mediaJob}`, task_status: "succeed" })),
+  ],
   "POST /api/v1/training/sets/:id/documents": [refused((ids) => ({ path: `/api/v1/training/sets/${ids.smartSet}/documents`, multipart: true }))],
   "POST /api/v1/training/sets/:id/qa/import": [refused((ids) => ({ path: `/api/v1/training/sets/${ids.qaSet}/qa/import`, multipart: true }))],
   "GET /api/v1/training/sets/:id/qa/export": [refused((ids) => at(`/api/v1/training/sets/${ids.qaSet}/qa/export?format=csv`))],

@@ -82,6 +82,17 @@ const CASES: Record<string, TCase[]> = {
   "media.quota": [own()],
   "media.rename": [refused((ids) => ({ id: ids.media, name: "mine now" }))],
   "media.delete": [refused((ids) => ({ id: ids.media }))],
+  "mediaJobs.models": [own(() => ({ kind: "image" })), own(() => ({ kind: "video" }))],
+  // Another account's library picture as a frame is "not found" (tests/integration/media-jobs.test.ts, with a real model).
+  "mediaJobs.submitImage": [refused((ids) => ({ model: "no-such-model", prompt: "mine", referenceId: ids.media }))],
+  "mediaJobs.submitVideo": [refused((ids) => ({ model: "no-such-model", firstFrameId: ids.media }))],
+  "mediaJobs.list": [own(() => ({ page: 1, pageSize: 20 }))],
+  "mediaJobs.get": [refused((ids) => ({ id: ids.mediaJob })), refused((ids) => ({ id: ids.failedMediaJob }))],
+  "mediaJobs.retry": [refused((ids) => ({ id: ids.failedMediaJob }))],
+  "mediaJobs.background": [refused((ids) => ({ id: ids.mediaJob }))],
+  "mediaJobs.remove": [refused((ids) => ({ id: ids.failedMediaJob }))],
+  // The announcers of the platform's voice models and Bob's own channels only.
+  "voices.list": [own()],
 
   "market.apps": [own(() => ({}))],
   "market.agents": [own(() => ({}))],

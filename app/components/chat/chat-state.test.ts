@@ -59,6 +59,12 @@ describe("chatReducer", () => {
     expect(reply.status).toBe("done");
     expect(reply.retrieve).toEqual(retrieve);
     expect(state.messages[0].id).toBe("q1");
+    expect(reply.audio).toBeUndefined();
+  });
+
+  it("close keeps the reply's spoken audio when the server read it aloud", () => {
+    const { reply } = run([msg("Hi"), ev("close", { id: "r1", retrieve: [], audio: "/files/media/acc/speech/k.mp3" })]);
+    expect(reply.audio).toBe("/files/media/acc/speech/k.mp3");
   });
 
   it("censor hides what was written, shows the message, and ignores later events", () => {
@@ -138,5 +144,93 @@ describe("buildDisplayRows", () => {
     });
     const rows = buildDisplayRows(state.messages);
     expect(rows.map((r) => r.versions.map((v) => v.id))).toEqual([["q1"], ["r1", "r2"], ["q2"], ["r3", "r4"]]);
+  });
+});
+
+describe("a picture or video reply", () => {
+  const progress = (state: string, value: number, kind = "video") =>
+    ev("function", {
+      id: "r1",
+      dialogue_id: "d1",
+      name: "media_generate",
+      type: "progress",
+      params: { arguments: { job_id: "j1", kind }, result: { state, progress: value } },
+    });
+  const media = [
+    { kind: "video", url: "https://zelin.test/files/v.mp4", mime: "video/mp4", posterUrl: "https://zelin.test/files/v.jpg" },
+    { kind: "image", url: "https://zelin.test/files/a.png", mime: "image/png", posterUrl: null },
+  ];
+
+  it("follows the job's progress in the reply, never as a tool step", () => {
+    const { seen, reply } = run([msg(""), progress("queued", 0), progress("generating", 40), ev("function", { name: "current_time", params: {} })]);
+    expect(seen[1].messages[1].generation).toEqual({ jobId: "j1", kind: "video", state: "queued", progress: 0 });
+    expect(seen[2].messages[1].generation).toMatchObject({ state: "generating", progress: 40 });
+    expect(reply.functions.map((f) => f.name)).toEqual(["current_time"]);
+    expect(reply.status).toBe("streaming");
+  });
+
+  it("keeps the last good progress when a step cannot be read", () => {
+    const { reply } = run([msg(""), progress("generating", 40), progress("succeed", 100)]);
+    expect(reply.generation).toMatchObject({ state: "generating", progress: 40 });
+    expect(reply.functions).toEqual([]);
+  });
+
+  it("close ends the progress and keeps the results, so the video's link plays with its poster", () => {
+    const content = "[▶ 1](https://zelin.test/files/v.mp4)\n\n![2](https://zelin.test/files/a.png)";
+    const { reply } = run([
+      msg(""),
+      progress("generating", 90),
+      progress("done", 100),
+      msg(content),
+      ev("close", { id: "r1", retrieve: [], media, image: [media[1].url] }),
+    ]);
+    expect(reply.status).toBe("done");
+    expect(reply.generation).toBeUndefined();
+    expect(reply.functions).toEqual([]);
+    expect(reply.content).toBe(content);
+    expect(reply.media).toEqual([
+      { kind: "video", url: "https://zelin.test/files/v.mp4", posterUrl: "https://zelin.test/files/v.jpg" },
+      { kind: "image", url: "https://zelin.test/files/a.png", posterUrl: null },
+    ]);
+  });
+
+  it("a reply that closes without media has none", () => {
+    expect(run([msg("Hi"), ev("close", { id: "r1", retrieve: [] })]).reply.media).toBeUndefined();
+  });
+
+  it("a failed job ends the reply with the error's words, no tool step left behind", () => {
+    const { reply } = run([
+      msg(""),
+      progress("failed_review", 100, "image"),
+      ev("error", { status: 400, description: "The output failed review and cannot be viewed or downloaded" }),
+    ]);
+    expect(reply).toMatchObject({ status: "failed", notice: "The output failed review and cannot be viewed or downloaded", functions: [] });
+  });
+
+  it("a reply stopped while the job runs remembers the job, so the page can say it goes on", () => {
+    const { state } = run([msg(""), progress("generating", 20)]);
+    const stopped = chatReducer(state, { type: "end", key: "a", status: "stopped" });
+    expect(stopped.messages[1]).toMatchObject({ status: "stopped", content: "", generation: { state: "generating", progress: 20 } });
+  });
+
+  it("a stored reply never lists the job's progress among its tool steps", () => {
+    const loaded = chatReducer(INITIAL_CHAT, {
+      type: "load",
+      dialogueId: "d1",
+      censoredNotice: "",
+      messages: [
+        {
+          id: "r",
+          role: "assistant",
+          content: "![1](/files/a.png)",
+          functions: [
+            { name: "media_generate", type: "progress", params: { result: { state: "done", progress: 100 } } },
+            { name: "web_search", params: {} },
+          ],
+        },
+      ],
+    });
+    expect(loaded.messages[0].functions.map((f) => f.name)).toEqual(["web_search"]);
+    expect(loaded.messages[0].generation).toBeUndefined();
   });
 });

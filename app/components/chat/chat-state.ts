@@ -2,6 +2,7 @@
 // the order rules (reasoning then content, a censor or error ending the reply) are unit-tested.
 import type { TSseEvent } from "../../lib/sse-client";
 import { readErrorEnvelope } from "../../lib/sse-client";
+import { GENERATION_STEP, readChatMedia, readGeneration, type TChatMedia, type TGeneration } from "./chat-media";
 
 export type TFeedback = "liked" | "disliked" | "none";
 export type TMessageStatus = "streaming" | "done" | "stopped" | "failed" | "censored";
@@ -27,6 +28,12 @@ export type TChatMessage = {
   errorStatus?: number;
   /** The pictures a question was sent with (an app's image input). */
   images?: string[];
+  /** The reply read aloud, when the app speaks its replies as they finish (close.audio). */
+  audio?: string;
+  /** The generation job a picture or video reply is waiting for, while it runs. */
+  generation?: TGeneration;
+  /** The pictures and videos a reply made (close.media): which links are videos, and their posters. */
+  media?: TChatMedia[];
 };
 
 export type TChatState = { dialogueId: string | null; messages: TChatMessage[] };
@@ -63,7 +70,8 @@ export function toChatMessage(m: TStoredMessage, censoredNotice: string): TChatM
     role: m.role,
     content: status === "censored" ? "" : m.content,
     reasoning: m.reasoning ?? "",
-    functions: m.functions ?? [],
+    // A generation's progress is not a tool the model used: never listed with the steps.
+    functions: (m.functions ?? []).filter((f) => f.name !== GENERATION_STEP),
     retrieve: m.retrieve ?? [],
     status,
     feedback: m.feedback ?? "none",
@@ -103,6 +111,8 @@ export function applyStreamEvent(msg: TChatMessage, event: TSseEvent): { msg: TC
       return { msg: { ...msg, id, reasoning: msg.reasoning + asString(part.reasoning_content), content: msg.content + asString(part.content) }, dialogueId };
     }
     case "function": {
+      // A media turn's job: its progress shows in the reply, not as a tool step.
+      if (data.name === GENERATION_STEP) return { msg: { ...msg, id, generation: readGeneration(data.params) ?? msg.generation }, dialogueId };
       const step: TToolStep = {
         id: asString(data.id) || undefined,
         name: asString(data.name),
@@ -119,8 +129,18 @@ export function applyStreamEvent(msg: TChatMessage, event: TSseEvent): { msg: TC
     }
     case "close": {
       const retrieve = Array.isArray(data.retrieve) ? (data.retrieve as TCitation[]) : [];
+      const audio = asString(data.audio);
+      const media = readChatMedia(data.media);
       return {
-        msg: { ...msg, id: asString(data.id) || msg.id, status: "done", retrieve },
+        msg: {
+          ...msg,
+          id: asString(data.id) || msg.id,
+          status: "done",
+          retrieve,
+          ...(audio ? { audio } : {}),
+          generation: undefined,
+          ...(media.length ? { media } : {}),
+        },
         dialogueId,
         userMessageId: asString(data.user_message_id) || undefined,
       };

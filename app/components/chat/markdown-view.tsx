@@ -2,6 +2,7 @@
 // code blocks that name their language and offer a copy button.
 import { Children, isValidElement, memo, type ReactElement, type ReactNode } from "react";
 import type { Components } from "react-markdown";
+import type { TChatMedia } from "./chat-media";
 import { CodeBlock } from "./code-block";
 import { BASE_COMPONENTS, MarkdownBody } from "./markdown-base";
 
@@ -21,6 +22,6 @@ const COMPONENTS: Components = {
   },
 };
 
-export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
-  return <MarkdownBody text={text} components={COMPONENTS} />;
+export const MarkdownView = memo(function MarkdownView({ text, media }: { text: string; media?: readonly TChatMedia[] }) {
+  return <MarkdownBody text={text} components={COMPONENTS} media={media} />;
 });

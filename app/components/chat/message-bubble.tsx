@@ -18,6 +18,7 @@ import { useTranslation } from "react-i18next";
 import { isReasoningOpen, type TChatMessage, type TDisplayRow, type TFeedback } from "./chat-state";
 import { Citations } from "./citations";
 import { CopyButton } from "./copy-button";
+import { GenerationProgress } from "./generation-progress";
 import { MarkdownView } from "./markdown-view";
 import { ReasoningBlock } from "./reasoning-block";
 import { ToolStep } from "./tool-step";
@@ -65,7 +66,8 @@ export function MessageBubble({ row, agent, canRegenerate, onFeedback, onRegener
 
 function ReplyBody({ msg, showReasoning }: { msg: TChatMessage; showReasoning: boolean }) {
   const { t } = useTranslation("chat");
-  const waiting = msg.status === "streaming" && !msg.content && !msg.reasoning && msg.functions.length === 0;
+  const generating = msg.status === "streaming" && msg.generation && !msg.content ? msg.generation : null;
+  const waiting = msg.status === "streaming" && !msg.content && !msg.reasoning && msg.functions.length === 0 && !generating;
   return (
     <>
       {showReasoning && msg.reasoning && <ReasoningBlock text={msg.reasoning} thinking={isReasoningOpen(msg)} autoOpen={isReasoningOpen(msg)} />}
@@ -79,9 +81,14 @@ function ReplyBody({ msg, showReasoning }: { msg: TChatMessage; showReasoning: b
       ) : (
         msg.content && (
           <div className="chat-msg__bubble" data-testid="answer">
-            <MarkdownView text={msg.content} />
+            <MarkdownView text={msg.content} media={msg.media} />
           </div>
         )
+      )}
+      {generating && (
+        <div className="chat-msg__bubble">
+          <GenerationProgress generation={generating} ns="chat" keyPrefix="generation" />
+        </div>
       )}
       {waiting && (
         <div className="chat-msg__bubble chat-msg__typing" aria-label={t("waiting")} data-testid="typing">
@@ -98,6 +105,8 @@ function ReplyBody({ msg, showReasoning }: { msg: TChatMessage; showReasoning: b
       {msg.status === "stopped" && (
         <div className="chat-msg__stopped" data-testid="reply-stopped">
           <StopOutlined /> {t("stopped")}
+          {/* Stopping the reply stops the waiting, not the job: its result still reaches the owner's generations. */}
+          {msg.generation && !msg.content && <span data-testid="generation-goes-on"> · {t("generation.goes_on")}</span>}
         </div>
       )}
       <Citations items={msg.retrieve} />

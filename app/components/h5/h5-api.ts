@@ -90,7 +90,11 @@ export async function fetchSpeech(appId: string, text: string): Promise<Blob> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   const csrf = readCsrfToken();
   if (csrf) headers["X-CSRF-Token"] = csrf;
-  const res = await fetch("/api/v2/app/speech", { method: "POST", headers, body: JSON.stringify({ app_id: appId, text }), credentials: "same-origin" });
+  // The request's own reference: a retry of it is charged once. getRandomValues works on plain
+  // http too, where randomUUID does not exist.
+  const jobId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const body = JSON.stringify({ app_id: appId, text, job_id: jobId });
+  const res = await fetch("/api/v2/app/speech", { method: "POST", headers, body, credentials: "same-origin" });
   if ((res.headers.get("content-type") ?? "").includes("application/json")) {
     const envelope = (await res.json()) as { description?: string };
     throw new H5RefusalError(envelope.description ?? "");

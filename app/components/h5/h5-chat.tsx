@@ -56,13 +56,14 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
     };
   }, [app.id, chat.streaming, bought]);
 
-  // Auto-play: a reply that has just finished is spoken when the app says so.
+  // Auto-play: a reply that has just finished is played from the audio its stream closed with (the
+  // server spoke it already); a reply that came without one stays silent until tapped.
   const lastSpoken = useRef<string | null>(null);
   const lastReply = [...messages].reverse().find((m) => m.role === "assistant");
   useEffect(() => {
     if (!speaks || !app.autoPlay || !lastReply || lastReply.status !== "done" || !lastReply.id || lastSpoken.current === lastReply.id) return;
     lastSpoken.current = lastReply.id;
-    void speech.play(lastReply.key, lastReply.content);
+    if (lastReply.audio) void speech.play(lastReply.key, lastReply.content, lastReply.audio);
   }, [speaks, app.autoPlay, lastReply, speech]);
 
   const chatSend = chat.send;
@@ -201,7 +202,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
                   onFeedback,
                   onCopy,
                   onRegenerate: canRegenerate ? (m) => chat.regenerate(m, { variables: vars.values }) : undefined,
-                  onSpeak: speaks ? (m) => void speech.play(m.key, m.content) : undefined,
+                  onSpeak: speaks ? (m) => void speech.play(m.key, m.content, m.audio) : undefined,
                   speaking: speech.playingKey === msg.key,
                   refusalHint,
                 }}

@@ -3,7 +3,9 @@
 import { CopyOutlined, DislikeFilled, DislikeOutlined, LikeFilled, LikeOutlined, RedoOutlined, SoundOutlined } from "@ant-design/icons";
 import { lazy, memo, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { TChatMedia } from "../chat/chat-media";
 import type { TChatMessage, TFeedback } from "../chat/chat-state";
+import { GenerationProgress } from "../chat/generation-progress";
 
 const MarkdownView = lazy(() => import("./h5-markdown").then((m) => ({ default: m.H5Markdown })));
 
@@ -12,10 +14,10 @@ const ENTITLEMENT_STATUSES = new Set([420001, 420002, 420003, 420004, 420702]);
 
 // Memoized: a server-rendered boundary waits for the markdown chunk before it hydrates, and a
 // re-render reaching it before then (typing in the input re-renders the list) is React's error 421.
-export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
+export const MarkdownText = memo(function MarkdownText({ text, media }: { text: string; media?: readonly TChatMedia[] }) {
   return (
     <Suspense fallback={<div className="h5-plain">{text}</div>}>
-      <MarkdownView text={text} />
+      <MarkdownView text={text} media={media} />
     </Suspense>
   );
 });
@@ -81,7 +83,9 @@ export function H5Message({ msg, qa, actions }: { msg: TChatMessage; qa: boolean
     <div className={`h5-msg h5-msg--bot${qa ? " h5-msg--qa-a" : ""}`} data-testid="h5-answer" data-status={msg.status}>
       <div className={`h5-bubble${refused ? " h5-bubble--refused" : ""}`}>
         {msg.content ? (
-          <MarkdownText text={msg.content} />
+          <MarkdownText text={msg.content} media={msg.media} />
+        ) : writing && msg.generation ? (
+          <GenerationProgress generation={msg.generation} ns="h5" keyPrefix="chat.generation" />
         ) : writing ? (
           <span className="h5-typing" aria-label={t("chat.thinking")}>
             <i />

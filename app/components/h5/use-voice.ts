@@ -64,16 +64,17 @@ export function useSpeechPlayer(appId: string, onError: (message: string) => voi
 
   useEffect(() => () => audio.current?.pause(), []);
 
+  /** Plays a reply: from its kept audio when the server spoke it already, else asks for it. */
   const play = useCallback(
-    async (key: string, text: string) => {
+    async (key: string, text: string, audioUrl?: string) => {
       audio.current?.pause();
       if (playingKey === key) return setPlayingKey(null);
       setPlayingKey(key);
       try {
-        const blob = await fetchSpeech(appId, text);
+        const src = audioUrl ?? URL.createObjectURL(await fetchSpeech(appId, text));
         const el = audio.current ?? (audio.current = new Audio());
-        if (el.src) URL.revokeObjectURL(el.src);
-        el.src = URL.createObjectURL(blob);
+        if (el.src.startsWith("blob:")) URL.revokeObjectURL(el.src);
+        el.src = src;
         el.onended = () => setPlayingKey(null);
         await el.play();
       } catch (err) {

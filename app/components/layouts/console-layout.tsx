@@ -9,6 +9,10 @@ import {
   ShopOutlined,
   MenuOutlined,
   PictureOutlined,
+  FolderOpenOutlined,
+  BgColorsOutlined,
+  VideoCameraOutlined,
+  AppstoreAddOutlined,
   ReadOutlined,
   ClusterOutlined,
   HistoryOutlined,
@@ -21,7 +25,7 @@ import {
 } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { Avatar, Button, Drawer, Dropdown, Layout, Menu } from "antd";
+import { Avatar, Button, Drawer, Dropdown, Layout, Menu, type MenuProps } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireSessionAccount } from "../../lib/auth.server";
@@ -36,7 +40,7 @@ import { ShoppingOutlined } from "@ant-design/icons";
 import { useAdminMenuGroup } from "./admin-menu";
 import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
-export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content"] };
+export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content", "generation"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
@@ -48,7 +52,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const MENU = [
+type TMenuItem = NonNullable<MenuProps["items"]>[number];
+type TMenuEntry = { key: string; icon: JSX.Element; label: string; children?: TMenuEntry[] };
+
+const MENU: TMenuEntry[] = [
   { key: "/workspace", icon: <HomeOutlined />, label: "console.menu.workspace" },
   { key: "/creator", icon: <RobotOutlined />, label: "console.menu.creator" },
   { key: "/dialogue", icon: <MessageOutlined />, label: "console.menu.dialogue" },
@@ -57,7 +64,17 @@ const MENU = [
   { key: "/my_app", icon: <AppstoreOutlined />, label: "console.menu.my_app" },
   { key: "/create_bot", icon: <CommentOutlined />, label: "console.menu.create_bot" },
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
-  { key: "/multimedia", icon: <PictureOutlined />, label: "console.menu.multimedia" },
+  {
+    key: "media",
+    icon: <PictureOutlined />,
+    label: "generation:menu.group",
+    children: [
+      { key: "/multimedia", icon: <FolderOpenOutlined />, label: "console.menu.multimedia" },
+      { key: "/drawing", icon: <BgColorsOutlined />, label: "generation:menu.drawing" },
+      { key: "/video_generation", icon: <VideoCameraOutlined />, label: "generation:menu.video_generation" },
+      { key: "/generations", icon: <AppstoreAddOutlined />, label: "generation:menu.generations" },
+    ],
+  },
   { key: "/intelligent_store", icon: <ShopOutlined />, label: "console.menu.intelligent_store" },
   // The public market (its home with the app centre and agent market), outside the console.
   { key: "/index", icon: <ShoppingOutlined />, label: "console.menu.market" },
@@ -91,6 +108,11 @@ const MENU_PARENT: Record<string, string> = {
   "/del_app": "/my_app",
 };
 
+/** The menu groups holding a page's entry. */
+function openGroupsOf(selected: string) {
+  return MENU.filter((m) => m.children?.some((c) => c.key === selected)).map((m) => m.key);
+}
+
 async function logout() {
   await apiRequest("/api/v1/auth/logout", { method: "POST", body: {} }).catch(() => {});
   window.location.assign("/login");
@@ -117,7 +139,12 @@ function ConsoleLayoutFrame() {
   const selected = MENU_PARENT[path] ?? path;
   const [drawerOpen, setDrawerOpen] = useState(false);
   useEffect(() => setDrawerOpen(false), [pathname]);
-  const menuItems = [...MENU.map((m) => ({ key: m.key, icon: m.icon, label: t(m.label) })), ...(adminGroup ? [adminGroup] : [])];
+  const toItem = (m: TMenuEntry): TMenuItem =>
+    m.children ? { key: m.key, icon: m.icon, label: t(m.label), children: m.children.map(toItem) } : { key: m.key, icon: m.icon, label: t(m.label) };
+  const menuItems = [...MENU.map(toItem), ...(adminGroup ? [adminGroup] : [])];
+  // A group opens by itself when one of its pages is shown; the user may open or close others.
+  const [openKeys, setOpenKeys] = useState<string[]>(() => openGroupsOf(selected));
+  useEffect(() => setOpenKeys((keys) => [...new Set([...keys, ...openGroupsOf(selected)])]), [selected]);
   const userMenu = {
     items: [{ key: "logout", icon: <LogoutOutlined />, label: <span data-testid="logout">{t("console.logout")}</span> }],
     onClick: ({ key }: { key: string }) => key === "logout" && void logout(),
@@ -152,7 +179,14 @@ function ConsoleLayoutFrame() {
       <Layout>
         {!mobi && (
           <Layout.Sider width={220} theme="light" className="console__sider">
-            <Menu mode="inline" selectedKeys={[selected]} items={menuItems} onClick={({ key }) => navigate(key)} />
+            <Menu
+              mode="inline"
+              selectedKeys={[selected]}
+              openKeys={openKeys}
+              onOpenChange={setOpenKeys}
+              items={menuItems}
+              onClick={({ key }) => navigate(key)}
+            />
           </Layout.Sider>
         )}
         <Drawer
@@ -163,7 +197,15 @@ function ConsoleLayoutFrame() {
           styles={{ body: { padding: 0 } }}
           title={t("brand.name", { ns: "common" })}
         >
-          <Menu mode="inline" selectedKeys={[selected]} items={menuItems} onClick={({ key }) => navigate(key)} data-testid="console-drawer-menu" />
+          <Menu
+            mode="inline"
+            selectedKeys={[selected]}
+            openKeys={openKeys}
+            onOpenChange={setOpenKeys}
+            items={menuItems}
+            onClick={({ key }) => navigate(key)}
+            data-testid="console-drawer-menu"
+          />
         </Drawer>
         <Layout.Content className="console__content">
           <Outlet />

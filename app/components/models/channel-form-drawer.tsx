@@ -1,14 +1,26 @@
 // Create or edit a channel in a drawer, validated as you type with the server's schema. The key is
-// write-only: editing leaves it empty, and an empty key keeps the stored one.
+// write-only: editing leaves it empty, and an empty key keeps the stored one. A media provider's
+// type (Kling, DashScope, SD WebUI, ComfyUI) changes what the key means and where its API usually is.
+import type { Rule } from "antd/es/form";
+import type { TFunction } from "i18next";
 import { App, Button, Drawer, Form, Input, InputNumber, Select, Space } from "antd";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { fieldErrorsOf } from "../../lib/api-client";
 import { useMutation } from "../../lib/use-mutation";
 import { useIsMobi } from "../app-link";
-import { CHANNEL_TYPES, ZBaseUrl, ZChannelWeight, ZCreateChannelInput } from "../../../server/models/models.schema";
+import {
+  CHANNEL_FIELDS,
+  CHANNEL_TYPES,
+  findChannelKeyIssue,
+  isMediaChannelType,
+  MEDIA_CHANNEL_BASE_URLS,
+  ZBaseUrl,
+  ZChannelWeight,
+  type TChannelType,
+} from "../../../server/models/models.schema";
 import { channelsApi, type TChannelRow, type TChannelScope } from "./models-api";
-import { optionalRule, requiredRule } from "./form-rules";
+import { requiredRule } from "./form-rules";
 
 export type TModelOption = { key: string; display_name: string };
 
@@ -21,7 +33,29 @@ type TProps = {
   onSaved: () => void;
 };
 
-const shape = ZCreateChannelInput.shape;
+const shape = CHANNEL_FIELDS;
+
+/** What to type in the key field for each media provider; chat upstreams take an API key. */
+const KEY_PLACEHOLDERS: Partial<Record<TChannelType, string>> = {
+  kling: "accessKey:secretKey",
+  dashscope: "sk-...",
+  sdwebui: "user:password",
+  comfyui: "token",
+};
+
+/** The key's rule depends on the type: required for most, optional for self-hosted servers, two halves for Kling. */
+function keyRule(readType: () => TChannelType, keeping: boolean, t: TFunction): Rule {
+  return {
+    validator: async (_rule, value) => {
+      // Read at validation time: a type change re-checks the key (dependencies) before the next render.
+      const type = readType();
+      const key = typeof value === "string" ? value.trim() : "";
+      if (!key && keeping) return;
+      const issue = findChannelKeyIssue(type, key) ?? (shape.key.safeParse(key).success ? null : "validation.too_long");
+      if (issue) throw new Error(t(issue, { ns: "errors" }));
+    },
+  };
+}
 
 export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: TProps) {
   const { t } = useTranslation("models");
@@ -29,6 +63,8 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
   const mobi = useIsMobi();
   const [form] = Form.useForm();
   const existing = editing && editing !== "new" ? editing : null;
+  const type: TChannelType = Form.useWatch("type", form) ?? existing?.type ?? "openai";
+  const media = isMediaChannelType(type);
 
   useEffect(() => {
     if (!editing) return;
@@ -80,24 +116,45 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
         <Form.Item name="name" label={t("channels.fields.name")} rules={[requiredRule(shape.name, t)]}>
           <Input maxLength={60} data-testid="channel-name" />
         </Form.Item>
-        <Form.Item name="type" label={t("channels.fields.type")} rules={[requiredRule(shape.type, t)]}>
+        <Form.Item
+          name="type"
+          label={t("channels.fields.type")}
+          rules={[requiredRule(shape.type, t)]}
+          extra={media ? t(`channels.type_help.${type}`) : undefined}
+        >
           <Select options={CHANNEL_TYPES.map((v) => ({ value: v, label: t(`channels.types.${v}`) }))} data-testid="channel-type" />
         </Form.Item>
         <Form.Item
           name="base_url"
           label={t("channels.fields.base_url")}
           rules={[requiredRule(ZBaseUrl, t)]}
-          extra={scope === "own" ? t("channels.base_url_public_hint") : t("channels.base_url_hint")}
+          extra={
+            media
+              ? t("channels.base_url_media_hint", { url: MEDIA_CHANNEL_BASE_URLS[type] })
+              : scope === "own"
+                ? t("channels.base_url_public_hint")
+                : t("channels.base_url_hint")
+          }
         >
-          <Input placeholder="https://api.example.com/v1" inputMode="url" data-testid="channel-base-url" />
+          <Input placeholder={media ? MEDIA_CHANNEL_BASE_URLS[type] : "https://api.example.com/v1"} inputMode="url" data-testid="channel-base-url" />
         </Form.Item>
         <Form.Item
           name="key"
           label={t("channels.fields.key")}
-          rules={[existing ? optionalRule(shape.key, t) : requiredRule(shape.key, t)]}
-          extra={existing ? t("channels.key_keep_hint", { hint: existing.key_hint }) : t("channels.key_hint")}
+          dependencies={["type"]}
+          rules={[keyRule(() => form.getFieldValue("type") ?? "openai", Boolean(existing), t)]}
+          extra={
+            <>
+              {media && <div>{t(`channels.key_help.${type}`)}</div>}
+              <div>{existing ? keepHint(existing.key_hint, t) : t("channels.key_hint")}</div>
+            </>
+          }
         >
-          <Input.Password autoComplete="off" placeholder={existing ? t("channels.key_keep_placeholder") : "sk-..."} data-testid="channel-key" />
+          <Input.Password
+            autoComplete="off"
+            placeholder={existing ? t("channels.key_keep_placeholder") : (KEY_PLACEHOLDERS[type] ?? "sk-...")}
+            data-testid="channel-key"
+          />
         </Form.Item>
         <Form.Item name="models" label={t("channels.fields.models")} rules={[requiredRule(shape.models, t)]}>
           <Select
@@ -120,4 +177,8 @@ export function ChannelFormDrawer({ scope, editing, models, onClose, onSaved }: 
       </Form>
     </Drawer>
   );
+}
+
+function keepHint(hint: string, t: TFunction) {
+  return hint ? t("channels.key_keep_hint", { hint }) : t("channels.key_keep_none");
 }

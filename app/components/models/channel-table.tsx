@@ -30,6 +30,8 @@ export function ChannelTable({ channels, compact, showFailures, busy, tests, onA
   const { t } = useTranslation("models");
   const screens = Grid.useBreakpoint();
   const narrow = useIsMobi() || screens.md === false || Boolean(compact);
+  // A self-hosted SD WebUI or ComfyUI may run without any key.
+  const showKeyHint = (hint: string) => (hint ? `…${hint}` : t("channels.no_key"));
   const columns: ColumnsType<TChannelRow> = [
     {
       title: t("channels.fields.name"),
@@ -56,7 +58,7 @@ export function ChannelTable({ channels, compact, showFailures, busy, tests, onA
         </Typography.Text>
       ),
     },
-    { title: t("channels.fields.key"), dataIndex: "key_hint", width: 90, render: (hint: string) => <span className="models__key">…{hint}</span> },
+    { title: t("channels.fields.key"), dataIndex: "key_hint", width: 90, render: (hint: string) => <span className="models__key">{showKeyHint(hint)}</span> },
     {
       title: t("channels.fields.models"),
       dataIndex: "models",
@@ -123,7 +125,7 @@ export function ChannelTable({ channels, compact, showFailures, busy, tests, onA
             </div>
             <div className="models__card-row">
               <span>{t("channels.fields.key")}</span>
-              <span className="models__key">…{c.key_hint}</span>
+              <span className="models__key">{showKeyHint(c.key_hint)}</span>
             </div>
             <div className="models__card-row">
               <span>{t("channels.fields.models")}</span>

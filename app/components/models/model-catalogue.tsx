@@ -1,11 +1,13 @@
 // The model catalogue: a table on wide screens and cards on phones. Administrators also see
-// disabled models, a switch to enable or disable each one, and edit and delete.
+// disabled models, a switch to enable or disable each one, and edit and delete. Image, video and
+// voice models are priced per unit of output, shown where a language model's token prices are.
 import { CheckOutlined, MinusOutlined } from "@ant-design/icons";
 import { Button, Card, Empty, Grid, Popconfirm, Space, Switch, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useTranslation } from "react-i18next";
 import { useIsMobi } from "../app-link";
 import { formatTokens } from "./model-format";
+import { isUnitPricedKind } from "../../../server/models/model-kinds";
 import { formatZ } from "../../../server/money/money-format";
 
 export type TCatalogueModel = {
@@ -16,6 +18,7 @@ export type TCatalogueModel = {
   context_window: number;
   input_price_micro: number;
   output_price_micro: number;
+  unit_price_micro: number;
   supports_tools: boolean;
   supports_reasoning: boolean;
   enabled: boolean;
@@ -58,6 +61,11 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
     );
 
   const price = (micro: number) => t("catalogue.price", { amount: formatZ(micro) });
+  // A voice model without a price of its own speaks at the platform's speech price.
+  const unitPrice = (m: TCatalogueModel) =>
+    m.kind === "voice" && m.unit_price_micro === 0
+      ? t("catalogue.unit_price.voice_default")
+      : t(`catalogue.unit_price.${m.kind}`, { amount: formatZ(m.unit_price_micro) });
   const enabledSwitch = (m: TCatalogueModel) => (
     <Switch
       size="small"
@@ -102,18 +110,27 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
               <span>{t("fields.key")}</span>
               <span className="models__key">{m.key}</span>
             </div>
-            <div className="models__card-row">
-              <span>{t("fields.context_window")}</span>
-              <span>{formatTokens(m.context_window)}</span>
-            </div>
-            <div className="models__card-row">
-              <span>{t("fields.input_price")}</span>
-              <span>{price(m.input_price_micro)}</span>
-            </div>
-            <div className="models__card-row">
-              <span>{t("fields.output_price")}</span>
-              <span>{price(m.output_price_micro)}</span>
-            </div>
+            {isUnitPricedKind(m.kind) ? (
+              <div className="models__card-row">
+                <span>{t("fields.unit_price")}</span>
+                <span data-testid="model-unit-price-cell">{unitPrice(m)}</span>
+              </div>
+            ) : (
+              <>
+                <div className="models__card-row">
+                  <span>{t("fields.context_window")}</span>
+                  <span>{formatTokens(m.context_window)}</span>
+                </div>
+                <div className="models__card-row">
+                  <span>{t("fields.input_price")}</span>
+                  <span>{price(m.input_price_micro)}</span>
+                </div>
+                <div className="models__card-row">
+                  <span>{t("fields.output_price")}</span>
+                  <span>{price(m.output_price_micro)}</span>
+                </div>
+              </>
+            )}
             <div className="models__card-row">
               <span>{t("fields.supports_tools")}</span>
               <Yes on={m.supports_tools} label={t("fields.supports_tools")} />
@@ -151,17 +168,26 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
       ),
     },
     { title: t("fields.kind"), dataIndex: "kind", render: (k: string) => <Tag color={KIND_COLOURS[k]}>{t(`kinds.${k}`)}</Tag> },
-    { title: t("fields.context_window"), dataIndex: "context_window", align: "right", render: (n: number) => formatTokens(n) },
+    {
+      title: t("fields.context_window"),
+      dataIndex: "context_window",
+      align: "right",
+      render: (n: number, m) => (isUnitPricedKind(m.kind) ? <Typography.Text type="secondary">—</Typography.Text> : formatTokens(n)),
+    },
     {
       title: t("fields.input_price"),
       dataIndex: "input_price_micro",
       align: "right",
-      render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }),
+      // A unit-priced model has one price: it takes both price columns.
+      onCell: (m) => ({ colSpan: isUnitPricedKind(m.kind) ? 2 : 1 }),
+      render: (v: number, m) =>
+        isUnitPricedKind(m.kind) ? <span data-testid="model-unit-price-cell">{unitPrice(m)}</span> : t("money.z", { ns: "common", amount: formatZ(v) }),
     },
     {
       title: t("fields.output_price"),
       dataIndex: "output_price_micro",
       align: "right",
+      onCell: (m) => ({ colSpan: isUnitPricedKind(m.kind) ? 0 : 1 }),
       render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }),
     },
     {

@@ -16,6 +16,7 @@
 // QR from an earlier start of the bot answers 410; only 127.0.0.1 is listened on.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { FileBox } from "file-box";
 import { types, type payloads } from "wechaty";
 import { PuppetMock, mock } from "wechaty-puppet-mock";
 import { getEnv } from "../../../server/env";
@@ -115,6 +116,20 @@ export class MockWechat {
       if (m.talkerId !== me || m.type !== types.Message.Text) continue;
       const where = "roomId" in m && m.roomId ? m.roomId : "listenerId" in m ? m.listenerId : undefined;
       if (where === conversationId) out.push(m.text ?? "");
+    }
+    return out;
+  }
+
+  /** The pictures, videos and files the bot sent to a contact or in a room, oldest first, with their bytes. */
+  async sentFiles(conversationId: string): Promise<Array<{ type: types.Message; name: string; bytes: Buffer }>> {
+    const me = this.user?.id;
+    const out: Array<{ type: types.Message; name: string; bytes: Buffer }> = [];
+    for (const m of this.mocker.cacheMessagePayload.values()) {
+      const where = "roomId" in m && m.roomId ? m.roomId : "listenerId" in m ? m.listenerId : undefined;
+      const json = this.mocker.cacheFileBoxPayload.get(m.id);
+      if (m.talkerId !== me || where !== conversationId || !json) continue;
+      const box = FileBox.fromJSON(json);
+      out.push({ type: m.type, name: box.name, bytes: await box.toBuffer() });
     }
     return out;
   }

@@ -5,7 +5,7 @@
 // first delta is an HTTP error in OpenAI's shape; one after it, an `error` data line as OpenAI sends.
 import type { Response } from "express";
 import type { TTurnSink, TTurnUsage } from "../../turns/sink";
-import { setEventStreamHeaders } from "../../turns/sinks/sse-sink";
+import { setEventStreamHeaders } from "../../http/event-stream";
 import { envelopeToOpenAiError, sendOpenAiError } from "./openai-errors";
 import type { TOpenAiUsage } from "./openai.schema";
 

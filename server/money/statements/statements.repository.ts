@@ -47,6 +47,8 @@ const LINES = `
         WHEN t.kind = 'use_charge' THEN 'use_charge'
         WHEN t.kind = 'metered_charge' AND m.amount > 0 THEN 'sale_income'
         WHEN t.kind = 'metered_charge' THEN 'metered'
+        WHEN t.kind = 'media_hold' THEN 'metered'
+        WHEN t.kind IN ('media_charge', 'media_release') AND m.amount > 0 THEN 'refund'
         WHEN t.kind IN ('refund', 'chat_refund') AND m.amount > 0 THEN 'refund'
         WHEN t.kind IN ('refund', 'chat_refund') THEN 'refund_paid'
         WHEN t.kind = 'chat_charge' THEN 'chat_charge'

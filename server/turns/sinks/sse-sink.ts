@@ -4,6 +4,7 @@
 // test speaks the same protocol through startSse. Each event is flushed in the turn of the event loop it is made in; proxies are
 // told not to buffer and the compression middleware skips text/event-stream.
 import type { Response } from "express";
+import { setEventStreamHeaders } from "../../http/event-stream";
 import type { TTurnSink } from "../sink";
 
 export type TFunctionEvent = { name: string; type: string; params: unknown };
@@ -23,20 +24,6 @@ export type TSseWriter = {
 };
 
 const KEEPALIVE_MS = 15_000;
-
-/**
- * A 200 event stream that no proxy buffers or transforms. The headers leave with the
- * first event (the ids, or a refusal), one write instead of two: under a burst of streams every
- * write before the first token is time the others wait.
- */
-export function setEventStreamHeaders(res: Response) {
-  res.status(200);
-  res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
-  res.setHeader("Cache-Control", "no-cache, no-transform");
-  res.setHeader("Connection", "keep-alive");
-  res.setHeader("X-Accel-Buffering", "no");
-  res.socket?.setNoDelay(true);
-}
 
 export function startSse(res: Response): TSseWriter {
   const controller = new AbortController();
@@ -103,20 +90,38 @@ export function startSse(res: Response): TSseWriter {
   };
 }
 
-/** A turn's sink on the chat protocol: the ids go first in every later event. */
-export function startSseSink(res: Response): TTurnSink {
+/**
+ * Speaks a finished reply and answers the URL of its audio, or null when there is none (it never
+ * throws: the reply's text is already with the reader). `signal` aborts when the reader goes away.
+ */
+export type TReplySpeaker = (reply: { messageId: string; content: string; signal: AbortSignal }) => Promise<string | null>;
+
+/**
+ * A turn's sink on the chat protocol: the ids go first in every later event. With `speakReply`
+ * (an app that reads its replies aloud), `close` waits for the finished reply's audio and carries
+ * its URL; a stopped reply, or one whose reader left, is not spoken.
+ */
+export function startSseSink(res: Response, opts: { speakReply?: TReplySpeaker } = {}): TTurnSink {
   const sse = startSse(res);
+  let messageId = "";
   return {
     get signal() {
       return sse.signal;
     },
-    begin({ messageId, dialogueId, showsReasoning }) {
-      sse.setMeta({ id: messageId, dialogue_id: dialogueId });
+    begin({ messageId: id, dialogueId, showsReasoning }) {
+      messageId = id;
+      sse.setMeta({ id, dialogue_id: dialogueId });
       sse.message(showsReasoning ? { content: "", reasoning_content: "" } : { content: "" });
     },
     delta: ({ content, reasoning }) => sse.message(reasoning ? { content, reasoning_content: reasoning } : { content }),
     tool: (step) => sse.fn(step),
-    finish: ({ userMessageId, passages, usage }) => sse.close({ user_message_id: userMessageId, retrieve: passages, audio: null, usage }),
+    finish: ({ userMessageId, content, passages, usage, stopped, media }) => {
+      // Generated pictures and videos ride on close as `media`, and the pictures' addresses as `image`.
+      const made = media?.length ? { media, image: media.filter((m) => m.kind === "image").map((m) => m.url) } : {};
+      const close = (audio: string | null) => sse.close({ user_message_id: userMessageId, retrieve: passages, audio, usage, ...made });
+      if (!opts.speakReply || stopped || !content || media?.length || sse.signal.aborted) return close(null);
+      void opts.speakReply({ messageId, content, signal: sse.signal }).then(close, () => close(null));
+    },
     censor: (words) => sse.censor(words),
     fail: (envelope) => sse.error(envelope),
   };

@@ -1,20 +1,33 @@
 // The page around the app form, shared by /create_app (H5, or ?type=bot|workshop|digital_human)
 // and /create_api; ?id= edits. An API app shows its id once created (the key panel follows it).
-import { Button, Result, Typography } from "antd";
+import { Alert, Button, Result, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../app-link";
 import type { TAppType, TAppView } from "../../../../server/apps/apps.schema";
 import { AppForm, type TAppFormOptions } from "./app-form";
-import { emptyFormValues, toFormValues } from "./form-values";
+import { emptyFormValues, toFormValues, type TAppFormValues } from "./form-values";
+import { MEDIA_SLOTS, type TChosenMedia } from "./chosen-media";
 
-export type TAppEditorData = TAppFormOptions & { type: TAppType; app: TAppView | null };
+export type TAppEditorData = TAppFormOptions & { type: TAppType; app: TAppView | null; chosen?: TChosenMedia | null };
+
+/** The form starts with the chosen picture in its field; it is only kept when the form is saved. */
+function withChosenMedia(values: TAppFormValues, chosen: TChosenMedia | null | undefined): TAppFormValues {
+  return chosen && "slot" in chosen ? { ...values, [MEDIA_SLOTS[chosen.slot]]: chosen.url } : values;
+}
+
+function ChosenMediaNotice({ chosen }: { chosen: TChosenMedia }) {
+  const { t } = useTranslation("apps");
+  const set = "slot" in chosen;
+  const message = set ? t(`editor.media_set_${chosen.slot}`) : t(`editor.media_refused_${chosen.refused}`);
+  return <Alert type={set ? "info" : "warning"} showIcon className="app-form__notice" message={message} data-testid="app-chosen-media-notice" />;
+}
 
 export function AppEditorPage({ data }: { data: TAppEditorData }) {
   const { t } = useTranslation("apps");
   const navigate = useAppNavigate();
   const [created, setCreated] = useState<TAppView | null>(null);
-  const initial = data.app ? toFormValues(data.app.input) : emptyFormValues(data.type);
+  const initial = withChosenMedia(data.app ? toFormValues(data.app.input) : emptyFormValues(data.type), data.chosen);
   const title = data.app ? t("editor.edit_title", { type: t(`type.${data.type}`) }) : t("editor.create_title", { type: t(`type.${data.type}`) });
 
   if (created && created.type === "api")
@@ -47,8 +60,10 @@ export function AppEditorPage({ data }: { data: TAppEditorData }) {
     <div className="console__page" data-testid="app-editor">
       <h1 className="console__title">{title}</h1>
       <p className="app-form__muted">{t("editor.review_note")}</p>
+      {data.chosen && <ChosenMediaNotice chosen={data.chosen} />}
       <AppForm
         initial={initial}
+        unsaved={Boolean(data.chosen && "slot" in data.chosen)}
         appId={data.app?.id}
         state={data.app?.state}
         options={data}

@@ -1,5 +1,5 @@
 // The editor pages' loader: categories, the account's agents that have a live version (with their
-// variables), the app.
+// variables), the app, and a library picture handed over in the query (chosen-media.ts).
 import { requireSessionAccount } from "../../../lib/auth.server";
 import { orNotFound } from "../../../lib/or-not-found.server";
 import { listAgents } from "../../../../server/agents/agents.service";
@@ -7,6 +7,7 @@ import { getApp, listCategories } from "../../../../server/apps/apps.service";
 import { readLiveVariables, toVariableNotes } from "../../../../server/apps/agent-variables.service";
 import { APP_TYPES, type TAppType } from "../../../../server/apps/apps.schema";
 import type { TAppEditorData } from "./app-editor-page";
+import { readChosenMedia } from "./chosen-media";
 
 export async function loadAppEditor(request: Request, fixedType?: TAppType): Promise<TAppEditorData> {
   const account = await requireSessionAccount(request);
@@ -18,5 +19,7 @@ export async function loadAppEditor(request: Request, fixedType?: TAppType): Pro
   const live = agents.filter((a) => a.live && ["published", "published_in_review", "on_shelf"].includes(a.live.state));
   // Which variables visitors will be asked for, so the form can say so beside the agent picked.
   const variables = await readLiveVariables(live.map((a) => a.id));
-  return { type, app, categories, agents: live.map((a) => ({ id: a.id, name: a.name, variables: toVariableNotes(variables.get(a.id) ?? []) })) };
+  // An API app has no page, so no background to put a picture on.
+  const chosen = type === "api" ? null : readChosenMedia(url.searchParams, account.id);
+  return { type, app, chosen, categories, agents: live.map((a) => ({ id: a.id, name: a.name, variables: toVariableNotes(variables.get(a.id) ?? []) })) };
 }

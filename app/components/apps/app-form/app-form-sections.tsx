@@ -5,6 +5,7 @@ import { Button, Card, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Sele
 import { useTranslation } from "react-i18next";
 import type { TAppType } from "../../../../server/apps/apps.schema";
 import { ImageField } from "./image-field";
+import { SpeakerField } from "./speaker-field";
 
 const tagsSelect = (testId: string) => <Select mode="tags" open={false} suffixIcon={null} data-testid={testId} />;
 
@@ -92,8 +93,8 @@ export function ChatSection() {
           </Form.Item>
         </Col>
         <Col xs={24} md={18}>
-          <Form.Item name="speaker" label={t("form.speaker")}>
-            <Input maxLength={32} showCount data-testid="app-speaker" />
+          <Form.Item name="speaker" label={t("form.speaker")} extra={t("form.speaker_hint")}>
+            <SpeakerField />
           </Form.Item>
         </Col>
       </Row>

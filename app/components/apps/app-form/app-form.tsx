@@ -2,6 +2,7 @@
 // by the same schema the server uses (ZAppInput), so both refuse with the same message on the same
 // field. API apps leave out what only an H5 page shows.
 import { Alert, App, Button, Card, Form, Input, Select, Space } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fieldErrorsOf } from "../../../lib/api-client";
 import { callTrpc, trpc } from "../../../lib/trpc";
@@ -11,6 +12,7 @@ import { AccessSection, ChatSection, InputContentSection, TypeSettingsSection } 
 import { fromFormValues, type TAppFormValues } from "./form-values";
 import { ImageField } from "./image-field";
 import { AgentVariablesNote } from "./agent-variables-note";
+import { useLeaveGuard } from "../../agent-editor/use-leave-guard";
 import type { TAgentVariableNote } from "../../../../server/apps/agent-variables.service";
 import "./app-form.css";
 
@@ -28,12 +30,15 @@ function toFieldName(path: string): (string | number)[] {
 
 export function AppForm({
   initial,
+  unsaved = false,
   appId,
   state,
   options,
   onSaved,
 }: {
   initial: TAppFormValues;
+  /** The form starts with a change of its own (a picture handed over in the query) that is not saved yet. */
+  unsaved?: boolean;
   appId?: string;
   state?: string;
   options: TAppFormOptions;
@@ -42,6 +47,8 @@ export function AppForm({
   const { t, i18n } = useTranslation("apps");
   const { message } = App.useApp();
   const [form] = Form.useForm<TAppFormValues>();
+  const [dirty, setDirty] = useState(unsaved);
+  const guard = useLeaveGuard(dirty);
   const type = initial.type;
   const h5Like = type !== "api";
 
@@ -62,6 +69,8 @@ export function AppForm({
     async (app: TAppInput) => {
       const saved = appId ? await callTrpc(() => trpc.apps.update.mutate({ id: appId, app })) : await callTrpc(() => trpc.apps.create.mutate(app));
       message.success(t("form.saved"));
+      guard.release();
+      setDirty(false);
       onSaved(saved);
     },
     {
@@ -94,7 +103,10 @@ export function AppForm({
       className="app-form"
       data-testid="app-form"
       onFinish={save}
-      onValuesChange={(changed) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })))}
+      onValuesChange={(changed) => {
+        setDirty(true);
+        form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
+      }}
       scrollToFirstError
     >
       {state === "on_shelf" && (
@@ -109,7 +121,7 @@ export function AppForm({
           <Input maxLength={60} data-testid="app-name-en" />
         </Form.Item>
         <Form.Item name="icon_url" label={t("form.icon")} required>
-          <ImageField hint={t("form.icon_hint")} testId="app-icon" />
+          <ImageField hint={t("form.icon_hint")} testId="app-icon" purpose="icon" />
         </Form.Item>
         <Form.Item name="introduction" label={t("form.introduction")} required extra={t("form.introduction_hint")}>
           <Input.TextArea rows={4} data-testid="app-introduction" />

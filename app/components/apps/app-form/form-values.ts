@@ -2,12 +2,19 @@
 // take the schema's defaults. The schema then checks the result exactly as the server will.
 import { MICRO } from "../../../../server/accounts/editions";
 import type { TAppInput, TAppType } from "../../../../server/apps/apps.schema";
+import { isListedVoice } from "../../../../server/media/voices";
 
 export type TPlanFormValues = { kind: "days" | "count"; quantity: number | null; price: number | null; daily_limit: number | null };
 export type TAppFormValues = Omit<TAppInput, "plans" | "category_id"> & { category_id: number | null; plans: TPlanFormValues[] };
 
 export function toFormValues(input: TAppInput): TAppFormValues {
-  return { ...input, plans: input.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, price: p.price_micro / MICRO, daily_limit: p.daily_limit })) };
+  // An announcer typed as free text before the voice list existed already speaks the default voice.
+  const speaker = isListedVoice(input.speaker ?? "") ? input.speaker : "";
+  return {
+    ...input,
+    speaker,
+    plans: input.plans.map((p) => ({ kind: p.kind, quantity: p.quantity, price: p.price_micro / MICRO, daily_limit: p.daily_limit })),
+  };
 }
 
 export function emptyFormValues(type: TAppType): TAppFormValues {

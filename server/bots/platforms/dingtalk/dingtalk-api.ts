@@ -122,13 +122,21 @@ export async function postSessionWebhook(webhook: string, markdown: { title: str
   if (errcode !== 0) throw new DingtalkApiError("sessionWebhook", 200, String(errcode), String(json.errmsg ?? ""));
 }
 
+/** A robot message: a template key and its parameters (sampleMarkdown: title and text; sampleImageMsg: photoURL). */
+export type TRobotMessage = { msgKey: "sampleMarkdown" | "sampleImageMsg"; msgParam: Record<string, string> };
+
+export const robotMarkdown = (markdown: { title: string; text: string }): TRobotMessage => ({ msgKey: "sampleMarkdown", msgParam: markdown });
+/** A picture by the media_id its upload answered (dingtalk-media.ts): DingTalk shows it inline. */
+export const robotPicture = (mediaId: string): TRobotMessage => ({ msgKey: "sampleImageMsg", msgParam: { photoURL: mediaId } });
+
 /** The robot writes to people one to one (by their userId, the staff id). */
-export async function sendToUsers(app: TDingtalkApp, userIds: string[], markdown: { title: string; text: string }) {
+export async function sendToUsers(app: TDingtalkApp, userIds: string[], message: TRobotMessage | { title: string; text: string }) {
+  const m = "msgKey" in message ? message : robotMarkdown(message);
   const json = await openApi(app, "POST", "/v1.0/robot/oToMessages/batchSend", {
     robotCode: app.clientId,
     userIds,
-    msgKey: "sampleMarkdown",
-    msgParam: JSON.stringify(markdown),
+    msgKey: m.msgKey,
+    msgParam: JSON.stringify(m.msgParam),
   });
   // DingTalk answers 200 and lists the people it could not write to.
   const refused = [...asStrings(json.invalidStaffIdList), ...asStrings(json.flowControlledStaffIdList), ...asStrings(json.invalidUserIdList)];
@@ -136,12 +144,13 @@ export async function sendToUsers(app: TDingtalkApp, userIds: string[], markdown
 }
 
 /** The robot writes to a group it is in (by the group's openConversationId). */
-export async function sendToGroup(app: TDingtalkApp, openConversationId: string, markdown: { title: string; text: string }) {
+export async function sendToGroup(app: TDingtalkApp, openConversationId: string, message: TRobotMessage | { title: string; text: string }) {
+  const m = "msgKey" in message ? message : robotMarkdown(message);
   await openApi(app, "POST", "/v1.0/robot/groupMessages/send", {
     robotCode: app.clientId,
     openConversationId,
-    msgKey: "sampleMarkdown",
-    msgParam: JSON.stringify(markdown),
+    msgKey: m.msgKey,
+    msgParam: JSON.stringify(m.msgParam),
   });
 }
 

@@ -69,6 +69,12 @@ class TokenCache {
 
 type TApiAnswer<T = Record<string, unknown>> = { code?: number; msg?: string; data?: T };
 
+/** A message's type and its content, as the message API takes them (content is JSON text). */
+export type TFeishuMessage = { msgType: "interactive" | "image" | "media" | "file"; content: string };
+
+/** The SDK's uploads answer the data alone (null when Feishu said no more): as an answer with code 0. */
+const withCode = <T extends object>(data: T | null) => ({ code: 0, ...data }) as TApiAnswer<unknown> & Partial<T>;
+
 export class FeishuApi {
   private readonly cache = new TokenCache();
   private readonly client: lark.Client;
@@ -109,24 +115,48 @@ export class FeishuApi {
   }
 
   /** Answers a message with a card; `uuid` makes a retried call send it once (Feishu keeps it an hour). */
-  async replyCard(messageId: string, card: TFeishuCard, uuid?: string): Promise<string> {
+  replyCard(messageId: string, card: TFeishuCard, uuid?: string): Promise<string> {
+    return this.replyMessage(messageId, { msgType: "interactive", content: cardContent(card) }, uuid);
+  }
+
+  sendCard(to: TFeishuReceiver, card: TFeishuCard, uuid?: string): Promise<string> {
+    return this.sendMessage(to, { msgType: "interactive", content: cardContent(card) }, uuid);
+  }
+
+  /** Answers a message with any message (a card, a picture by image_key, a video or file by file_key). */
+  async replyMessage(messageId: string, m: TFeishuMessage, uuid?: string): Promise<string> {
     const res = await this.call(() =>
       this.client.im.message.reply({
         path: { message_id: messageId },
-        data: { msg_type: "interactive", content: cardContent(card), ...(uuid ? { uuid: feishuUuid(uuid) } : {}) },
+        data: { msg_type: m.msgType, content: m.content, ...(uuid ? { uuid: feishuUuid(uuid) } : {}) },
       }),
     );
     return res.data?.message_id ?? "";
   }
 
-  async sendCard(to: TFeishuReceiver, card: TFeishuCard, uuid?: string): Promise<string> {
+  async sendMessage(to: TFeishuReceiver, m: TFeishuMessage, uuid?: string): Promise<string> {
     const res = await this.call(() =>
       this.client.im.message.create({
         params: { receive_id_type: to.idType },
-        data: { receive_id: to.id, msg_type: "interactive", content: cardContent(card), ...(uuid ? { uuid: feishuUuid(uuid) } : {}) },
+        data: { receive_id: to.id, msg_type: m.msgType, content: m.content, ...(uuid ? { uuid: feishuUuid(uuid) } : {}) },
       }),
     );
     return res.data?.message_id ?? "";
+  }
+
+  /** Uploads a picture to send in messages (image_type message); answers its image_key. */
+  async uploadImage(bytes: Buffer): Promise<string> {
+    const res = await this.call(async () => withCode(await this.client.im.image.create({ data: { image_type: "message", image: bytes } })));
+    if (!res.image_key) throw new FeishuApiError("feishu: image upload answered no image_key", null, 200);
+    return res.image_key;
+  }
+
+  /** Uploads a file (an MP4 video: file_type mp4, its length in ms when known); answers its file_key. */
+  async uploadFile(file: { bytes: Buffer; name: string; type: "mp4" | "stream"; durationMs?: number }): Promise<string> {
+    const data = { file_type: file.type, file_name: file.name, file: file.bytes, ...(file.durationMs ? { duration: file.durationMs } : {}) };
+    const res = await this.call(async () => withCode(await this.client.im.file.create({ data })));
+    if (!res.file_key) throw new FeishuApiError("feishu: file upload answered no file_key", null, 200);
+    return res.file_key;
   }
 
   /** Replaces a card the bot sent (a shared card: everyone in the chat sees the new one). */

@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "../../../env";
 import { startFakeWecom, type TFakeWecom } from "../../../../tests/fakes/fake-wecom";
-import { getWecomAccessToken, sendWecomAppChat, sendWecomMessage, WecomApiError, type TWecomApp } from "./wecom-api";
+import { makePng } from "../../../../tests/helpers/png";
+import { getWecomAccessToken, sendWecomAppChat, sendWecomMessage, uploadWecomMedia, WecomApiError, type TWecomApp } from "./wecom-api";
 
 let fake: TFakeWecom;
 let n = 0;
@@ -123,5 +124,39 @@ describe("sends", () => {
       process.env.WECOM_API_BASE = fake.base;
       resetEnvCache();
     }
+  });
+});
+
+describe("temporary media", () => {
+  const png = { bytes: makePng(40, 30), filename: "crane.png", mime: "image/png" };
+
+  it("uploads a picture as the form's media file and sends an image message naming it, to a member and to a group", async () => {
+    const mediaId = await uploadWecomMedia(app, "image", png);
+    expect(fake.media(mediaId)).toMatchObject({ type: "image", filename: "crane.png", mime: "image/png" });
+    expect(fake.media(mediaId)!.bytes.equals(png.bytes)).toBe(true);
+    await sendWecomMessage(app, { touser: "u1", msgtype: "image", mediaId });
+    await sendWecomAppChat(app, { chatid: "chat-1", msgtype: "image", mediaId });
+    const sent = fake.sent.filter((s) => s.mediaId === mediaId);
+    expect(sent.map((s) => s.api)).toEqual(["message/send", "appchat/send"]);
+    expect(sent[0]!.body).toMatchObject({ touser: "u1", msgtype: "image", image: { media_id: mediaId }, agentid: Number(app.agentId) });
+  });
+
+  it("uploads again with a new token when WeCom forgot the old one", async () => {
+    await getWecomAccessToken(app);
+    fake.revokeTokens();
+    const before = fake.tokenRequests;
+    const mediaId = await uploadWecomMedia(app, "image", png);
+    expect(fake.tokenRequests - before).toBe(1);
+    expect(fake.media(mediaId)!.bytes.equals(png.bytes)).toBe(true);
+  });
+
+  it("names WeCom's refusals: not a picture, a video message naming a picture, an unknown media id", async () => {
+    expect((await refusal(uploadWecomMedia(app, "image", { bytes: Buffer.from("just some words"), filename: "a.png", mime: "image/png" }))).errcode).toBe(
+      40005,
+    );
+    expect((await refusal(uploadWecomMedia(app, "image", { bytes: Buffer.from("tiny"), filename: "a.png", mime: "image/png" }))).errcode).toBe(40006);
+    const mediaId = await uploadWecomMedia(app, "image", png);
+    expect((await refusal(sendWecomMessage(app, { touser: "u1", msgtype: "video", mediaId }))).errcode).toBe(40007);
+    expect((await refusal(sendWecomMessage(app, { touser: "u1", msgtype: "image", mediaId: "3nosuchmedia" }))).errcode).toBe(40007);
   });
 });
