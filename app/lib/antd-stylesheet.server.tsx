@@ -59,6 +59,7 @@ export const ANTD_CATALOGUE = [
   "Row",
   "Segmented",
   "Select",
+  "Skeleton",
   "Space",
   "Spin",
   "Statistic",

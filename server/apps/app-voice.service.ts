@@ -5,7 +5,7 @@
 import { AppError } from "../errors/app-error";
 import { getFileStore } from "../uploads/file-store";
 import { IMAGE_MAX_BYTES, IMAGE_SIDES, MB, PER_FORM, type TImageLimits } from "../uploads/upload-limits";
-import { acceptImage, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
+import { acceptImage, requestPictureDerivatives, storeFile, toPublicFileUrl } from "../uploads/uploads.service";
 import type { TTurn } from "../turns/turn";
 import type { TConsumer } from "./app-entitlements.service";
 import { loadOpenableApp } from "./app-access.service";
@@ -71,6 +71,7 @@ export async function checkImageUpload(appId: string | undefined, consumer: TCon
 export async function storeAppImage(app: TModeApp, bytes: Buffer | undefined) {
   const image = acceptImage(bytes, CHAT_IMAGE_LIMITS);
   const key = await storeFile(`images/app/${app.id}`, image);
+  await requestPictureDerivatives(key);
   return { url: toPublicFileUrl(key) };
 }
 

@@ -143,16 +143,16 @@ export const ERROR_CODES = {
   // Generation jobs (images, videos, speech): no channel can make the model's kind; the model takes
   // no tail frame; the account has too many jobs waiting; the job ran past its time; the provider
   // refused the request's parameters; a result's link expired before it was copied; anything else.
-  media_model_unavailable: { status: 421201, http: 503 },
-  media_tail_frame_unsupported: { status: 421202, http: 422 },
-  media_queue_full: { status: 421203, http: 429 },
-  generation_timeout: { status: 421204, http: 504 },
-  media_request_refused: { status: 421205, http: 422 },
-  media_result_expired: { status: 421206, http: 502 },
-  generation_failed: { status: 421207, http: 502 },
+  media_model_unavailable: { status: 421301, http: 503 },
+  media_tail_frame_unsupported: { status: 421302, http: 422 },
+  media_queue_full: { status: 421303, http: 429 },
+  generation_timeout: { status: 421304, http: 504 },
+  media_request_refused: { status: 421305, http: 422 },
+  media_result_expired: { status: 421306, http: 502 },
+  generation_failed: { status: 421307, http: 502 },
   // An agent that films needs a picture to start from; an app must allow the kind of answer its agent gives.
-  media_frame_required: { status: 421208, http: 422 },
-  app_output_unsupported: { status: 421209, http: 422 },
+  media_frame_required: { status: 421308, http: 422 },
+  app_output_unsupported: { status: 421309, http: 422 },
   // First-run setup: the platform already has an administrator; the one-time setup code is wrong.
   setup_closed: { status: 421101, http: 404 },
   setup_code_invalid: { status: 421102, http: 422 },

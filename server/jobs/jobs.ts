@@ -20,11 +20,12 @@ export const JOBS = {
   "bots.greeting": { queue: "bots", payload: z.object({ botId: z.string(), trigger: z.record(z.string(), z.unknown()) }) },
   /**
    * Derivatives of a stored file (server/media/media-derive.service.ts): a library item's (web size,
-   * thumbnail, poster, playable copy), or an app icon's 200x200 PNG.
+   * thumbnail, poster, playable copy), an app icon's 200x200 PNG, or any other public picture's web
+   * size and thumbnail.
    */
   "media.derive": {
     queue: "media-files",
-    payload: z.union([z.object({ mediaItemId: z.string() }), z.object({ fileKey: z.string(), purpose: z.enum(["icon"]) })]),
+    payload: z.union([z.object({ mediaItemId: z.string() }), z.object({ fileKey: z.string(), purpose: z.enum(["icon", "picture"]) })]),
   },
 } as const;
 

@@ -71,7 +71,8 @@ export async function deriveStoredMedia(itemId: string): Promise<TMediaMeta | nu
 export async function handleMediaDerive(payload: TJobPayload<"media.derive">, _job?: Job): Promise<"done" | "gone"> {
   try {
     if ("mediaItemId" in payload) return (await deriveStoredMedia(payload.mediaItemId)) ? "done" : "gone";
-    await getFileWork().normaliseIcon(payload.fileKey);
+    if (payload.purpose === "picture") await getFileWork().deriveImage(payload.fileKey);
+    else await getFileWork().normaliseIcon(payload.fileKey);
     return "done";
   } catch (err) {
     logger.warn({ err, ...payload }, "making a stored file's derivatives failed: the original is shown");

@@ -160,10 +160,23 @@ export function isPublicKey(key: string) {
   return PUBLIC_FOLDERS.some((folder) => key.startsWith(folder));
 }
 
+/**
+ * Queues a stored public picture's web-sized copy and thumbnail (`<key>.web.webp`, `<key>.thumb.webp`
+ * beside it, made by the worker). Best effort: without them the original is shown.
+ */
+export async function requestPictureDerivatives(key: string) {
+  try {
+    await enqueueJob("media.derive", { fileKey: key, purpose: "picture" }, { jobId: `picture-${key.replace(/[^A-Za-z0-9_-]/g, "_")}` });
+  } catch (err) {
+    logger.warn({ err, key }, "could not queue a picture's web copies: its original is shown");
+  }
+}
+
 /** A picture shown publicly by something the account builds (an agent's avatar): kept, not attached. */
 export async function storePublicImage(accountId: string, bytes: Buffer | undefined) {
   const image = acceptImage(bytes, AVATAR_LIMITS);
   const key = await storeFile(`images/${accountId}`, image);
+  await requestPictureDerivatives(key);
   return { url: toPublicFileUrl(key) };
 }
 

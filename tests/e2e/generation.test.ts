@@ -60,7 +60,7 @@ async function noSidewaysScroll(page: Page) {
   expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(client);
 }
 
-/** Picks the setup's Kling model by name: other tests add models of their own to the same platform. */
+/** Picks the setup's Kling model by its name (other tests add models of their own to the same platform, some with longer names). */
 async function chooseModel(page: Page, name: string) {
   await page.getByTestId("generation-model").click();
   await page.locator(".ant-select-item-option", { hasText: name }).first().click();
@@ -83,7 +83,7 @@ describe("drawing and video generation", () => {
     // The drawing screen: the price shows before anything is asked; the job runs to done live.
     await page.goto("/drawing");
     await hydrated(page, "[data-testid=drawing-form]");
-    await chooseModel(page, "可灵图");
+    await chooseModel(page, "E2E画图");
     await page.getByTestId("generation-prompt").fill("a red kite over the sea");
     await expect.poll(() => page.getByTestId("generation-price").getAttribute("data-micro")).toBe(String(PICTURE_PRICE));
     await shot(page, "drawing-desktop");
@@ -96,7 +96,7 @@ describe("drawing and video generation", () => {
     // The video screen: first and tail frames uploaded into the library from the form.
     await page.goto("/video_generation");
     await hydrated(page, "[data-testid=video-form]");
-    await chooseModel(page, "可灵视频");
+    await chooseModel(page, "E2E视频");
     await page.getByTestId("generation-first-frame").locator("input[type=file]").setInputFiles(png("first.png", 60));
     await page.getByTestId("generation-first-frame-chosen").waitFor();
     await page.getByTestId("generation-tail-frame").locator("input[type=file]").setInputFiles(png("tail.png", 200));

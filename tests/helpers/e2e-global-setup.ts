@@ -80,10 +80,10 @@ async function configureMediaModels(webUrl: string, kling: { url: string; secret
     const json = (await res.json()) as { status: number; description: string };
     if (json.status !== 200) throw new Error(`${path}: ${json.status} ${json.description}`);
   };
-  await call("/v1/admin/models", { key: E2E_IMAGE_MODEL_KEY, display_name: "可灵图", kind: "image", upstream_model: "kling-v1", unit_price_micro: 200_000 });
+  await call("/v1/admin/models", { key: E2E_IMAGE_MODEL_KEY, display_name: "E2E画图", kind: "image", upstream_model: "kling-v1", unit_price_micro: 200_000 });
   await call("/v1/admin/models", {
     key: E2E_VIDEO_MODEL_KEY,
-    display_name: "可灵视频",
+    display_name: "E2E视频",
     kind: "video",
     upstream_model: "kling-v1-6",
     unit_price_micro: 100_000,

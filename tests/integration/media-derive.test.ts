@@ -204,3 +204,24 @@ describe("app icons", () => {
     expect((await fetchFile(`/files/private/${user.id}/x.icon.png`)).http).toBe(404);
   });
 });
+
+describe("other public pictures", () => {
+  it("gives an uploaded avatar a web-sized copy and a thumbnail beside it, made by the worker", async () => {
+    const user = await makeUser();
+    const res = await user.browser.upload("/api/v1/uploads/image", { files: { file: { bytes: makePng(2400, 1800), filename: "avatar.png" } } });
+    expect(res.body.status, JSON.stringify(res.body)).toBe(200);
+    const url: string = res.body.data.url;
+    const key = url.replace(/^\/files\//, "");
+    const jobs = await getQueue("media-files").getJobs(["waiting", "delayed", "prioritized"]);
+    const job = jobs.find((j) => j.name === "media.derive" && (j.data as { fileKey?: string }).fileKey === key);
+    expect(job?.data).toEqual({ fileKey: key, purpose: "picture" });
+    expect(await handleMediaDerive(job!.data)).toBe("done");
+    await job!.remove();
+    const web = await fetchFile(url.replace(/\.png$/, ".web.webp"));
+    const thumb = await fetchFile(url.replace(/\.png$/, ".thumb.webp"));
+    expect([web.http, isWebp(web.bytes), thumb.http, isWebp(thumb.bytes)]).toEqual([200, true, 200, true]);
+    expect(thumb.bytes.length).toBeLessThan(web.bytes.length);
+    // The original is still what its URL serves.
+    expect((await fetchFile(url)).headers.get("content-type")).toBe("image/png");
+  });
+});
