@@ -178,8 +178,9 @@ describe("model registry and channels", () => {
     await page.getByTestId("channel-add").click();
     await page.getByTestId("channel-name").fill(name);
     await choose(page, "channel-type", "Kling (images, video)");
-    expect(await page.getByTestId("channel-base-url").getAttribute("placeholder")).toBe("https://api-beijing.klingai.com");
-    expect(await page.getByTestId("channel-key").getAttribute("placeholder")).toBe("accessKey:secretKey");
+    // The placeholders follow the chosen type once the form has re-rendered.
+    await expect.poll(() => page.getByTestId("channel-base-url").getAttribute("placeholder")).toBe("https://api-beijing.klingai.com");
+    await expect.poll(() => page.getByTestId("channel-key").getAttribute("placeholder")).toBe("accessKey:secretKey");
     await page.getByTestId("channel-base-url").fill(kling.url);
     await page.getByTestId("channel-key").fill("only-the-access-key");
     await page.getByText("A Kling key is the access key and the secret key joined by a colon: accessKey:secretKey").waitFor();
