@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import { getDb } from "../../server/db/client";
 import { sealSecret } from "../../server/lib/secret-box";
+import { handleMediaDispatch, handleMediaPoll } from "../../server/media/media-job-runner";
 import { uploadMedia } from "../../server/media/media.service";
 import { fundAccount } from "./money";
 import { makePng } from "./png";
@@ -67,4 +68,27 @@ export async function jobPostings(jobId: string) {
 
 export function jobRow(id: string) {
   return getDb().mediaJob.findUniqueOrThrow({ where: { id } });
+}
+
+/**
+ * The worker's media steps in this process, while a test waits on turns that submit jobs: takes
+ * queued jobs and polls running ones until the returned stop() is awaited.
+ */
+export function runMediaWorkerSteps() {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await handleMediaDispatch().catch(() => undefined);
+      const started = await getDb().mediaJob.findMany({
+        where: { state: { in: ["generating", "background"] }, providerTaskId: { not: null } },
+        select: { id: true },
+      });
+      for (const j of started) await handleMediaPoll({ jobId: j.id }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+  };
 }

@@ -29,12 +29,11 @@ import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
 import { getT } from "../../server/i18n/translate";
 import { dropSingleton } from "../../server/lib/singleton";
-import { handleMediaDispatch, handleMediaPoll } from "../../server/media/media-job-runner";
 import type { TTurnMedia } from "../../server/turns/sink";
 import { getFileStore } from "../../server/uploads/file-store";
 import type { TTestActor } from "../helpers/apps";
 import { botRow, botUses, makeBotOwner, makeTestBot, testGatewayOptions, waitFor } from "../helpers/bots";
-import { addMediaModel } from "../helpers/media-jobs";
+import { addMediaModel, runMediaWorkerSteps } from "../helpers/media-jobs";
 import { makePng } from "../helpers/png";
 import { startFakeDingtalk, type TFakeDingtalk } from "../fakes/fake-dingtalk";
 import { makeFeishuApp, startFakeFeishu, type TFakeFeishu, type TFeishuSent } from "../fakes/fake-feishu";
@@ -58,23 +57,9 @@ let feishu: TFakeFeishu;
 let web: { base: string; close: () => Promise<void> };
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 let imageModel: string;
-let pumping = true;
-let pump: Promise<void>;
+let stopWorkerSteps: () => Promise<void> = async () => {};
 const mockers = new Map<string, MockWechat>();
 const bots = new Map<TBotChannel, { owner: TTestActor; botId: string; appId: string; lng: string }>();
-
-/** The worker, in this process: takes queued jobs and polls running ones until the file ends. */
-async function runWorkerSteps() {
-  while (pumping) {
-    await handleMediaDispatch().catch(() => undefined);
-    const running = await getDb().mediaJob.findMany({
-      where: { state: { in: ["generating", "background"] }, providerTaskId: { not: null } },
-      select: { id: true },
-    });
-    for (const j of running) await handleMediaPoll({ jobId: j.id }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** The web process's WeCom callback route alone (it queues WeCom's messages for the gateway). */
 async function startWecomCallbacks() {
@@ -226,7 +211,7 @@ beforeAll(async () => {
   imageModel = (await addMediaModel({ kind: "image", upstream: "kling-v1", type: "kling", baseUrl: kling.url, secret: kling.secret, unitPriceMicro: 200_000 }))
     .key;
   await getDb().mediaJob.updateMany({ where: { state: { in: ["queued", "generating", "background"] } }, data: { state: "failed", errorCode: "test_cleared" } });
-  pump = runWorkerSteps();
+  stopWorkerSteps = runMediaWorkerSteps();
   for (const c of CASES) {
     const owner = await makeBotOwner();
     const bot = await makeTestBot(owner, { channel: c.channel, name: "Painter", credentials: c.credentials(), agentConfig: { model_key: imageModel } });
@@ -238,8 +223,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  pumping = false;
-  await pump;
+  await stopWorkerSteps();
   await gateway?.stop();
   for (const b of bots.values()) await deleteBot(b.owner, b.botId);
   await web?.close();

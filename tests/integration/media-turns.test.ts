@@ -10,32 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
 import { dropSingleton } from "../../server/lib/singleton";
-import { handleMediaDispatch, handleMediaPoll } from "../../server/media/media-job-runner";
 import { startFakeKling, type TFakeKling } from "../fakes/fake-kling";
 import { createTestApp } from "../helpers/apps";
 import { dataOf, makeAgent, makeUser, sendSse, useChatHarness } from "../helpers/chat-runtime";
-import { addMediaModel, balanceOf } from "../helpers/media-jobs";
+import { addMediaModel, balanceOf, runMediaWorkerSteps } from "../helpers/media-jobs";
 
 const h = useChatHarness();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-media-turns-"));
 const PRICE = 250_000;
 let kling: TFakeKling;
 let imageModel: string;
-let pumping = true;
-let pump: Promise<void>;
-
-/** The worker, in this process: takes queued jobs and polls running ones until the test ends. */
-async function runWorkerSteps() {
-  while (pumping) {
-    await handleMediaDispatch().catch(() => undefined);
-    const running = await getDb().mediaJob.findMany({
-      where: { state: { in: ["generating", "background"] }, providerTaskId: { not: null } },
-      select: { id: true },
-    });
-    for (const j of running) await handleMediaPoll({ jobId: j.id }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+let stopWorkerSteps: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
   process.env.DATA_DIR = dataDir;
@@ -46,12 +31,11 @@ beforeAll(async () => {
   imageModel = (await addMediaModel({ kind: "image", upstream: "kling-v1", type: "kling", baseUrl: kling.url, secret: kling.secret, unitPriceMicro: PRICE }))
     .key;
   await getDb().mediaJob.updateMany({ where: { state: { in: ["queued", "generating", "background"] } }, data: { state: "failed", errorCode: "test_cleared" } });
-  pump = runWorkerSteps();
+  stopWorkerSteps = runMediaWorkerSteps();
 });
 
 afterAll(async () => {
-  pumping = false;
-  await pump;
+  await stopWorkerSteps();
   await kling?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
