@@ -60,10 +60,30 @@ async function noSidewaysScroll(page: Page) {
   expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(client);
 }
 
-/** Picks the setup's Kling model by its name (other tests add models of their own to the same platform, some with longer names). */
+/**
+ * Picks the setup's Kling model by searching for its name: other tests add models of their own to the
+ * same platform, and the select's list renders only the options in view. A dropdown that closed
+ * under a re-render is opened again; a model that never shows is reported with what did.
+ */
 async function chooseModel(page: Page, name: string) {
-  await page.getByTestId("generation-model").click();
-  await page.locator(".ant-select-item-option", { hasText: name }).first().click();
+  const select = page.getByTestId("generation-model");
+  const option = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: name }).first();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await select.click();
+    await select.locator("input").fill(name);
+    const shown = await option.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) {
+      await option.click();
+      await expect.poll(() => select.innerText()).toContain(name);
+      return;
+    }
+    await page.keyboard.press("Escape");
+  }
+  const seen = await page.locator(".ant-select-item-option").allInnerTexts();
+  throw new Error(`no model option "${name}"; the list showed ${JSON.stringify(seen)}`);
 }
 
 const png = (name: string, shade: number) => ({ name, mimeType: "image/png", buffer: makePng(640, 480, shade) });

@@ -42,8 +42,11 @@ export function ModelSelect({ models, value, onChange }: { models: TMediaModel[]
       value={value}
       onChange={onChange}
       data-testid="generation-model"
+      showSearch
+      filterOption={(input, option) => Boolean(option?.name.toLowerCase().includes(input.trim().toLowerCase()))}
       options={models.map((m) => ({
         value: m.key,
+        name: m.name,
         label: (
           <span className="generation-model-option">
             <span className="generation-model-option__name">{m.name}</span>
