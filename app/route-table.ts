@@ -64,6 +64,17 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "drawing", path: "/drawing", file: "routes/generation/drawing.tsx", layout: "console" },
   { id: "video_generation", path: "/video_generation", file: "routes/generation/video-generation.tsx", layout: "console" },
   { id: "generations", path: "/generations", file: "routes/generation/generations.tsx", layout: "console" },
+  // Figures of digital humans: my figures, filming one (with its check), keying it, its avatar training.
+  { id: "digital", path: "/digital", file: "routes/digital/digital.tsx", layout: "console" },
+  { id: "create_digital", path: "/Createdigital", file: "routes/digital/create-digital.tsx", layout: "console" },
+  { id: "create_character", path: "/CreateCharacter", file: "routes/digital/create-character.tsx", layout: "console" },
+  { id: "figure_train", path: "/figureTrain", file: "routes/digital/figure-train.tsx", layout: "console" },
+  // Voices: my voices, the announcers and the voice package; recording a personal voice; a custom voice.
+  { id: "speechtr", path: "/speechtr", file: "routes/digital/speechtr.tsx", layout: "console" },
+  { id: "create_speechtr", path: "/Createspeechtr", file: "routes/digital/create-speechtr.tsx", layout: "console" },
+  { id: "create_voice", path: "/Createvoice", file: "routes/digital/create-voice.tsx", layout: "console" },
+  // Digital humans: the editor of a video, or of a digital-human app's scene (?video= or ?app=).
+  { id: "create_app_digital", path: "/CreateAppDigital", file: "routes/digital/create-app-digital.tsx", layout: "console" },
   // Training sets: the list of every type, a Q&A set, a smart text set.
   { id: "train", path: "/train", file: "routes/console/train.tsx", layout: "console" },
   { id: "create_normal_train", path: "/create_normal_train", file: "routes/console/create-normal-train.tsx", layout: "console" },

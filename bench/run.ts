@@ -8,6 +8,7 @@ import { startEmbeddedHost } from "../server/db/embedded-host";
 import { applyMigrations } from "../server/db/migrate";
 import { startWeb } from "../tests/helpers/platform";
 import { measure, printRow } from "./lib";
+import { runCompositeBench } from "./composite";
 import { runLedgerBench } from "./ledger";
 import { runMediaBench } from "./media";
 import { runMarketRenderBench } from "./market-render";
@@ -36,6 +37,11 @@ if (process.argv.includes("ttft-floor")) {
 // `npm run bench -- media`: only the worker's file work (ffmpeg transcodes, sharp derivatives); no database.
 if (process.argv.includes("media")) {
   await runMediaBench();
+  process.exit(0);
+}
+// `npm run bench -- composite`: only the digital-human composite's CPU cost (ffmpeg keying and encoding); no database.
+if (process.argv.includes("composite")) {
+  await runCompositeBench();
   process.exit(0);
 }
 // `npm run bench -- mobi-bundle`: only the gzipped JavaScript of /mobi/dialogue (builds if needed).
@@ -149,3 +155,5 @@ await host.close();
 
 // The worker's file work: ffmpeg transcodes and sharp's picture derivatives.
 await runMediaBench();
+// A digital human's composite: the figure keyed over a background under a minute of speech.
+await runCompositeBench();

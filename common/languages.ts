@@ -36,6 +36,9 @@ export const NAMESPACES = [
   "content",
   "workspace",
   "generation",
+  "voices",
+  "figures",
+  "digital",
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 

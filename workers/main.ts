@@ -16,6 +16,10 @@ import { handleMediaDerive } from "../server/media/media-derive.service";
 import { createFileWork } from "./media";
 import { getEnv } from "../server/env";
 import { handleMediaDispatch, handleMediaPoll, handleMediaSweep } from "../server/media/media-job-runner";
+import { handleFigureMeasure, handleFigurePrepare } from "../server/digital/figure-work.service";
+import { registerFigureHooks } from "../server/digital/figure-training.service";
+import { handleVoiceMeasure, registerVoiceHooks } from "../server/digital/voice-training.service";
+import { handleDigitalRender, registerRenderHooks } from "../server/digital/render.service";
 
 const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
@@ -28,6 +32,10 @@ const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: J
   "media.poll": handleMediaPoll,
   "media.sweep": () => handleMediaSweep(),
   "media.derive": handleMediaDerive,
+  "digital.figure-measure": handleFigureMeasure,
+  "digital.figure-prepare": handleFigurePrepare,
+  "digital.voice-measure": handleVoiceMeasure,
+  "digital.render": handleDigitalRender,
 };
 
 /** Queues whose steps wait on providers for long: more than one at a time per worker. */
@@ -40,6 +48,12 @@ export async function startWorkers() {
   wireTurnDependencies();
   // Derivatives of stored media (pictures, posters, playable copies, icons) are made here, with sharp and ffmpeg.
   setFileWork(createFileWork());
+  // A figure's avatar training ending makes it trained (or leaves it a green-screen figure).
+  registerFigureHooks();
+  // A voice clone ending makes the voice ready (or failed, its package slot given back).
+  registerVoiceHooks();
+  // A render's lip-sync ending moves it on to its composite (or fails it).
+  registerRenderHooks();
   // The bots queue belongs to the bot gateway processes (bot-gateway/core/gateway.ts).
   const queues = new Set(
     Object.values(JOBS)

@@ -164,6 +164,15 @@ export async function findOwnLiveAgents(accountId: string, agentIds: string[], t
   });
 }
 
+/** Whether a digital-human app's figure, own voice and background item are the account's and not deleted. */
+export async function findOwnDigitalParts(accountId: string, ids: { figureId?: string; voiceId?: string; itemId?: string }, tx: TDbOrTx = getDb()) {
+  const own = { ownerAccountId: accountId, deletedAt: null };
+  const figure = ids.figureId ? await tx.digitalFigure.findFirst({ where: { id: ids.figureId, ...own }, select: { id: true } }) : null;
+  const voice = ids.voiceId ? await tx.digitalVoice.findFirst({ where: { id: ids.voiceId, ...own }, select: { id: true } }) : null;
+  const item = ids.itemId ? await tx.mediaItem.findFirst({ where: { id: ids.itemId, ...own }, select: { id: true } }) : null;
+  return { figure: Boolean(figure), voice: Boolean(voice), item: Boolean(item) };
+}
+
 export async function findAgentNames(agentIds: string[], tx: TDbOrTx = getDb()) {
   if (!agentIds.length) return [];
   return tx.agent.findMany({ where: { id: { in: agentIds } }, select: { id: true, name: true } });

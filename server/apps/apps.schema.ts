@@ -5,6 +5,8 @@ import { z } from "zod";
 import { MICRO } from "../accounts/editions";
 import { ZVariable } from "../agents/agents.schema";
 import { isListedVoice } from "../media/voices";
+import { DEFAULT_PLACEMENT, ORIENTATIONS, ZPlacement } from "../digital/digital.schema";
+import { ownVoiceIdOf } from "../digital/videos.schema";
 
 export const APP_TYPES = ["h5", "api", "bot", "workshop", "digital_human"] as const;
 export type TAppType = (typeof APP_TYPES)[number];
@@ -113,11 +115,28 @@ export const ZWorkshopSettings = z.object({
     .default([]),
   nodes: z.array(z.record(z.string(), z.unknown())).max(50).default([]),
 });
+/**
+ * A digital-human app's scene, as /CreateAppDigital edits it: the figure (a DigitalFigure of the
+ * owner's), the voice (a listed announcer, or `own:<DigitalVoice id>`), where the figure stands and
+ * what is behind it (a library item of the owner's, else the colour). The service checks the ids.
+ */
 export const ZDigitalHumanSettings = z.object({
   figure_id: z.string().trim().max(100).default(""),
-  voice_id: z.string().trim().max(100).default(""),
-  orientation: z.enum(["horizontal", "vertical"], "apps:validation.orientation").default("vertical"),
+  voice_id: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((s) => s === "" || ownVoiceIdOf(s) !== null || isListedVoice(s), "apps:validation.speaker")
+    .default(""),
+  orientation: z.enum(ORIENTATIONS, "apps:validation.orientation").default("vertical"),
+  placement: ZPlacement.default(DEFAULT_PLACEMENT),
+  background_item_id: z.string().trim().min(1).max(64).optional(),
+  background_color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, "digital:render.validation.color")
+    .default("#ffffff"),
 });
+export type TDigitalHumanSettings = z.infer<typeof ZDigitalHumanSettings>;
 const SETTINGS_SCHEMAS = {
   h5: z.object({}).default({}),
   api: z.object({}).default({}),

@@ -23,7 +23,9 @@ import {
   type TAppState,
   type TAppType,
   type TAppView,
+  type TDigitalHumanSettings,
 } from "./apps.schema";
+import { ownVoiceIdOf } from "../digital/videos.schema";
 
 type TActor = Pick<TSessionAccount, "id" | "roles" | "enterpriseId">;
 
@@ -137,6 +139,7 @@ const toPlans = (input: TAppInput): repo.TPlanData[] =>
  */
 async function assertReferences(ownerId: string, input: TAppInput, tx: TDbOrTx) {
   assertOwnMedia(ownerId, input);
+  await assertOwnDigitalParts(ownerId, input, tx);
   if (!(await repo.categoryExists(input.category_id, tx))) throw fieldError("category_id", "apps:validation.category_unknown");
   const live = await repo.findOwnLiveAgents(ownerId, input.agent_ids, tx);
   if (live.length !== input.agent_ids.length) throw fieldError("agent_ids", "apps:validation.agent_not_live");
@@ -159,6 +162,16 @@ function assertOwnMedia(ownerId: string, input: TAppInput) {
   ];
   const foreign = pictures.find(([, url]) => url?.startsWith(MEDIA_FILES_PATH) && !isOwnMediaPath(url, ownerId));
   if (foreign) throw fieldError(foreign[0], "apps:validation.media_not_own");
+}
+
+/** A digital-human app's figure, own voice and background are the owner's: another account's read as not there. */
+async function assertOwnDigitalParts(ownerId: string, input: TAppInput, tx: TDbOrTx) {
+  if (input.type !== "digital_human") return;
+  const scene = parseAppSettings(input.type, input.settings) as TDigitalHumanSettings;
+  const voiceId = ownVoiceIdOf(scene.voice_id);
+  const wanted = { figureId: scene.figure_id || undefined, voiceId: voiceId ?? undefined, itemId: scene.background_item_id };
+  const found = await repo.findOwnDigitalParts(ownerId, wanted, tx);
+  if ((wanted.figureId && !found.figure) || (voiceId !== null && !found.voice) || (wanted.itemId && !found.item)) throw new AppError("not_found");
 }
 
 /** The agents a workshop's roles are played by, with the role's place in the list. */

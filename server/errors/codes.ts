@@ -45,6 +45,9 @@ export const ERROR_CODES = {
   bot_limit_reached: { status: 420028, http: 402 },
   bot_package_expired: { status: 420029, http: 402 },
   no_voice_package: { status: 420030, http: 402 },
+  // Personal voices: recording one needs a voice package with a slot left; a voice whose check or
+  // training failed is recorded again, not retried (the same recording would fail the same way).
+  voice_retry_refused: { status: 421702, http: 409 },
   not_certified_engineer: { status: 420031, http: 403 },
   task_cancel_too_soon: { status: 420032, http: 409 },
   submissions_exceed_five: { status: 420033, http: 409 },
@@ -82,6 +85,8 @@ export const ERROR_CODES = {
   document_type_not_allowed: { status: 420203, http: 415 },
   text_file_type_not_allowed: { status: 420204, http: 415 },
   video_type_not_allowed: { status: 420205, http: 415 },
+  // A voice recording that is none of the audio formats a voice is cloned from.
+  audio_type_not_allowed: { status: 421703, http: 415 },
   media_type_not_allowed: { status: 420206, http: 415 },
   too_many_files: { status: 420207, http: 422 },
   media_daily_limit: { status: 420208, http: 429 },
@@ -150,12 +155,30 @@ export const ERROR_CODES = {
   media_request_refused: { status: 421305, http: 422 },
   media_result_expired: { status: 421306, http: 502 },
   generation_failed: { status: 421307, http: 502 },
+  // Digital humans through the same jobs: the provider found no face in the figure's video, or the
+  // audio or video is longer than it takes; no channel can train a figure or clone a voice.
+  digital_no_face: { status: 421310, http: 422 },
+  digital_media_too_long: { status: 421311, http: 422 },
+  digital_training_unavailable: { status: 421312, http: 503 },
+  digital_voice_clone_unavailable: { status: 421313, http: 503 },
   // An agent that films needs a picture to start from; an app must allow the kind of answer its agent gives.
   media_frame_required: { status: 421308, http: 422 },
   app_output_unsupported: { status: 421309, http: 422 },
   // First-run setup: the platform already has an administrator; the one-time setup code is wrong.
   setup_closed: { status: 421101, http: 404 },
   setup_code_invalid: { status: 421102, http: 422 },
+  // Figures: a move the figure's state does not allow (keying one still being checked, training one
+  // not ready, removing one in training); filmed talk too short for an avatar training; a filming
+  // video the worker could not read or prepare.
+  figure_state_refused: { status: 421601, http: 409 },
+  figure_footage_too_short: { status: 421602, http: 422 },
+  figure_processing_failed: { status: 421603, http: 422 },
+  // Digital-human videos: a render needs a keyed figure of the owner's, a script of 1 to SCRIPT_MAX
+  // characters and a voice that can speak; a render that failed on our side (the composite).
+  digital_figure_not_ready: { status: 421801, http: 422 },
+  digital_voice_not_ready: { status: 421802, http: 422 },
+  digital_script_invalid: { status: 421803, http: 422 },
+  digital_render_failed: { status: 421804, http: 502 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -23,6 +23,8 @@ import { createAppVoiceRouter } from "../apps/app-voice.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
 import { createMediaRouter } from "../media/media.http";
+import { createFiguresRouter } from "../digital/figures.http";
+import { createVoicesRouter } from "../digital/voices.http";
 import { probeMediaChannel } from "../media/channel-probe";
 import { createMediaCallbackRouter, createMediaJobsRouter } from "../media/media-jobs.http";
 import { createTrainingSetsRouter } from "../knowledge/training-sets.http";
@@ -65,6 +67,8 @@ export function createApiRouter() {
   router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter({ probeMediaChannel }));
   router.use(createMediaRouter());
+  router.use(createFiguresRouter());
+  router.use(createVoicesRouter());
   router.use(createMediaJobsRouter());
   router.use(createTrainingSetsRouter());
   router.use(createAppExportRouter());

@@ -27,6 +27,16 @@ export const JOBS = {
     queue: "media-files",
     payload: z.union([z.object({ mediaItemId: z.string() }), z.object({ fileKey: z.string(), purpose: z.enum(["icon", "picture"]) })]),
   },
+  /** A figure's filming video measured and judged, then its loop and keyed still made (server/digital/figure-work.service.ts). */
+  "digital.figure-measure": { queue: "digital-files", payload: z.object({ figureId: z.string() }) },
+  "digital.figure-prepare": { queue: "digital-files", payload: z.object({ figureId: z.string() }) },
+  /** A voice recording measured and judged, then sent to be cloned (server/digital/voice-training.service.ts). */
+  "digital.voice-measure": { queue: "digital-files", payload: z.object({ voiceId: z.string() }) },
+  /** A digital-human video's render at one step of its chain (server/digital/render.service.ts); the row's recorded step decides. */
+  "digital.render": {
+    queue: "digital-render",
+    payload: z.object({ videoId: z.string(), step: z.enum(["speech", "lipsync", "composite"]), retry: z.number().int().optional() }),
+  },
 } as const;
 
 /** Queues the bot gateway processes consume (the worker process leaves them alone). */

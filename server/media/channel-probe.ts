@@ -8,6 +8,9 @@
 //     "user:password" (the WebUI's --api-auth guards every /sdapi route).
 //   ComfyUI: GET /queue, what it is running and what waits, with a bearer token when the key is set
 //     (ComfyUI has no accounts; a proxy in front of it checks the token).
+//   HeyGen: GET /v2/user/remaining_quota, the account's credit, with the key in X-Api-Key.
+//   HeyGem (Duix.Avatar): GET /easy/query?code=<an id no task has>, answered with its JSON envelope
+//     (a code and a message) and no task; a bearer token when the key is set (a proxy checks it).
 // Each answer must also look like that provider's, so a base URL pointing at some other server that
 // happens to answer 200 is reported rather than passed.
 import { guardedFetch } from "../net/guarded-fetch";
@@ -30,7 +33,14 @@ type TProbe = (baseUrl: string, secret: string, get: TGet) => Promise<TChannelPr
 
 const OK: TChannelProbeResult = { ok: true };
 
-const PROVIDER_LABELS: Record<TMediaChannelType, string> = { kling: "Kling", dashscope: "DashScope", sdwebui: "SD WebUI", comfyui: "ComfyUI" };
+const PROVIDER_LABELS: Record<TMediaChannelType, string> = {
+  kling: "Kling",
+  dashscope: "DashScope",
+  sdwebui: "SD WebUI",
+  comfyui: "ComfyUI",
+  heygen: "HeyGen",
+  heygem: "HeyGem",
+};
 
 /** One test of a media channel: ok, or what went wrong and whether the key itself was refused. */
 export async function probeMediaChannel(target: TChannelProbeTarget): Promise<TChannelProbeResult> {
@@ -84,6 +94,28 @@ const PROBES: Record<TMediaChannelType, TProbe> = {
     const answer = readJson(res.text);
     if (res.status === 200 && isObject(answer) && Array.isArray(answer.queue_running)) return OK;
     return refuseByStatus("ComfyUI", res);
+  },
+
+  async heygen(baseUrl, secret, get) {
+    const res = await get(`${baseUrl}/v2/user/remaining_quota`, { "x-api-key": secret, accept: "application/json" });
+    const answer = readJson(res.text);
+    if (res.status === 200 && isObject(answer) && isObject(answer.data)) return OK;
+    const error = isObject(answer) && isObject(answer.error) ? answer.error : null;
+    const message = typeof error?.message === "string" ? error.message : describeBody(res);
+    return {
+      ok: false,
+      error: `HeyGen ${res.status === 200 ? "answered something else" : `HTTP ${res.status}`}: ${message}`,
+      keyRefused: res.status === 401 || res.status === 403,
+    };
+  },
+
+  async heygem(baseUrl, secret, get) {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (secret) headers.authorization = `Bearer ${secret}`;
+    const res = await get(`${baseUrl}/easy/query?code=${DASHSCOPE_NO_TASK}`, headers);
+    const answer = readJson(res.text);
+    if (res.status === 200 && isObject(answer) && "code" in answer) return OK;
+    return refuseByStatus("HeyGem", res);
   },
 };
 

@@ -5,6 +5,7 @@
 // `<original key without extension>.<variant>.<ext>` (derivedFileKey), so the folder that serves
 // the original serves it too, and doing the work twice only writes the same files again.
 import { z } from "zod";
+import type { TFilmingFacts, TKeySettings, TVoiceFacts } from "./file-facts.schema";
 
 export type TImageWork = { width: number; height: number; web: string; thumb: string };
 export type TVideoWork = {
@@ -20,6 +21,29 @@ export type TVideoWork = {
 export type TAudioWork = { durationMs: number | null; audioCodec: string | null; norm: string };
 export type TIconWork = { icon: string };
 
+/** A figure's clip made ready to composite: `<base>.loop.mp4` (at most 1280 px a side, H.264, still on its green) and `<base>.keyed.png`. */
+export type TFigureWork = { loop: string; poster: string; width: number; height: number; durationMs: number };
+
+/** Where the figure stands on the canvas: its centre as shares (0-1) of the canvas, its height as a share of the canvas height. */
+export type TFigurePlacement = { x: number; y: number; scale: number };
+
+/** One composite: the figure keyed over the background, with the audio, as an H.264/AAC mp4. */
+export type TCompositeSpec = {
+  /** Where to write the mp4. */
+  outputKey: string;
+  orientation: "horizontal" | "vertical";
+  /** 720 or 1080: the short side of the output (1280x720 or 720x1280 at 720). */
+  height: 720 | 1080;
+  /** A library picture or video (a video loops), or a plain colour. */
+  background: { kind: "image" | "video"; key: string } | { kind: "color"; color: string };
+  /** The figure's clip on its green, and how to key it. It loops while the audio lasts. */
+  figure: { key: string; color: string; similarity: number; blend: number };
+  placement: TFigurePlacement;
+  /** The speech to lay under the figure; null keeps the clip's own sound and length. */
+  audioKey: string | null;
+};
+export type TCompositeWork = { key: string; durationMs: number; width: number; height: number };
+
 export type TFileWork = {
   /** `<base>.web.webp` (at most 1600 px a side) and `<base>.thumb.webp` (400 px), upright, no metadata. */
   deriveImage(key: string): Promise<TImageWork>;
@@ -29,6 +53,16 @@ export type TFileWork = {
   deriveAudio(key: string): Promise<TAudioWork>;
   /** `<base>.icon.png`: 200x200, cropped to cover. */
   normaliseIcon(key: string): Promise<TIconWork>;
+  /** Measures a filming video: probe, sampled frames' green border and key colour, a face. */
+  measureFilming(key: string): Promise<TFilmingFacts>;
+  /** One frame of the clip (at atMs, else a third in) keyed with the settings over a checkerboard: a PNG at most 640 px a side, for the live preview. */
+  previewKey(key: string, settings: TKeySettings, atMs?: number): Promise<Buffer>;
+  /** The figure's loop clip and keyed still, beside the original. */
+  prepareFigure(key: string, settings: TKeySettings): Promise<TFigureWork>;
+  /** Measures a voice recording: decoded duration, integrated loudness, true peak; all null for a file with no sound. */
+  measureVoice(key: string): Promise<TVoiceFacts>;
+  /** Renders a composite (scale first, then colorkey, then overlay) and writes it at spec.outputKey. */
+  composite(spec: TCompositeSpec): Promise<TCompositeWork>;
 };
 
 /** What a library item's `meta` holds once derived: the file's facts and its derivatives' keys. */

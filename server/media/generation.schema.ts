@@ -3,7 +3,7 @@
 // pages use this file too, so both refuse the same input with the same message key.
 import { z } from "zod";
 
-export const MEDIA_JOB_KINDS = ["image", "video", "speech", "lipsync"] as const;
+export const MEDIA_JOB_KINDS = ["image", "video", "speech", "lipsync", "avatar_training", "voice_clone"] as const;
 export type TMediaJobKind = (typeof MEDIA_JOB_KINDS)[number];
 
 /**

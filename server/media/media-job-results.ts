@@ -11,6 +11,8 @@ import { readImageSize } from "../uploads/sniff";
 import { deleteFiles, storeFile } from "../uploads/uploads.service";
 import { MB } from "../uploads/upload-limits";
 import type { TMediaJobState } from "./generation.schema";
+import { payerOf } from "./digital-requests";
+import { runJobEndHooks } from "./job-finish-hooks";
 import { sourcesOf } from "./job-states";
 import { settleJobPrice } from "./media-billing";
 import { requestMediaDerivation } from "./media-derive.service";
@@ -18,6 +20,9 @@ import { enqueueDispatch } from "./media-jobs.service";
 import * as repo from "./media-jobs.repository";
 import { createMediaItem } from "./media.repository";
 import type { TProviderFailure, TProviderOutput } from "./providers/provider";
+
+/** What ending a job needs to know of it: whom to settle with, and what its hooks read. */
+type TJobToEnd = Pick<repo.TMediaJobRow, "id" | "ownerAccountId" | "kind" | "params">;
 
 /** A result larger than this is not a picture, a short video or a spoken reply. */
 const RESULT_MAX_BYTES = 500 * MB;
@@ -32,6 +37,8 @@ export function codeForFailure(failure: TProviderFailure) {
     auth: "key_banned",
     bad_request: "media_request_refused",
     expired: "media_result_expired",
+    no_face: "digital_no_face",
+    too_long: "digital_media_too_long",
     upstream: "generation_failed",
   };
   return codes[failure];
@@ -75,12 +82,7 @@ export async function readResult(output: TProviderOutput, trustedHost: string | 
 }
 
 /** Ends a job as failed (or failed review) and releases its hold. False when it had already ended. */
-export async function failJob(
-  job: { id: string; ownerAccountId: string },
-  code: string,
-  state: Extract<TMediaJobState, "failed" | "failed_review">,
-  detail?: string,
-) {
+export async function failJob(job: TJobToEnd, code: string, state: Extract<TMediaJobState, "failed" | "failed_review">, detail?: string) {
   const ended = await withTransaction(async (tx) => {
     const moved = await repo.moveMediaJob(
       job.id,
@@ -89,8 +91,14 @@ export async function failJob(
       { errorCode: code, errorDetail: detail?.slice(0, 500) ?? null, finishedAt: new Date() },
       tx,
     );
-    if (moved) await settleJobPrice({ jobId: job.id, payer: job.ownerAccountId, chargedMicro: 0, memo: { outcome: state } }, tx);
-    return moved;
+    if (!moved) return false;
+    await settleJobPrice({ jobId: job.id, payer: payerOf(job), chargedMicro: 0, memo: { outcome: state } }, tx);
+    // What depends on the job (a figure in training, a render waiting) fails with it, or nothing does.
+    await runJobEndHooks(
+      { id: job.id, kind: job.kind, ownerAccountId: job.ownerAccountId, state, params: job.params, outputs: [], result: null, errorCode: code },
+      tx,
+    );
+    return true;
   });
   if (ended) await enqueueDispatch();
   return ended;
@@ -104,20 +112,27 @@ function chargeFor(job: repo.TMediaJobRow, delivered: number) {
   return Math.min(held, Math.floor((held / asked) * delivered));
 }
 
-/** Stores the results and ends the job as done, charging it. False when another finisher got there first. */
-export async function finishJob(job: repo.TMediaJobRow, files: TResultFile[]) {
+/**
+ * Stores the results and ends the job as done, charging it. False when another finisher got there first.
+ * A lip-sync's clip is kept under media/<account>/digital/ and becomes no library item (the render's
+ * composite is the one the owner sees); a training stores no file, and what it made (`result`, with
+ * the provider and the model it belongs to) is kept in the job's params as `result`.
+ */
+export async function finishJob(job: repo.TMediaJobRow, files: TResultFile[], made?: Record<string, string>) {
   const now = new Date();
   const stored: { fileKey: string; file: TResultFile; width: number | null; height: number | null }[] = [];
+  const result = made ? { ...made, provider: job.provider ?? "", modelKey: job.modelKey } : null;
+  const params = result ? { ...(job.params as Record<string, unknown>), result } : job.params;
   try {
     for (const file of files) {
-      const fileKey = await storeFile(`media/${job.ownerAccountId}/generated`, file);
+      const fileKey = await storeFile(`media/${job.ownerAccountId}/${job.kind === "lipsync" ? "digital" : "generated"}`, file);
       const size = file.kind === "image" ? readImageSize(file.bytes) : null;
       stored.push({ fileKey, file, width: size?.width ?? null, height: size?.height ?? null });
     }
     const itemIds = await withTransaction(async (tx) => {
       const ids: (string | null)[] = [];
       for (const [i, s] of stored.entries()) {
-        if (s.file.kind === "audio") {
+        if (s.file.kind === "audio" || job.kind === "lipsync") {
           ids.push(null);
           continue;
         }
@@ -151,9 +166,11 @@ export async function finishJob(job: repo.TMediaJobRow, files: TResultFile[]) {
       }));
       // The move comes first: it locks the job's row, so a second finisher waits here and then finds it ended.
       const charged = chargeFor(job, files.length);
-      const moved = await repo.moveMediaJob(job.id, sourcesOf("done"), "done", { outputs, progress: 100, finishedAt: now, chargedMicro: BigInt(charged) }, tx);
+      const ending = { outputs, progress: 100, finishedAt: now, chargedMicro: BigInt(charged), ...(result ? { params: params as never } : {}) };
+      const moved = await repo.moveMediaJob(job.id, sourcesOf("done"), "done", ending, tx);
       if (!moved) throw new JobAlreadyEnded();
-      await settleJobPrice({ jobId: job.id, payer: job.ownerAccountId, chargedMicro: charged, memo: { outcome: "done" } }, tx);
+      await settleJobPrice({ jobId: job.id, payer: payerOf(job), chargedMicro: charged, memo: { outcome: "done" } }, tx);
+      await runJobEndHooks({ id: job.id, kind: job.kind, ownerAccountId: job.ownerAccountId, state: "done", params, outputs, result, errorCode: null }, tx);
       return ids.filter((id): id is string => Boolean(id));
     });
     // Thumbnails, posters and phone renditions, as for an upload.

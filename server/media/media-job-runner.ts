@@ -16,7 +16,8 @@ import { isFinishedJobState } from "./generation.schema";
 import { codeForFailure, failJob, finishJob, readResult, ResultGoneError } from "./media-job-results";
 import { callbackBase, enqueueDispatch } from "./media-jobs.service";
 import * as repo from "./media-jobs.repository";
-import { buildProviderContext, findJobRoute, listMediaRoutes, type TMediaRoute } from "./provider-routing";
+import { buildDigitalRequest, isDigitalKind, isTrainingKind } from "./digital-requests";
+import { buildProviderContext, findJobRoute, listJobRoutes, type TMediaRoute } from "./provider-routing";
 import { getProvider } from "./providers";
 import { ProviderError, type TInputImage, type TMediaRequest, type TProviderName, type TProviderStatus } from "./providers/provider";
 
@@ -28,9 +29,12 @@ function settings() {
   return { perAccount: env.MEDIA_JOBS_PER_ACCOUNT, pollBaseMs: env.MEDIA_POLL_BASE_MS };
 }
 
-/** The pause before the next poll: starting at the base and growing by half each time, up to 15 s for pictures and 30 s for videos. */
+/** Trainings take days: asking every ten minutes is often enough and spares the provider thousands of calls. */
+const TRAINING_POLL_CAP_MS = 10 * 60_000;
+
+/** The pause before the next poll: starting at the base and growing by half each time, up to 15 s for pictures, 30 s for videos and lip-syncs, 10 min for trainings. */
 export function pollDelayMs(kind: string, pollCount: number, baseMs = settings().pollBaseMs) {
-  const cap = kind === "image" || kind === "speech" ? 15_000 : 30_000;
+  const cap = kind === "image" || kind === "speech" ? 15_000 : isTrainingKind(kind) ? TRAINING_POLL_CAP_MS : 30_000;
   return Math.min(Math.max(cap, baseMs), Math.round(baseMs * 1.5 ** Math.min(pollCount, 20)));
 }
 
@@ -52,6 +56,7 @@ type TStoredParams = { request: Record<string, unknown>; pictures: Record<string
 
 /** The provider's request from the job's checked parameters. */
 export async function buildRequest(job: repo.TMediaJobRow, upstreamModel: string): Promise<TMediaRequest> {
+  if (isDigitalKind(job.kind)) return buildDigitalRequest(job, upstreamModel);
   const { request, pictures } = job.params as unknown as TStoredParams;
   if (job.kind === "image") {
     const reference = pictures.reference ? await readPicture(pictures.reference) : undefined;
@@ -104,7 +109,7 @@ export async function handleMediaDispatch() {
 
 async function submitJob(job: repo.TMediaJobRow) {
   const model = await models.findModelByKey(job.modelKey);
-  const routes = model?.enabled ? await listMediaRoutes(job.modelKey, job.kind, job.ownerAccountId) : [];
+  const routes = model?.enabled ? await listJobRoutes(job) : [];
   if (!model || !routes.length) return failJob(job, "media_model_unavailable", "failed");
   const request = await buildRequest(job, model.upstreamModel).catch((err: unknown) => err as Error);
   if (request instanceof Error) return failJob(job, "media_request_refused", "failed", request.message);
@@ -161,6 +166,15 @@ async function applyStatus(job: repo.TMediaJobRow, route: TMediaRoute, status: T
   if (status.state === "failed") {
     return failJob(job, codeForFailure(status.failure), status.failure === "content_output" ? "failed_review" : "failed", status.message);
   }
+  if (status.state === "succeeded" && isTrainingKind(job.kind)) {
+    if (!status.result) return failJob(job, "generation_failed", "failed", "the provider finished the training without naming what it made");
+    // A hook that could not record what was made leaves the job running: the next poll tries again.
+    await finishJob(job, [], status.result).catch((err: unknown) => {
+      logger.warn({ err, jobId: job.id }, "could not end a training; trying again");
+      return schedulePoll(job, job.pollCount + 1);
+    });
+    return;
+  }
   if (status.state === "succeeded") {
     const trusted = route.channel.ownerAccountId ? null : new URL(route.channel.baseUrl).host;
     try {
@@ -188,7 +202,10 @@ function withPort(host: string | null, baseUrl: string) {
 
 /** The safety net, run every few seconds by the worker. */
 export async function handleMediaSweep(now = new Date()) {
-  for (const job of await repo.listExpiredMediaJobs(now)) await failJob(job, "generation_timeout", "failed");
+  for (const job of await repo.listExpiredMediaJobs(now)) {
+    // One job whose ending is refused (a hook's fault) must not keep the others from ending.
+    await failJob(job, "generation_timeout", "failed").catch((err: unknown) => logger.error({ err, jobId: job.id }, "could not end an expired job"));
+  }
   const grace = Math.max(10_000, settings().pollBaseMs * 5);
   for (const job of await repo.listOverdueMediaJobs(new Date(now.getTime() - grace))) {
     await enqueueJob("media.poll", { jobId: job.id }, { jobId: `sweep-${job.id}-${job.pollCount}` });

@@ -73,8 +73,11 @@ export function listOwnMediaJobsByIds(ownerAccountId: string, ids: string[], tx:
   return tx.mediaJob.findMany({ where: { ownerAccountId, id: { in: ids } }, select: JOB });
 }
 
+/** What the gallery shows: a lip-sync or a training is a step of a render or a figure, shown on their own pages. */
+const GALLERY_KINDS: TMediaJobKind[] = ["image", "video", "speech"];
+
 export async function listOwnMediaJobs(ownerAccountId: string, opts: { kind?: TMediaJobKind; skip: number; take: number }, tx: TDbOrTx = getDb()) {
-  const where = { ownerAccountId, hiddenAt: null, ...(opts.kind ? { kind: opts.kind } : {}) };
+  const where = { ownerAccountId, hiddenAt: null, kind: opts.kind ?? { in: GALLERY_KINDS } };
   const [rows, total] = await Promise.all([
     tx.mediaJob.findMany({ where, select: JOB, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: opts.skip, take: opts.take }),
     tx.mediaJob.count({ where }),
@@ -118,14 +121,15 @@ export async function updateRunningJob(id: string, data: Prisma.MediaJobUpdateMa
  * `perAccount` jobs running, the one with the fewest running goes first, then the one that started a
  * job longest ago (never first of all), then the oldest job. So an account with a hundred jobs waiting
  * gets one turn in each round, not a hundred turns before anyone else. Claims are serialised by an
- * advisory lock: two workers cannot both take an account's last free place.
+ * advisory lock: two workers cannot both take an account's last free place. Trainings (an avatar, a
+ * voice) wait days at their provider doing nothing of ours, so they take no place.
  */
 export async function claimNextMediaJob(perAccount: number, now: Date, tx: TDbOrTx) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('media_job_claim'))`;
   const rows = await tx.$queryRaw<{ id: string }[]>`
     WITH running AS (
       SELECT owner_account_id, count(*)::int AS n FROM media_job
-      WHERE state IN ('generating', 'background') AND started_at IS NOT NULL
+      WHERE state IN ('generating', 'background') AND started_at IS NOT NULL AND kind NOT IN ('avatar_training', 'voice_clone')
       GROUP BY owner_account_id
     ), lately AS (
       SELECT owner_account_id, max(started_at) AS last_start FROM media_job

@@ -35,7 +35,15 @@ export type TJobActor = { id: string };
 export type TJobOrigin = { origin: "console" | "agent" | "app" | "bot"; originRef?: string | null; appId?: string | null };
 
 /** How long a job may take before it is stopped and its hold released. */
-export const JOB_DEADLINE_MS: Record<TMediaJobKind, number> = { image: 10 * 60_000, video: 30 * 60_000, speech: 5 * 60_000, lipsync: 30 * 60_000 };
+export const JOB_DEADLINE_MS: Record<TMediaJobKind, number> = {
+  image: 10 * 60_000,
+  video: 30 * 60_000,
+  speech: 5 * 60_000,
+  lipsync: 30 * 60_000,
+  // Trainings are orders that take working days (a figure about 7, a voice about 1.5), weekends included.
+  avatar_training: 14 * 86_400_000,
+  voice_clone: 4 * 86_400_000,
+};
 
 const fieldError = (path: string, message: string) => new AppError("validation_failed", { data: { fields: [{ path, message }] } });
 

@@ -16,3 +16,12 @@ export function priceVideoJob(unitPriceMicro: number, seconds: number, mode: "st
 export function priceSpeechByUnit(unitPriceMicro: number, chars: number) {
   return Math.ceil((unitPriceMicro * chars) / 1000);
 }
+
+/** Lip-sync is charged 0.5 Z for every started 5 seconds of audio. */
+export const LIPSYNC_PRICE_MICRO_PER_5S = 500_000;
+export const priceLipsync = (durationMs: number) => Math.max(1, Math.ceil(durationMs / 5_000)) * LIPSYNC_PRICE_MICRO_PER_5S;
+/**
+ * A figure's avatar training order, paid when ordered: held, charged when the provider delivers the
+ * avatar, released when it fails.
+ */
+export const AVATAR_TRAINING_PRICE_MICRO = 199_000_000;

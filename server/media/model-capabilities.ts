@@ -58,3 +58,11 @@ export function getCapabilities(kind: TMediaJobKind | "voice", provider: string,
   if (kind === "video") return videoCapabilities(provider, upstreamModel);
   return NONE;
 }
+
+/**
+ * Whether a voice model can clone a voice from a recording: DashScope's CosyVoice voice enrollment
+ * makes voices for the CosyVoice models only (its target_model), not for Sambert or Qwen TTS.
+ */
+export function clonesVoice(provider: string, upstreamModel: string) {
+  return provider === "dashscope" && /^cosyvoice-v\d/i.test(upstreamModel);
+}

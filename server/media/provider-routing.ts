@@ -9,10 +9,12 @@ import { orderCandidates } from "../models/channel-selection";
 import { getGuardedDispatcher } from "../models/guarded-dispatcher";
 import * as models from "../models/models.repository";
 import type { TMediaJobKind } from "./generation.schema";
-import { providerMakes, providerNameForChannel } from "./providers";
+import { getProvider, providerMakes, providerNameForChannel } from "./providers";
 import type { TProviderContext, TProviderFetch, TProviderName } from "./providers/provider";
 
 export type TMediaRoute = { channel: models.TChannelWithKey; provider: TProviderName };
+/** A trained figure's avatar: which provider holds it, and its id there. */
+export type TAvatarRef = { provider: string; avatarId: string };
 
 export async function listMediaRoutes(modelKey: string, kind: TMediaJobKind, accountId: string): Promise<TMediaRoute[]> {
   const channels = await models.listEnabledChannelsForModel(modelKey, accountId);
@@ -24,6 +26,24 @@ export async function listMediaRoutes(modelKey: string, kind: TMediaJobKind, acc
     if (provider && providerMakes(provider, kind)) routes.push({ channel, provider });
   }
   return routes;
+}
+
+/**
+ * A lip-sync's routes for a figure: the provider that trained its avatar first (it speaks the figure
+ * best), then those that re-time any clip. A provider that can only animate an avatar it trained
+ * (HeyGen) cannot lip-sync a clip without one, so it is left out unless it holds the figure's avatar.
+ */
+export function orderLipsyncRoutes(routes: TMediaRoute[], avatar: TAvatarRef | null): TMediaRoute[] {
+  const usable = routes.filter((r) => !getProvider(r.provider).lipsyncNeedsAvatar || r.provider === avatar?.provider);
+  if (!avatar) return usable;
+  return [...usable.filter((r) => r.provider === avatar.provider), ...usable.filter((r) => r.provider !== avatar.provider)];
+}
+
+/** The routes a job may be sent to, in order (a lip-sync's ordered by its figure's avatar). */
+export async function listJobRoutes(job: { modelKey: string; kind: TMediaJobKind; ownerAccountId: string; params: unknown }) {
+  const routes = await listMediaRoutes(job.modelKey, job.kind, job.ownerAccountId);
+  if (job.kind !== "lipsync") return routes;
+  return orderLipsyncRoutes(routes, (job.params as { avatar?: TAvatarRef | null }).avatar ?? null);
 }
 
 /** The route a started job keeps (its task lives at that channel's provider). */

@@ -2,7 +2,8 @@
 // model of kind voice, the ones named for speech first (a tts model speaks, a whisper model only
 // listens), each with its channels in the gateway's order (an account's own keys first). The first
 // route that answers with audio wins; a route that fails is skipped for the next. The voice each
-// route speaks in is the app's announcer when that route's family knows it, else the family's default.
+// route speaks in is the app's announcer when that route's family knows it, else the family's default;
+// a voice the account cloned (a digital human's) is spoken only by its own model, under its provider's id.
 import { logger } from "../lib/logger";
 import * as models from "../models/models.repository";
 import { readResult } from "./media-job-results";
@@ -62,15 +63,31 @@ async function speakOn(r: TSpeechRoute, req: TSpeechRequest, jobId: string, sign
   return { bytes: file.bytes, mime: file.mime, ext: file.ext };
 }
 
-/** Speaks `text` on the first route that answers; SpeechFailedError when none does. */
-export async function speakOnRoutes(routes: TSpeechRoute[], text: string, speaker: string, jobId: string, signal?: AbortSignal): Promise<TSpokenAudio> {
+/** The voice a route speaks in, as its provider names it: a cloned voice's own id, else a listed announcer's. */
+function voiceOn(route: TSpeechRoute, speaker: string | { ownVoiceId: string }) {
+  if (typeof speaker !== "string") return { voice: speaker.ownVoiceId, upstream: speaker.ownVoiceId };
+  const voice = pickVoice(speaker, route.family);
+  return { voice, upstream: upstreamVoiceName(voice, route.family, route.model.upstreamModel) };
+}
+
+/**
+ * Speaks `text` on the first route that answers; SpeechFailedError when none does. `speaker` is an
+ * announcer's id, or a voice cloned at the routes' provider (the caller gives only its model's routes).
+ */
+export async function speakOnRoutes(
+  routes: TSpeechRoute[],
+  text: string,
+  speaker: string | { ownVoiceId: string },
+  jobId: string,
+  signal?: AbortSignal,
+): Promise<TSpokenAudio> {
   let last: SpeechFailedError = new SpeechFailedError("upstream", "no voice model speaks");
   for (const route of routes) {
     if (signal?.aborted) break;
-    const voice = pickVoice(speaker, route.family);
+    const { voice, upstream } = voiceOn(route, speaker);
     const upstreamModel = route.model.upstreamModel;
     try {
-      const req: TSpeechRequest = { kind: "speech", model: upstreamModel, text, voice: upstreamVoiceName(voice, route.family, upstreamModel), format: "mp3" };
+      const req: TSpeechRequest = { kind: "speech", model: upstreamModel, text, voice: upstream, format: "mp3" };
       const audio = await speakOn(route, req, jobId, signal);
       return { ...audio, route, voice };
     } catch (err) {

@@ -1,7 +1,7 @@
 // Speech synthesis as a billed media job. One synthesis is one MediaJob of kind speech, made
 // already generating (it runs while its request waits) and ended done or failed before the request
-// answers; the spoken audio is kept in the public file store (media/<payer>/speech/, an unguessable
-// key: its URL is the capability).
+// answers; the spoken audio is kept in the public file store (media/<payer>/speech/, or digital/ for a
+// digital-human video's speech; an unguessable key: its URL is the capability).
 //
 // Money: 0.024 US dollars per 1000 characters at the configured exchange rate (priceMetered
 // "speech"), or the voice model's own unit price per 1000 characters when it sets one. The price is
@@ -30,6 +30,9 @@ import * as repo from "./speech-jobs.repository";
 import { listSpeechFamilies, listSpeechRoutes, SpeechFailedError, speakOnRoutes, type TSpeechModel, type TSpokenAudio } from "./speech-upstream";
 import { DEFAULT_VOICE, VOICES, type TVoiceList } from "./voices";
 
+/** A cloned voice: the voice model it was made on, and the provider's id for it. */
+export type TOwnVoice = { modelKey: string; providerVoiceId: string };
+
 export type TSpeechOrder = {
   /** The idempotency reference: a retried request with the same id is charged once. */
   jobId: string;
@@ -40,7 +43,11 @@ export type TSpeechOrder = {
   text: string;
   /** The announcer asked for (an app's stored speaker; anything unlisted speaks the default voice). */
   speaker: string;
-  origin: "app";
+  /** A voice of the payer's own, cloned at a provider: only its model speaks it, under the provider's voice id. */
+  ownVoice?: TOwnVoice | null;
+  /** The payer's media folder the audio is kept in (a digital-human video keeps its speech with its other files). */
+  folder?: "speech" | "digital";
+  origin: "app" | "digital_video";
   appId: string | null;
   /** The message the speech reads out, when it is one. */
   originRef: string | null;
@@ -49,7 +56,7 @@ export type TSpeechOrder = {
   signal?: AbortSignal;
 };
 
-export type TSpeech = { jobId: string; url: string; mime: string; bytes: Buffer; chargedMicro: number; replayed: boolean };
+export type TSpeech = { jobId: string; fileKey: string; url: string; mime: string; bytes: Buffer; chargedMicro: number; replayed: boolean };
 
 /** Characters as a reader counts them (a CJK character or an emoji is one). */
 export const countSpeechChars = (text: string) => [...text].length;
@@ -70,7 +77,7 @@ export async function speakBilled(order: TSpeechOrder): Promise<TSpeech> {
   const fingerprint = fingerprintOf(order);
   const existing = await repo.findSpeechJob(order.jobId);
   if (existing) return replaySpeech(existing, order, fingerprint);
-  const routes = await listSpeechRoutes(order.payer);
+  const routes = await listVoiceRoutes(order.payer, order.ownVoice ?? null);
   if (!routes.length) throw new AppError("voice_unavailable");
   const holdMicro = Math.max(...routes.map((r) => priceSpeech(r.model, fingerprint.textLength)));
   try {
@@ -83,7 +90,7 @@ export async function speakBilled(order: TSpeechOrder): Promise<TSpeech> {
   }
   let audio: TSpokenAudio;
   try {
-    audio = await speakOnRoutes(routes, order.text, order.speaker, order.jobId, order.signal);
+    audio = await speakOnRoutes(routes, order.text, order.ownVoice ? { ownVoiceId: order.ownVoice.providerVoiceId } : order.speaker, order.jobId, order.signal);
   } catch (err) {
     const failure = err instanceof SpeechFailedError ? err.failure : "upstream";
     await failSpeechJob(order, codeForFailure(failure), err);
@@ -138,7 +145,7 @@ async function failSpeechJob(order: TSpeechOrder, errorCode: string, cause: unkn
 async function finishSpeechJob(order: TSpeechOrder, fingerprint: TFingerprint, audio: TSpokenAudio): Promise<TSpeech> {
   let fileKey: string;
   try {
-    fileKey = await storeFile(`media/${order.payer}/speech`, audio);
+    fileKey = await storeFile(`media/${order.payer}/${order.folder ?? "speech"}`, audio);
   } catch (err) {
     await failSpeechJob(order, "upload_failed", err);
     throw err;
@@ -168,7 +175,15 @@ async function finishSpeechJob(order: TSpeechOrder, fingerprint: TFingerprint, a
     await deleteFiles([fileKey]);
     throw new AppError("voice_unavailable");
   }
-  return { jobId: order.jobId, url: toPublicFileUrl(fileKey), mime: audio.mime, bytes: audio.bytes, chargedMicro: charged.chargedMicro, replayed: false };
+  return {
+    jobId: order.jobId,
+    fileKey,
+    url: toPublicFileUrl(fileKey),
+    mime: audio.mime,
+    bytes: audio.bytes,
+    chargedMicro: charged.chargedMicro,
+    replayed: false,
+  };
 }
 
 /** The first result of a job asked for again. */
@@ -189,6 +204,7 @@ async function replaySpeech(job: repo.TSpeechJobRow | null, order: TSpeechOrder,
   if (!output?.fileKey || !bytes) throw new AppError("voice_unavailable");
   return {
     jobId: job.id,
+    fileKey: output.fileKey,
     url: toPublicFileUrl(output.fileKey),
     mime: output.mime ?? "audio/mpeg",
     bytes,
@@ -203,6 +219,12 @@ async function readStoredAudio(key: string) {
   const chunks: Buffer[] = [];
   for await (const c of file.stream) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** The routes that may speak in a voice: an own voice's model alone, else every voice model. */
+export async function listVoiceRoutes(accountId: string, ownVoice: TOwnVoice | null) {
+  const routes = await listSpeechRoutes(accountId);
+  return ownVoice ? routes.filter((r) => r.model.key === ownVoice.modelKey) : routes;
 }
 
 /** The announcers an app owner can choose: the voices of every family an enabled voice model speaks in. */

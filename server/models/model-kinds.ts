@@ -8,9 +8,9 @@
 //   13 → reasoning   deep-thinking models (reasoning_content)
 //   14 → embedding   vectors for training-set retrieval
 //   15 → rerank      re-ordering retrieved passages
-//   16 → other       multimodal and tools that fit no tab above
+//   16 → lipsync, other  lip-sync (a figure made to speak new audio), multimodal and tools that fit no tab above
 //   99 → (all)       no filter
-export const MODEL_KINDS = ["text", "reasoning", "image", "video", "voice", "embedding", "rerank", "other"] as const;
+export const MODEL_KINDS = ["text", "reasoning", "image", "video", "voice", "embedding", "rerank", "lipsync", "other"] as const;
 export type TModelKind = (typeof MODEL_KINDS)[number];
 
 export const MODEL_FILTER_KINDS: Record<number, readonly TModelKind[]> = {
@@ -21,7 +21,7 @@ export const MODEL_FILTER_KINDS: Record<number, readonly TModelKind[]> = {
   13: ["reasoning"],
   14: ["embedding"],
   15: ["rerank"],
-  16: ["other"],
+  16: ["lipsync", "other"],
   99: MODEL_KINDS,
 };
 

@@ -12,10 +12,10 @@ const PARAM = "validation.model_parameter";
 export const CHAT_CHANNEL_TYPES = ["openai", "deepseek", "qwen", "moonshot", "zhipu", "ollama", "vllm", "custom"] as const;
 /**
  * Media providers with protocols of their own (server/media/providers): Kling, Aliyun DashScope, a
- * self-hosted Stable Diffusion WebUI or ComfyUI. They generate pictures, video and speech only; no
+ * self-hosted Stable Diffusion WebUI or ComfyUI, HeyGen and a self-hosted HeyGem (lip-sync and avatars). They generate pictures, video and speech only; no
  * chat or embedding request is ever sent to them.
  */
-export const MEDIA_CHANNEL_TYPES = ["kling", "dashscope", "sdwebui", "comfyui"] as const;
+export const MEDIA_CHANNEL_TYPES = ["kling", "dashscope", "sdwebui", "comfyui", "heygen", "heygem"] as const;
 /** Upstream types an administrator (or an account, for its own keys) may create. */
 export const CHANNEL_TYPES = [...CHAT_CHANNEL_TYPES, ...MEDIA_CHANNEL_TYPES] as const;
 /** Plus the platform's in-process channel (knowledge/offline-channel.ts), made at start, never by a form. */
@@ -29,7 +29,7 @@ export type TMediaChannelType = (typeof MEDIA_CHANNEL_TYPES)[number];
  * Self-hosted servers that may run without any authentication: an empty key means none is sent
  * (SD WebUI takes "user:password" for HTTP Basic, ComfyUI's proxy a bearer token).
  */
-export const KEYLESS_CHANNEL_TYPES: readonly TChannelType[] = ["sdwebui", "comfyui"];
+export const KEYLESS_CHANNEL_TYPES: readonly TChannelType[] = ["sdwebui", "comfyui", "heygem"];
 
 /** Where each media provider's API usually lives: the form's placeholder, never a silent default. */
 export const MEDIA_CHANNEL_BASE_URLS: Record<TMediaChannelType, string> = {
@@ -37,6 +37,8 @@ export const MEDIA_CHANNEL_BASE_URLS: Record<TMediaChannelType, string> = {
   dashscope: "https://dashscope.aliyuncs.com",
   sdwebui: "http://127.0.0.1:7860",
   comfyui: "http://127.0.0.1:8188",
+  heygen: "https://api.heygen.com",
+  heygem: "http://127.0.0.1:8383",
 };
 
 export function isMediaChannelType(type: string): type is TMediaChannelType {

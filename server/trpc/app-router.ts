@@ -8,6 +8,9 @@ import { marketRouter } from "../market/market.router";
 import { mediaRouter } from "../media/media.router";
 import { mediaJobsRouter } from "../media/media-jobs.router";
 import { voicesRouter } from "../media/voices.router";
+import { figuresRouter } from "../digital/figures.router";
+import { digitalVoicesRouter } from "../digital/voices.router";
+import { digitalVideosRouter } from "../digital/videos.router";
 import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
@@ -19,6 +22,9 @@ export const appRouter = router({
   media: mediaRouter,
   mediaJobs: mediaJobsRouter,
   voices: voicesRouter,
+  digitalFigures: figuresRouter,
+  digitalVoices: digitalVoicesRouter,
+  digitalVideos: digitalVideosRouter,
   market: marketRouter,
   trainingSets: trainingSetsRouter,
   appData: appDataRouter,

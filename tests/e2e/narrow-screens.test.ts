@@ -50,6 +50,10 @@ const QUERIES: Record<string, (ids: TIds) => string> = {
   drawing: (i) => `media_id=${i.media}`,
   video_generation: (i) => `media_id=${i.media}`,
   generations: () => "kind=image",
+  // A figure's check, its keying editor and its training row.
+  create_digital: (i) => `id=${i.figure}`,
+  create_character: (i) => `id=${i.figure}`,
+  figure_train: (i) => `id=${i.figure}`,
 };
 
 async function signedInContext(accountId: string) {

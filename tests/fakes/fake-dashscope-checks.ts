@@ -6,7 +6,7 @@
 // base64 picture, a duration the models do not make, speech without text, voice or a known format.
 
 export type TDashscopeRefusal = { status: number; code: string; message: string };
-export type TDashscopeSubmitError = "balance" | "rate_limited" | "content_input" | "auth" | "bad_request";
+export type TDashscopeSubmitError = "balance" | "rate_limited" | "content_input" | "auth" | "bad_request" | "no_face" | "too_long";
 
 export const SUBMIT_ERRORS: Record<TDashscopeSubmitError, TDashscopeRefusal> = {
   balance: { status: 400, code: "Arrearage", message: "Access denied, please make sure your account is in good standing." },
@@ -14,6 +14,8 @@ export const SUBMIT_ERRORS: Record<TDashscopeSubmitError, TDashscopeRefusal> = {
   content_input: { status: 400, code: "DataInspectionFailed", message: "Input data may contain inappropriate content." },
   auth: { status: 403, code: "AccessDenied.Unpurchased", message: "Access to model denied. Please make sure you are eligible for using the model." },
   bad_request: { status: 400, code: "InvalidParameter", message: "The request is invalid, please check the parameters." },
+  no_face: { status: 400, code: "InvalidFile.Content", message: "No human face was detected in the input video." },
+  too_long: { status: 400, code: "InvalidFile.Duration", message: "The duration of the input audio exceeds the limit of 120 seconds." },
 };
 
 export const WANX_V1_SIZES = ["1024*1024", "720*1280", "768*1152", "1280*720"];

@@ -14,6 +14,7 @@
 // with Expires/OSSAccessKeyId/Signature: real PNGs of the requested size scaled to at most 512 px a
 // side, the bytes of tests/fixtures/media/sample.mp4 and sample.mp3 (a WAV of silence when WAV is
 // asked); with `expiredLinks` the links are already past their Expires and answer 403 as OSS does.
+// VideoRetalk and CosyVoice voice enrollment: fake-dashscope-digital.ts.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -30,9 +31,10 @@ import {
   type TDashscopeRefusal,
   type TDashscopeSubmitError,
 } from "./fake-dashscope-checks";
+import { checkRetalkBody, createEnrollment, CUSTOMIZATION_PATH, isRetalkBody, RETALK_FAILURES } from "./fake-dashscope-digital";
 
 export type TDashscopeBehaviour = {
-  outcome?: "succeed" | "failed" | "content_output";
+  outcome?: "succeed" | "failed" | "content_output" | "no_face" | "too_long";
   pendingPolls?: number;
   pollsUntilDone?: number;
   submitError?: TDashscopeSubmitError;
@@ -69,6 +71,7 @@ const QWEN_TTS_PATH = "/api/v1/services/aigc/multimodal-generation/generation";
 const OUTCOME_FAILURES = {
   failed: { code: "InternalError.Algo", message: "An internal error occurred during algorithm execution, please try again later." },
   content_output: { code: "DataInspectionFailed", message: "Output data may contain inappropriate content." },
+  ...RETALK_FAILURES,
 };
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/media");
 const OSS_KEY_ID = "LTAI5tFakeDashscopeOss";
@@ -110,6 +113,7 @@ export async function startFakeDashscope(opts: { apiKey?: string } = {}) {
   const files = new Map<string, { bytes: Buffer; mime: string }>();
   let behaviour: TDashscopeBehaviour = {};
   let base = "";
+  const enrollment = createEnrollment((b) => (b.submitError ? SUBMIT_ERRORS[b.submitError as TDashscopeSubmitError] : null));
 
   const send = (res: http.ServerResponse, status: number, body: object, headers: Record<string, string> = {}) =>
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers }).end(JSON.stringify(body));
@@ -214,7 +218,7 @@ export async function startFakeDashscope(opts: { apiKey?: string } = {}) {
     const { kind, keyframes } = TASK_PATHS[route];
     const asyncRefused = checkAsyncHeader(req.headers["x-dashscope-async"]);
     if (asyncRefused) return refuse(res, asyncRefused);
-    const bodyRefused = kind === "image" ? checkImageBody(body) : checkVideoBody(body, keyframes);
+    const bodyRefused = kind === "image" ? checkImageBody(body) : isRetalkBody(body) ? checkRetalkBody(body) : checkVideoBody(body, keyframes);
     if (bodyRefused) return refuse(res, bodyRefused);
     if (submitError(res)) return;
     const id = crypto.randomUUID();
@@ -261,6 +265,10 @@ export async function startFakeDashscope(opts: { apiKey?: string } = {}) {
     if (req.method === "POST" && TASK_PATHS[url.pathname]) return submitTask(req, res, url.pathname, body);
     if (req.method === "POST" && url.pathname === COSYVOICE_PATH) return speak(res, body, false);
     if (req.method === "POST" && url.pathname === QWEN_TTS_PATH) return speak(res, body, true);
+    if (req.method === "POST" && url.pathname === CUSTOMIZATION_PATH) {
+      const answer = enrollment.handle(body, behaviour);
+      return send(res, answer.status, answer.body);
+    }
     if (taskMatch && req.method === "POST" && taskMatch[2]) return cancel(res, tasks.get(decodeURIComponent(taskMatch[1])));
     if (taskMatch && req.method === "GET" && !taskMatch[2]) {
       const task = tasks.get(decodeURIComponent(taskMatch[1]));
@@ -292,6 +300,8 @@ export async function startFakeDashscope(opts: { apiKey?: string } = {}) {
     get tasks() {
       return tasks;
     },
+    /** Voices made through CosyVoice's voice enrollment. */
+    voices: enrollment.voices,
     /** Ends a held task with its outcome; its next poll reports it. */
     finish(taskId: string) {
       const task = tasks.get(taskId);

@@ -1,6 +1,6 @@
 // What the Kling stand-in checks before it takes a task: the bearer JWT (verified here with
 // node:crypto, independently of the adapter's signing library) and the create bodies of
-// /v1/images/generations and /v1/videos/image2video, with the refusals Kling answers.
+// /v1/images/generations, /v1/videos/image2video and /v1/videos/lip-sync, with the refusals Kling answers.
 import crypto from "node:crypto";
 
 export type TKlingRefusal = { status: number; code: number; message: string };
@@ -130,5 +130,22 @@ export function checkVideoBody(body: any): TKlingRefusal | null {
   if (body.duration !== undefined && !["5", "10"].includes(body.duration)) return refuse('duration must be "5" or "10"');
   if (body.cfg_scale !== undefined && !(typeof body.cfg_scale === "number" && body.cfg_scale >= 0 && body.cfg_scale <= 1))
     return refuse("cfg_scale must be in [0, 1]");
+  return null;
+}
+
+/** Lip-sync: {input: {video_url | video_id, mode, audio_type, audio_url | audio_file}} (text2video is not something we send). */
+export function checkLipsyncBody(body: any): TKlingRefusal | null {
+  if (!body || typeof body !== "object" || !body.input || typeof body.input !== "object") return refuse("input is required", 1200);
+  const input = body.input;
+  const isUrl = (v: unknown) => typeof v === "string" && /^https?:\/\/\S+$/.test(v);
+  if (!isUrl(input.video_url) && typeof input.video_id !== "string") return refuse("input.video_url or input.video_id is required");
+  if (input.mode !== "audio2video" && input.mode !== "text2video") return refuse("input.mode must be text2video or audio2video");
+  if (input.mode === "audio2video") {
+    if (input.audio_type === "url" && !isUrl(input.audio_url)) return refuse("input.audio_url is required when audio_type is url");
+    if (input.audio_type === "file" && typeof input.audio_file !== "string") return refuse("input.audio_file is required when audio_type is file");
+    if (input.audio_type !== "url" && input.audio_type !== "file") return refuse("input.audio_type must be file or url");
+  }
+  if (body.callback_url !== undefined && (typeof body.callback_url !== "string" || !/^https?:\/\//.test(body.callback_url)))
+    return refuse("callback_url is invalid");
   return null;
 }

@@ -10,17 +10,19 @@
 // task's fields POSTed there. Result links are served by the fake like a CDN with a signed-looking
 // query string: real PNGs of the requested aspect ratio (at most 512 px a side) and the bytes of
 // tests/fixtures/media/sample.mp4; with `expiredLinks` they answer 403 like an expired link.
+// Lip-sync (POST /v1/videos/lip-sync, audio2video with both files by URL) runs like a video task;
+// it can refuse or fail for a clip without a person ("no_face") or too long ("too_long").
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { makePng } from "../helpers/png";
-import { checkImageBody, checkKlingToken, checkVideoBody, type TKlingRefusal } from "./fake-kling-checks";
+import { checkImageBody, checkKlingToken, checkLipsyncBody, checkVideoBody, type TKlingRefusal } from "./fake-kling-checks";
 
-export type TKlingSubmitError = "balance" | "rate_limited" | "content_input" | "auth" | "bad_request";
+export type TKlingSubmitError = "balance" | "rate_limited" | "content_input" | "auth" | "bad_request" | "no_face" | "too_long";
 export type TKlingBehaviour = {
-  outcome?: "succeed" | "failed" | "content_output";
+  outcome?: "succeed" | "failed" | "content_output" | "no_face" | "too_long";
   pollsUntilDone?: number;
   submitError?: TKlingSubmitError;
   /** Sent as Retry-After with a rate-limit refusal (a gateway in front of Kling may add one). */
@@ -32,7 +34,7 @@ export type TKlingBehaviour = {
 export type TKlingRequest = { method: string; path: string; query: string; headers: http.IncomingHttpHeaders; body: any };
 export type TKlingTask = {
   id: string;
-  kind: "image" | "video";
+  kind: TKlingKind;
   body: any;
   externalTaskId?: string;
   callbackUrl?: string;
@@ -53,8 +55,17 @@ const SUBMIT_ERRORS: Record<TKlingSubmitError, TKlingRefusal> = {
   content_input: { status: 400, code: 1301, message: "Failure to pass the risk control system" },
   auth: { status: 403, code: 1103, message: "Unauthorized access to requested resource" },
   bad_request: { status: 400, code: 1201, message: "Invalid request parameters" },
+  no_face: { status: 400, code: 1201, message: "there is no human in the video" },
+  too_long: { status: 400, code: 1201, message: "video duration must be between 2s and 10s" },
 };
-const PATHS = { "/v1/images/generations": "image", "/v1/videos/image2video": "video" } as const;
+const FAILURE_MESSAGES = {
+  failed: "Task failed due to an internal error, please try again later",
+  content_output: "Failure to pass the risk control system: the generated content did not pass review",
+  no_face: "there is no human in the video",
+  too_long: "the audio duration exceeds the length of the video",
+};
+const PATHS = { "/v1/images/generations": "image", "/v1/videos/image2video": "video", "/v1/videos/lip-sync": "lipsync" } as const;
+type TKlingKind = (typeof PATHS)[keyof typeof PATHS];
 const SAMPLE_MP4 = path.resolve(import.meta.dirname, "../fixtures/media/sample.mp4");
 
 /** The drawn size for an aspect ratio, scaled so its longer side is 512 px. */
@@ -116,10 +127,7 @@ export async function startFakeKling(opts: { accessKey?: string; secretKey?: str
       }));
     } else {
       t.status = "failed";
-      t.statusMsg =
-        outcome === "content_output"
-          ? "Failure to pass the risk control system: the generated content did not pass review"
-          : "Task failed due to an internal error, please try again later";
+      t.statusMsg = FAILURE_MESSAGES[outcome];
     }
     if (t.callbackUrl) void postCallback(t);
   }
@@ -133,8 +141,8 @@ export async function startFakeKling(opts: { accessKey?: string; secretKey?: str
     }
   }
 
-  function create(kind: "image" | "video", body: any, res: http.ServerResponse) {
-    const refusal = kind === "image" ? checkImageBody(body) : checkVideoBody(body);
+  function create(kind: TKlingKind, body: any, res: http.ServerResponse) {
+    const refusal = kind === "image" ? checkImageBody(body) : kind === "lipsync" ? checkLipsyncBody(body) : checkVideoBody(body);
     if (refusal) return refuse(res, refusal);
     if (behaviour.submitError) {
       const retry =
@@ -189,7 +197,7 @@ export async function startFakeKling(opts: { accessKey?: string; secretKey?: str
     complete(t);
   }
 
-  function read(kind: "image" | "video", taskId: string | null, query: URLSearchParams, res: http.ServerResponse) {
+  function read(kind: TKlingKind, taskId: string | null, query: URLSearchParams, res: http.ServerResponse) {
     const external = query.get("external_task_id");
     if (!taskId && !external) return answer(res, [...tasks.values()].filter((t) => t.kind === kind).map(taskData));
     const t = taskId ? tasks.get(taskId) : [...tasks.values()].find((x) => x.externalTaskId === external);

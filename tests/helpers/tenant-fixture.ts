@@ -43,6 +43,13 @@ export type TTenant = {
     /** A generation of Ada's still running, and one that failed (retry, remove). */
     mediaJob: string;
     failedMediaJob: string;
+    /** A voice of Ada's whose recording failed its check, and the voice package she bought. */
+    voice: string;
+    voicePackage: string;
+    /** A digital-human video of Ada's (its script carries MARKER). */
+    digitalVideo: string;
+    /** A ready figure of Ada's (its name carries MARKER). */
+    figure: string;
     app: string;
     apiApp: string;
     bot: string;
@@ -197,6 +204,43 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
       select: { id: true },
     });
   const [runningJob, failedJob] = [await mediaJob("generating"), await mediaJob("failed")];
+  const voicePackage = await getDb().voicePackage.create({
+    data: {
+      accountId: user.id,
+      slots: 1,
+      priceMicro: 99_000_000n,
+      ledgerKey: `tenant:${user.id}:voice_package`,
+      expiresAt: new Date(Date.now() + 365 * 86_400_000),
+    },
+    select: { id: true },
+  });
+  const voice = await getDb().digitalVoice.create({
+    data: {
+      ownerAccountId: user.id,
+      name: `声音 ${MARKER.slice(-8)}`,
+      sampleKind: "personal",
+      source: "recorded",
+      sampleFileKey: `media/${user.id}/voices/${MARKER}.webm`,
+      state: "check_failed",
+      check: { problems: ["too_short"], facts: { durationMs: 20_000, loudnessLufs: -23, peakDb: -20 } },
+    },
+    select: { id: true },
+  });
+  const figure = await getDb().digitalFigure.create({
+    data: {
+      ownerAccountId: user.id,
+      name: `形象 ${MARKER.slice(-8)}`,
+      state: "ready",
+      sourceFileKey: `media/${user.id}/figures/${MARKER}.mp4`,
+      loopFileKey: `media/${user.id}/figures/${MARKER}.loop.mp4`,
+      posterFileKey: `media/${user.id}/figures/${MARKER}.keyed.png`,
+    },
+    select: { id: true },
+  });
+  const digitalVideo = await getDb().digitalVideo.create({
+    data: { ownerAccountId: user.id, name: `视频 ${MARKER.slice(-8)}`, script: `Script of ${MARKER}` },
+    select: { id: true },
+  });
   const channel = await getDb().channel.create({
     data: {
       name: `own ${MARKER}`,
@@ -232,6 +276,10 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
       media: media.body.data.id,
       mediaJob: runningJob.id,
       failedMediaJob: failedJob.id,
+      voice: voice.id,
+      voicePackage: voicePackage.id,
+      digitalVideo: digitalVideo.id,
+      figure: figure.id,
       app: app.appId,
       apiApp: apiApp.id,
       bot: bot.bot_id,

@@ -29,6 +29,22 @@ async function refusal(p: Promise<unknown>, lng = "en") {
   return mapError(err, lng);
 }
 
+/** A ready figure, an own voice and a library picture of the account: what a digital-human app's scene names. */
+const makeFigure = async (ownerId: string) =>
+  (await getDb().digitalFigure.create({ data: { ownerAccountId: ownerId, name: "Ada", state: "ready", sourceFileKey: `media/${ownerId}/figures/x.mp4` } })).id;
+const makeOwnVoice = async (ownerId: string) =>
+  (
+    await getDb().digitalVoice.create({
+      data: { ownerAccountId: ownerId, name: "Mine", sampleKind: "custom", source: "upload", sampleFileKey: "k", state: "ready" },
+    })
+  ).id;
+const makePicture = async (ownerId: string) =>
+  (
+    await getDb().mediaItem.create({
+      data: { ownerAccountId: ownerId, name: "bg.png", kind: "image", mime: "image/png", size: 10, fileKey: `media/${ownerId}/bg.png` },
+    })
+  ).id;
+
 const countApps = (ownerId: string) => getDb().app.count({ where: { ownerAccountId: ownerId } });
 const stateOf = async (id: string) => (await getDb().app.findUniqueOrThrow({ where: { id }, select: { state: true } })).state;
 
@@ -178,8 +194,15 @@ describe("apps: validation (every rule, same message, nothing written)", async (
     expect(sub.input.mode).toBe("sub_account");
     const bot = await apps.createApp(ent, await validAppInput(entAgent, { type: "bot", settings: { channel: "feishu" } }));
     expect(bot.input.settings).toEqual({ channel: "feishu", greeting: "" });
-    const dh = await apps.createApp(ent, await validAppInput(entAgent, { type: "digital_human", settings: { figure_id: "f1" } }));
-    expect(dh.input.settings).toEqual({ figure_id: "f1", voice_id: "", orientation: "vertical" });
+    const figureId = await makeFigure(ent.id);
+    const dh = await apps.createApp(ent, await validAppInput(entAgent, { type: "digital_human", settings: { figure_id: figureId } }));
+    expect(dh.input.settings).toEqual({
+      figure_id: figureId,
+      voice_id: "",
+      orientation: "vertical",
+      placement: { x: 0.5, y: 0.55, scale: 0.9 },
+      background_color: "#ffffff",
+    });
     const ws = await apps.createApp(
       ent,
       await validAppInput(entAgent, {
@@ -319,6 +342,34 @@ describe("apps: tenancy and the edition's app count", () => {
     const row = await getDb().app.findUniqueOrThrow({ where: { id: appId } });
     expect(row).toMatchObject({ state: "on_shelf", deletedAt: null });
     expect(row.name).toBe(input.name);
+  });
+
+  it("a digital-human app names only the owner's own figure, voice and background: another account's are not_found and nothing changes", async () => {
+    const owner = await makeAppOwner();
+    const stranger = await makeAppOwner();
+    const agentId = await makeLiveAgent(owner);
+    const mine = { figure_id: await makeFigure(owner.id), voice_id: `own:${await makeOwnVoice(owner.id)}`, background_item_id: await makePicture(owner.id) };
+    const theirs = {
+      figure_id: await makeFigure(stranger.id),
+      voice_id: `own:${await makeOwnVoice(stranger.id)}`,
+      background_item_id: await makePicture(stranger.id),
+    };
+    const scene = { orientation: "horizontal", placement: { x: 0.3, y: 0.6, scale: 1.2 }, background_color: "#102030" };
+    const app = await apps.createApp(owner, await validAppInput(agentId, { type: "digital_human", settings: { ...mine, ...scene } }));
+    expect(app.input.settings).toEqual({ ...mine, ...scene });
+    const before = await countApps(owner.id);
+    for (const key of ["figure_id", "voice_id", "background_item_id"] as const) {
+      const settings = { ...mine, ...scene, [key]: theirs[key] };
+      expect((await refusal(apps.createApp(owner, await validAppInput(agentId, { type: "digital_human", settings })))).code, key).toBe("not_found");
+      expect((await refusal(apps.updateApp(owner, { id: app.id, app: { ...app.input, settings } }))).code, key).toBe("not_found");
+    }
+    expect((await refusal(apps.updateApp(owner, { id: app.id, app: { ...app.input, settings: { ...mine, figure_id: "no-such-figure" } } }))).code).toBe(
+      "not_found",
+    );
+    expect(await countApps(owner.id)).toBe(before);
+    expect((await apps.getApp(owner, { id: app.id })).input.settings).toEqual({ ...mine, ...scene });
+    const m = await refusal(apps.updateApp(owner, { id: app.id, app: { ...app.input, settings: { ...mine, voice_id: "nobody" } } }));
+    expect((m.envelope.data as { fields: Array<{ path: string }> }).fields[0].path).toBe("app.settings.voice_id");
   });
 
   it("basic edition: one app; the second is refused and nothing is written, concurrent creations too", async () => {

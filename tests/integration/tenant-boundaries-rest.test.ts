@@ -129,6 +129,10 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/account/channels/:id/enable": [refused((ids) => at(`/api/v1/account/channels/${ids.channel}/enable`, {}))],
   "POST /api/v1/account/channels/:id/disable": [refused((ids) => at(`/api/v1/account/channels/${ids.channel}/disable`, {}))],
   "POST /api/v1/media": [own(() => ({ path: "/api/v1/media", multipart: true }))],
+  // A recording names nothing of anyone's: Bob's own upload, refused for its fields or its file.
+  "POST /api/v1/digital/voices": [own(() => ({ path: "/api/v1/digital/voices", multipart: true }))],
+  // A filming upload names nothing of anyone's: Bob's own upload, refused for its file.
+  "POST /api/v1/digital/figures": [own(() => ({ path: "/api/v1/digital/figures", multipart: true }))],
   "GET /api/v1/media/jobs/events": [refused((ids) => at(`/api/v1/media/jobs/events?ids=${ids.mediaJob},${ids.failedMediaJob}`))],
   "POST /api/v1/media/jobs/background": [refused((ids) => at("/api/v1/media/jobs/background", { ids: [ids.mediaJob] }))],
   "POST /api/v1/media/callbacks/:token": [

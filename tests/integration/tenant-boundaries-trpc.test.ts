@@ -4,6 +4,7 @@
 // which field), never a 500. A procedure added later fails the coverage test until it has a case
 // here or an exemption with its reason.
 import { describe, expect, it } from "vitest";
+import { createVideo } from "../../server/digital/videos.service";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { appRouter } from "../../server/trpc/app-router";
 import { validAppInput } from "../helpers/apps";
@@ -20,6 +21,8 @@ type TBob = { id: string; agentId: string; liveAgentId: string };
 type TCase = { input: (ids: TIds, bob: TBob) => unknown | Promise<unknown>; bob: "refused" | "field" | "own"; note?: string };
 
 const today = new Date().toISOString().slice(0, 10);
+/** A video of Bob's own, to name Ada's things in. */
+const bobVideo = async (bob: TBob) => (await createVideo({ id: bob.id }, { name: "Bob video" })).id;
 const refused = (input: TCase["input"]): TCase => ({ input, bob: "refused" });
 const own = (input: TCase["input"] = () => undefined): TCase => ({ input, bob: "own" });
 const field = (input: TCase["input"], note: string): TCase => ({ input, bob: "field", note });
@@ -93,6 +96,36 @@ const CASES: Record<string, TCase[]> = {
   "mediaJobs.remove": [refused((ids) => ({ id: ids.failedMediaJob }))],
   // The announcers of the platform's voice models and Bob's own channels only.
   "voices.list": [own()],
+  // Personal voices: Bob's own list and packages; Ada's voice is not found on every verb.
+  "digitalVoices.list": [own()],
+  "digitalVoices.get": [refused((ids) => ({ id: ids.voice }))],
+  "digitalVoices.rename": [refused((ids) => ({ id: ids.voice, name: "mine now" }))],
+  "digitalVoices.remove": [refused((ids) => ({ id: ids.voice }))],
+  "digitalVoices.retry": [refused((ids) => ({ id: ids.voice }))],
+  "digitalVoices.packages": [own()],
+  // Bob's balance is empty: refused for money, never with Ada's package.
+  "digitalVoices.buyPackage": [own(() => ({ requestId: crypto.randomUUID() }))],
+  // Figures: Bob's own list; Ada's figure is not found on every verb.
+  "digitalFigures.list": [own()],
+  "digitalFigures.get": [refused((ids) => ({ id: ids.figure }))],
+  "digitalFigures.rename": [refused((ids) => ({ id: ids.figure, name: "mine now" }))],
+  "digitalFigures.remove": [refused((ids) => ({ id: ids.figure }))],
+  "digitalFigures.saveKey": [refused((ids) => ({ id: ids.figure, color: "#00ff00", similarity: 30, blend: 10 }))],
+  "digitalFigures.orderTraining": [refused((ids) => ({ id: ids.figure }))],
+  // Digital-human videos: Ada's video is not found on every verb, and Bob's own video refuses Ada's voice and picture.
+  "digitalVideos.list": [own()],
+  "digitalVideos.get": [refused((ids) => ({ id: ids.digitalVideo }))],
+  "digitalVideos.create": [own(() => ({ name: "Bob video" }))],
+  "digitalVideos.update": [
+    refused((ids) => ({ id: ids.digitalVideo, name: "mine now", script: "mine" })),
+    refused(async (ids, bob) => ({ id: await bobVideo(bob), voice: `own:${ids.voice}` })),
+    refused(async (ids, bob) => ({ id: await bobVideo(bob), backgroundItemId: ids.media })),
+  ],
+  "digitalVideos.remove": [refused((ids) => ({ id: ids.digitalVideo }))],
+  "digitalVideos.quote": [refused((ids) => ({ id: ids.digitalVideo }))],
+  "digitalVideos.render": [refused((ids) => ({ id: ids.digitalVideo }))],
+  // Ada's ids are simply left out of Bob's answer.
+  "digitalVideos.progress": [own((ids) => ({ ids: [ids.digitalVideo] }))],
 
   "market.apps": [own(() => ({}))],
   "market.agents": [own(() => ({}))],

@@ -2,70 +2,19 @@
 // original from the file store, makes its derivatives (ffmpeg in a temporary folder of its own,
 // removed afterwards), and writes them beside it. All of a file's derivatives are written, or none:
 // a step that fails leaves nothing behind for the page to show half of.
-import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
 import type { TFileWork } from "../../server/media/file-work";
-import { getFileStore } from "../../server/uploads/file-store";
 import { derivedFileKey } from "../../server/uploads/stored-file";
 import { normaliseAudio } from "./audio";
+import { composite, measureFilming, measureVoice, prepareFigure, previewKey } from "./digital-work";
 import { getFfmpegPaths } from "./ffmpeg-path";
 import { normaliseIconBytes } from "./icons";
 import { makeImageDerivatives } from "./images";
 import { probeMedia, shownSize } from "./probe";
 import { MediaToolError } from "./run-tool";
+import { putAll, readPicture, withLocalCopy, type TOutput } from "./store-io";
 import { isPhonePlayable, renderPoster, transcodeToMp4 } from "./video";
-
-/** More than any picture the platform accepts (20 MB) or a provider makes; read whole into memory. */
-const PICTURE_MAX_BYTES = 64 * 1024 * 1024;
-
-type TOutput = { key: string; bytes: Buffer; contentType: string };
-
-async function openStored(key: string) {
-  const file = await getFileStore().get(key);
-  if (!file) throw new MediaToolError(`the stored file ${key} is not there`);
-  return file;
-}
-
-async function readPicture(key: string) {
-  const file = await openStored(key);
-  if (file.size > PICTURE_MAX_BYTES) {
-    file.stream.destroy();
-    throw new MediaToolError(`the stored file ${key} is too large for a picture (${file.size} bytes)`);
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Runs `work` in a fresh temporary folder holding the stored file, and removes the folder whatever happens. */
-async function withLocalCopy<T>(key: string, work: (input: string, dir: string) => Promise<T>): Promise<T> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "zelin-media-"));
-  try {
-    const input = path.join(dir, `original${path.extname(key)}`);
-    await pipeline((await openStored(key)).stream, fs.createWriteStream(input));
-    return await work(input, dir);
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Writes every output, or (when one write fails) takes back those already written. */
-async function putAll(outputs: TOutput[]) {
-  const store = getFileStore();
-  const written: string[] = [];
-  try {
-    for (const out of outputs) {
-      await store.put(out.key, out.bytes, out.contentType);
-      written.push(out.key);
-    }
-  } catch (err) {
-    await Promise.all(written.map((key) => store.delete(key).catch(() => undefined)));
-    throw err;
-  }
-}
 
 async function deriveImage(key: string) {
   const made = await makeImageDerivatives(await readPicture(key));
@@ -123,5 +72,5 @@ async function normaliseIcon(key: string) {
  */
 export function createFileWork(): TFileWork {
   getFfmpegPaths();
-  return { deriveImage, deriveVideo, deriveAudio, normaliseIcon };
+  return { deriveImage, deriveVideo, deriveAudio, normaliseIcon, measureFilming, previewKey, prepareFigure, measureVoice, composite };
 }

@@ -22,6 +22,10 @@ import {
   SettingOutlined,
   UserOutlined,
   ShareAltOutlined,
+  TeamOutlined,
+  VideoCameraAddOutlined,
+  ExperimentOutlined,
+  SoundOutlined,
 } from "@ant-design/icons";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
@@ -40,7 +44,7 @@ import { ShoppingOutlined } from "@ant-design/icons";
 import { useAdminMenuGroup } from "./admin-menu";
 import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
-export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content", "generation"] };
+export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content", "generation", "figures", "digital", "voices"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
@@ -75,6 +79,17 @@ const MENU: TMenuEntry[] = [
       { key: "/generations", icon: <AppstoreAddOutlined />, label: "generation:menu.generations" },
     ],
   },
+  {
+    key: "digital-humans",
+    icon: <UserOutlined />,
+    label: "figures:menu.group",
+    children: [
+      { key: "/digital", icon: <TeamOutlined />, label: "figures:menu.digital" },
+      { key: "/CreateAppDigital", icon: <VideoCameraAddOutlined />, label: "digital:menu.editor" },
+      { key: "/figureTrain", icon: <ExperimentOutlined />, label: "figures:menu.figure_train" },
+      { key: "/speechtr", icon: <SoundOutlined />, label: "voices:menu.speechtr" },
+    ],
+  },
   { key: "/intelligent_store", icon: <ShopOutlined />, label: "console.menu.intelligent_store" },
   // The public market (its home with the app centre and agent market), outside the console.
   { key: "/index", icon: <ShoppingOutlined />, label: "console.menu.market" },
@@ -97,6 +112,10 @@ const MENU_PARENT: Record<string, string> = {
   "/updateLog": "/creator",
   "/upload": "/creator",
   "/CreatedatumList": "/multimedia",
+  "/Createdigital": "/digital",
+  "/CreateCharacter": "/digital",
+  "/Createspeechtr": "/speechtr",
+  "/Createvoice": "/speechtr",
   "/datumList": "/multimedia",
   "/warehouse": "/multimedia",
   "/create_normal_train": "/train",

@@ -41,6 +41,8 @@ const KEY_PLACEHOLDERS: Partial<Record<TChannelType, string>> = {
   dashscope: "sk-...",
   sdwebui: "user:password",
   comfyui: "token",
+  heygen: "X-Api-Key",
+  heygem: "token",
 };
 
 /** The key's rule depends on the type: required for most, optional for self-hosted servers, two halves for Kling. */

@@ -9,6 +9,7 @@ import { useIsMobi } from "../app-link";
 import { formatTokens } from "./model-format";
 import { isUnitPricedKind } from "../../../server/models/model-kinds";
 import { formatZ } from "../../../server/money/money-format";
+import { LIPSYNC_PRICE_MICRO_PER_5S } from "../../../server/digital/digital.schema";
 
 export type TCatalogueModel = {
   id: string;
@@ -34,12 +35,16 @@ type TProps = {
   onDelete: (m: TCatalogueModel) => void;
 };
 
+/** Kinds shown with one price instead of token prices: unit-priced models, and lip-sync at its fixed price. */
+const hasOnePrice = (kind: string) => isUnitPricedKind(kind) || kind === "lipsync";
+
 const KIND_COLOURS: Record<string, string> = {
   text: "blue",
   reasoning: "purple",
   image: "magenta",
   video: "volcano",
   voice: "cyan",
+  lipsync: "lime",
   embedding: "green",
   rerank: "gold",
   other: "default",
@@ -63,9 +68,11 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
   const price = (micro: number) => t("catalogue.price", { amount: formatZ(micro) });
   // A voice model without a price of its own speaks at the platform's speech price.
   const unitPrice = (m: TCatalogueModel) =>
-    m.kind === "voice" && m.unit_price_micro === 0
-      ? t("catalogue.unit_price.voice_default")
-      : t(`catalogue.unit_price.${m.kind}`, { amount: formatZ(m.unit_price_micro) });
+    m.kind === "lipsync"
+      ? t("catalogue.unit_price.lipsync", { amount: formatZ(LIPSYNC_PRICE_MICRO_PER_5S) })
+      : m.kind === "voice" && m.unit_price_micro === 0
+        ? t("catalogue.unit_price.voice_default")
+        : t(`catalogue.unit_price.${m.kind}`, { amount: formatZ(m.unit_price_micro) });
   const enabledSwitch = (m: TCatalogueModel) => (
     <Switch
       size="small"
@@ -110,7 +117,7 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
               <span>{t("fields.key")}</span>
               <span className="models__key">{m.key}</span>
             </div>
-            {isUnitPricedKind(m.kind) ? (
+            {hasOnePrice(m.kind) ? (
               <div className="models__card-row">
                 <span>{t("fields.unit_price")}</span>
                 <span data-testid="model-unit-price-cell">{unitPrice(m)}</span>
@@ -172,22 +179,22 @@ export function ModelCatalogue({ models, admin, busy, onEdit, onToggle, onDelete
       title: t("fields.context_window"),
       dataIndex: "context_window",
       align: "right",
-      render: (n: number, m) => (isUnitPricedKind(m.kind) ? <Typography.Text type="secondary">—</Typography.Text> : formatTokens(n)),
+      render: (n: number, m) => (hasOnePrice(m.kind) ? <Typography.Text type="secondary">—</Typography.Text> : formatTokens(n)),
     },
     {
       title: t("fields.input_price"),
       dataIndex: "input_price_micro",
       align: "right",
       // A unit-priced model has one price: it takes both price columns.
-      onCell: (m) => ({ colSpan: isUnitPricedKind(m.kind) ? 2 : 1 }),
+      onCell: (m) => ({ colSpan: hasOnePrice(m.kind) ? 2 : 1 }),
       render: (v: number, m) =>
-        isUnitPricedKind(m.kind) ? <span data-testid="model-unit-price-cell">{unitPrice(m)}</span> : t("money.z", { ns: "common", amount: formatZ(v) }),
+        hasOnePrice(m.kind) ? <span data-testid="model-unit-price-cell">{unitPrice(m)}</span> : t("money.z", { ns: "common", amount: formatZ(v) }),
     },
     {
       title: t("fields.output_price"),
       dataIndex: "output_price_micro",
       align: "right",
-      onCell: (m) => ({ colSpan: isUnitPricedKind(m.kind) ? 0 : 1 }),
+      onCell: (m) => ({ colSpan: hasOnePrice(m.kind) ? 0 : 1 }),
       render: (v: number) => t("money.z", { ns: "common", amount: formatZ(v) }),
     },
     {

@@ -10,6 +10,8 @@ import { useIsMobi } from "../app-link";
 import { isUnitPricedKind, MODEL_KINDS } from "../../../server/models/model-kinds";
 import { ZCreateModelInput, ZModelDisplayName, ZModelKey } from "../../../server/models/models.schema";
 import { formatYuan, toMicro } from "./model-format";
+import { LIPSYNC_PRICE_MICRO_PER_5S } from "../../../server/digital/digital.schema";
+import { formatZ } from "../../../server/money/money-format";
 import type { TCatalogueModel } from "./model-catalogue";
 import { modelsApi } from "./models-api";
 import { optionalRule, requiredRule, yuanRule } from "./form-rules";
@@ -94,7 +96,11 @@ export function ModelFormDrawer({ editing, onClose, onSaved }: { editing: TCatal
         <Form.Item name="display_name" label={t("fields.display_name")} rules={[requiredRule(ZModelDisplayName, t)]} tooltip={t("catalogue.display_name_hint")}>
           <Input data-testid="model-display-name" />
         </Form.Item>
-        <Form.Item name="kind" label={t("fields.kind")}>
+        <Form.Item
+          name="kind"
+          label={t("fields.kind")}
+          extra={kind === "lipsync" ? t("catalogue.lipsync_price_hint", { amount: formatZ(LIPSYNC_PRICE_MICRO_PER_5S) }) : undefined}
+        >
           <Select options={MODEL_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))} data-testid="model-kind" />
         </Form.Item>
         <Form.Item name="upstream_model" label={t("fields.upstream_model")} rules={[optionalRule(ZModelKey, t)]} extra={t("catalogue.upstream_hint")}>

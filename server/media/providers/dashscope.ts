@@ -1,5 +1,6 @@
 // Aliyun DashScope (Bailian): Wanxiang text-to-image and image-to-video, CosyVoice and Qwen-TTS
-// speech, behind the media provider interface.
+// speech, VideoRetalk lip-sync and CosyVoice voice cloning (dashscope-digital.ts), behind the media
+// provider interface.
 //
 // The protocol, as DashScope's API reference describes it: every call carries
 // `Authorization: Bearer <api key>`. Drawing and video are asynchronous tasks: the POST must say
@@ -18,8 +19,10 @@
 // At poll time a definite answer (the task failed, the key was refused, the task is unknown)
 // becomes a failed status, while a rate limit or a network or server fault is thrown as a
 // ProviderError: the task is still running at DashScope and the runner simply polls again later.
-import { buildImageCall, buildSpeechCall, buildVideoCall, TASKS_PATH, type TDashscopeCall } from "./dashscope-requests";
-import { classifyRefusal, readRefusal, readRetryAfter, toProviderError } from "./dashscope-refusals";
+import { buildImageCall, buildSpeechCall, buildVideoCall, TASKS_PATH } from "./dashscope-requests";
+import { callDashscope, type TDashscopeTask } from "./dashscope-call";
+import { buildRetalkCall, pollVoiceClone, refineRetalkError, refineRetalkStatus, submitVoiceClone } from "./dashscope-digital";
+import { classifyRefusal } from "./dashscope-refusals";
 import {
   ProviderError,
   type TMediaProvider,
@@ -29,21 +32,6 @@ import {
   type TProviderStatus,
   type TSpeechRequest,
 } from "./provider";
-
-type TDashscopeResult = { url?: unknown; code?: unknown; message?: unknown };
-type TDashscopeTask = {
-  task_id?: unknown;
-  task_status?: unknown;
-  results?: TDashscopeResult[];
-  video_url?: unknown;
-  code?: unknown;
-  message?: unknown;
-  task_metrics?: { TOTAL?: unknown; SUCCEEDED?: unknown; FAILED?: unknown };
-};
-type TDashscopeAnswer = {
-  request_id?: unknown;
-  output?: TDashscopeTask & { audio?: { url?: unknown; id?: unknown; data?: unknown }; finish_reason?: unknown };
-};
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   png: "image/png",
@@ -56,34 +44,6 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   opus: "audio/opus",
   pcm: "audio/L16",
 };
-
-/** The account's API root: admins paste either the host or the SDKs' base URL ending in /api/v1. */
-function apiUrl(baseUrl: string, path: string) {
-  return `${baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "")}${path}`;
-}
-
-/** One authenticated call; a refusal is thrown as a ProviderError in our words. */
-async function callDashscope(ctx: TProviderContext, method: "GET" | "POST", path: string, call?: TDashscopeCall): Promise<TDashscopeAnswer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${ctx.secret}`, accept: "application/json" };
-  if (call) headers["content-type"] = "application/json";
-  if (call?.async) headers["x-dashscope-async"] = "enable";
-  let res: Response;
-  let text: string;
-  try {
-    res = await ctx.fetch(apiUrl(ctx.baseUrl, path), { method, headers, body: call ? JSON.stringify(call.body) : undefined, signal: ctx.signal });
-    text = await res.text();
-  } catch (err) {
-    if (ctx.signal?.aborted || !(err instanceof TypeError)) throw err;
-    throw new ProviderError("upstream", `DashScope unreachable: ${err.message}`);
-  }
-  let answer: unknown = null;
-  try {
-    answer = JSON.parse(text);
-  } catch {}
-  if (!res.ok) throw toProviderError(readRefusal(res.status, answer, text), readRetryAfter(res.headers.get("retry-after")));
-  if (!answer || typeof answer !== "object") throw new ProviderError("upstream", `DashScope answered ${res.status} without JSON`);
-  return answer as TDashscopeAnswer;
-}
 
 function guessMime(url: string, fallback: string) {
   const ext = /\.([a-z0-9]+)(?:$|[?#])/i.exec(new URL(url, "http://x").pathname)?.[1]?.toLowerCase();
@@ -161,8 +121,15 @@ async function submitSpeech(ctx: TProviderContext, req: TSpeechRequest) {
 
 async function submit(ctx: TProviderContext, req: TMediaRequest) {
   if (req.kind === "speech") return submitSpeech(ctx, req);
-  const call = req.kind === "image" ? buildImageCall(req) : buildVideoCall(req);
-  const answer = await callDashscope(ctx, "POST", call.path, call);
+  if (req.kind === "voice_clone") return submitVoiceClone(ctx, req);
+  if (req.kind === "avatar_training") throw new ProviderError("bad_request", "DashScope trains no avatars");
+  const call = req.kind === "image" ? buildImageCall(req) : req.kind === "lipsync" ? buildRetalkCall(req) : buildVideoCall(req);
+  let answer;
+  try {
+    answer = await callDashscope(ctx, "POST", call.path, call);
+  } catch (err) {
+    throw req.kind === "lipsync" ? refineRetalkError(err) : err;
+  }
   const taskId = answer.output?.task_id;
   if (typeof taskId !== "string" || !taskId) throw new ProviderError("upstream", "DashScope accepted the task without a task_id");
   return { taskId };
@@ -171,10 +138,14 @@ async function submit(ctx: TProviderContext, req: TMediaRequest) {
 async function poll(ctx: TProviderContext, taskId: string, req: TMediaRequest): Promise<TProviderStatus> {
   // Speech is answered whole at submit; a resumed job has nothing to read back.
   if (req.kind === "speech") return { state: "failed", failure: "upstream", message: "DashScope speech has no task to read back" };
+  if (req.kind === "voice_clone") return pollVoiceClone(ctx, taskId);
+  if (req.kind === "avatar_training") throw new ProviderError("bad_request", "DashScope trains no avatars");
   try {
     const answer = await callDashscope(ctx, "GET", `${TASKS_PATH}/${encodeURIComponent(taskId)}`);
     if (!answer.output || typeof answer.output !== "object") throw new ProviderError("upstream", "DashScope answered without the task");
-    return readDashscopeTask(answer.output, req.kind);
+    // VideoRetalk's task reads like a video's: its clip in output.video_url.
+    const status = readDashscopeTask(answer.output, req.kind === "image" ? "image" : "video");
+    return req.kind === "lipsync" ? refineRetalkStatus(status) : status;
   } catch (err) {
     if (!(err instanceof ProviderError) || err.failure === "rate_limited" || err.failure === "upstream") throw err;
     return { state: "failed", failure: err.failure, message: err.message };
@@ -183,7 +154,7 @@ async function poll(ctx: TProviderContext, taskId: string, req: TMediaRequest): 
 
 export const dashscopeProvider: TMediaProvider = {
   name: "dashscope",
-  kinds: ["image", "video", "speech"],
+  kinds: ["image", "video", "speech", "lipsync", "voice_clone"],
   submit,
   poll,
 };

@@ -1,8 +1,12 @@
-// The media providers by name, and which one speaks for a channel: Kling, DashScope, SD WebUI and
-// ComfyUI channels have their own protocols; every other channel type is OpenAI-compatible.
+// The media providers by name, and which one speaks for a channel: Kling, DashScope, SD WebUI,
+// ComfyUI, HeyGen and HeyGem channels have their own protocols; every other channel type is
+// OpenAI-compatible.
 import type { TMediaJobKind } from "../generation.schema";
+import { isMediaChannelType } from "../../models/models.schema";
 import { comfyuiProvider } from "./comfyui";
 import { dashscopeProvider } from "./dashscope";
+import { heygemProvider } from "./heygem";
+import { heygenProvider } from "./heygen";
 import { klingProvider } from "./kling";
 import { openaiMediaProvider } from "./openai-media";
 import type { TMediaProvider, TProviderName } from "./provider";
@@ -14,12 +18,14 @@ const PROVIDERS: Record<TProviderName, TMediaProvider> = {
   openai: openaiMediaProvider,
   sdwebui: sdWebuiProvider,
   comfyui: comfyuiProvider,
+  heygen: heygenProvider,
+  heygem: heygemProvider,
 };
 
 /** The provider a channel of this type speaks through; null for the offline channel, which makes no media. */
 export function providerNameForChannel(channelType: string): TProviderName | null {
   if (channelType === "offline") return null;
-  if (channelType === "kling" || channelType === "dashscope" || channelType === "sdwebui" || channelType === "comfyui") return channelType;
+  if (isMediaChannelType(channelType)) return channelType;
   return "openai";
 }
 

@@ -10,7 +10,8 @@
 // 1300-1301 the content policy, 1302-1304 rate and concurrency limits, 5000-5002 Kling's own
 // faults. Pictures go inline as bare base64 (no data: prefix). With callback_url set, Kling posts
 // the task (the same fields as data) there when it changes. external_task_id must be unique in the
-// account, and a task can be read back by it (GET <path>?external_task_id=...).
+// account, and a task can be read back by it (GET <path>?external_task_id=...). Lip-sync:
+// kling-lipsync.ts (the same envelope and task states, on its own path).
 //
 // At poll time a definite answer (the task failed, the key was refused, the task is unknown)
 // becomes a failed status, while a rate limit or a network or server fault is thrown as a
@@ -18,6 +19,7 @@
 import type { TCameraMotion } from "../generation.schema";
 import { getCapabilities } from "../model-capabilities";
 import { forgetKlingToken, getKlingToken } from "./kling-jwt";
+import { buildLipsyncBody, LIPSYNC_PATH, refineLipsyncError, refineLipsyncStatus } from "./kling-lipsync";
 import {
   ProviderError,
   type TImageRequest,
@@ -200,12 +202,30 @@ export function readKlingTask(task: TKlingTask): TProviderStatus {
   }
 }
 
-function pathFor(req: TMediaRequest) {
-  return req.kind === "image" ? IMAGE_PATH : VIDEO_PATH;
+type TKlingRequest = Extract<TMediaRequest, { kind: "image" | "video" | "lipsync" }>;
+
+function asKlingRequest(req: TMediaRequest): TKlingRequest {
+  if (req.kind !== "image" && req.kind !== "video" && req.kind !== "lipsync") throw new ProviderError("bad_request", `Kling does not make ${req.kind}`);
+  return req;
 }
 
-async function submit(ctx: TProviderContext, req: TMediaRequest) {
-  if (req.kind === "speech") throw new ProviderError("bad_request", "Kling does not synthesise speech");
+function pathFor(req: TKlingRequest) {
+  return req.kind === "image" ? IMAGE_PATH : req.kind === "lipsync" ? LIPSYNC_PATH : VIDEO_PATH;
+}
+
+/** A lip-sync is one call: it takes no external id, so a lost answer may leave a second task behind (the first is never read). */
+async function submitLipsync(ctx: TProviderContext, req: Extract<TMediaRequest, { kind: "lipsync" }>) {
+  const answer = await callKling(ctx, "POST", LIPSYNC_PATH, buildLipsyncBody(ctx, req)).catch((err: unknown) => {
+    throw refineLipsyncError(err);
+  });
+  const taskId = firstTask(answer.data)?.task_id;
+  if (typeof taskId !== "string" || !taskId) throw new ProviderError("upstream", "Kling accepted the lip-sync without a task_id");
+  return { taskId };
+}
+
+async function submit(ctx: TProviderContext, anyReq: TMediaRequest) {
+  const req = asKlingRequest(anyReq);
+  if (req.kind === "lipsync") return submitLipsync(ctx, req);
   const path = pathFor(req);
   const body = req.kind === "image" ? buildImageBody(ctx, req) : buildVideoBody(ctx, req);
   let answer: TKlingAnswer;
@@ -222,13 +242,13 @@ async function submit(ctx: TProviderContext, req: TMediaRequest) {
   return { taskId };
 }
 
-async function poll(ctx: TProviderContext, taskId: string, req: TMediaRequest): Promise<TProviderStatus> {
-  if (req.kind === "speech") throw new ProviderError("bad_request", "Kling does not synthesise speech");
+async function poll(ctx: TProviderContext, taskId: string, anyReq: TMediaRequest): Promise<TProviderStatus> {
+  const req = asKlingRequest(anyReq);
   try {
     const answer = await callKling(ctx, "GET", `${pathFor(req)}/${encodeURIComponent(taskId)}`);
     const task = firstTask(answer.data);
     if (!task) throw new ProviderError("upstream", "Kling answered without the task");
-    return readKlingTask(task);
+    return req.kind === "lipsync" ? refineLipsyncStatus(readKlingTask(task)) : readKlingTask(task);
   } catch (err) {
     if (!(err instanceof ProviderError) || err.failure === "rate_limited" || err.failure === "upstream") throw err;
     return { state: "failed", failure: err.failure, message: err.message };
@@ -247,7 +267,7 @@ function readCallback(body: unknown) {
 
 export const klingProvider: TMediaProvider = {
   name: "kling",
-  kinds: ["image", "video"],
+  kinds: ["image", "video", "lipsync"],
   submit,
   poll,
   readCallback,

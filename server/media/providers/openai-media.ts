@@ -160,7 +160,7 @@ export const openaiMediaProvider: TMediaProvider = {
   kinds: ["image", "speech"],
 
   async submit(ctx, req): Promise<TSubmitted> {
-    if (req.kind === "video") throw new ProviderError("bad_request", "OpenAI-compatible channels make no videos");
+    if (req.kind !== "image" && req.kind !== "speech") throw new ProviderError("bad_request", "OpenAI-compatible channels make pictures and speech only");
     const outputs = req.kind === "image" ? await draw(ctx, req) : await speak(ctx, req);
     return { taskId: `openai-${crypto.randomUUID()}`, status: { state: "succeeded", outputs } };
   },

@@ -7,9 +7,13 @@
 // use (guarded by the SSRF guard when the channel is an account's own). Results are either bytes
 // (a provider that answers with base64 or that we read through its API) or links the runner
 // downloads at once, since providers' links expire within a day.
+//
+// Lip-sync and training providers take our files by URL, not by upload: keys under media/ are served
+// publicly (and unguessably) at <PUBLIC_URL>/files/<key>, and the runner hands the adapter those URLs.
+// A training's success is a reference at the provider (an avatar's id, a voice's id) rather than files.
 import type { TCameraMotion, TMediaJobKind } from "../generation.schema";
 
-export const PROVIDER_NAMES = ["kling", "dashscope", "openai", "sdwebui", "comfyui"] as const;
+export const PROVIDER_NAMES = ["kling", "dashscope", "openai", "sdwebui", "comfyui", "heygen", "heygem"] as const;
 export type TProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** A picture handed to a provider (a first or tail frame, an image-to-image reference). */
@@ -48,7 +52,19 @@ export type TVideoRequest = {
 
 export type TSpeechRequest = { kind: "speech"; model: string; text: string; voice: string; format: "mp3" | "wav" };
 
-export type TMediaRequest = TImageRequest | TVideoRequest | TSpeechRequest;
+/** A file of ours as a provider fetches it, with its length when we measured it. */
+export type TFileByUrl = { url: string; durationMs: number | null };
+
+/** A figure's clip made to speak new audio; avatarId is the figure's avatar at this provider, when trained there. */
+export type TLipsyncRequest = { kind: "lipsync"; model: string; video: TFileByUrl; audio: TFileByUrl; avatarId?: string };
+
+/** A provider's training of an avatar from a filmed clip (a person talking for minutes). */
+export type TAvatarTrainingRequest = { kind: "avatar_training"; model: string; name: string; footage: { url: string } };
+
+/** A voice cloned from a recording; `model` is the voice model the clone will speak with. */
+export type TVoiceCloneRequest = { kind: "voice_clone"; model: string; name: string; sample: { url: string } };
+
+export type TMediaRequest = TImageRequest | TVideoRequest | TSpeechRequest | TLipsyncRequest | TAvatarTrainingRequest | TVoiceCloneRequest;
 
 export type TProviderOutput = { url: string; mime?: string } | { bytes: Buffer; mime: string };
 
@@ -61,13 +77,17 @@ export type TProviderOutput = { url: string; mime?: string } | { bytes: Buffer; 
  * - auth: the key is wrong or banned ("key banned by the model provider");
  * - bad_request: the provider refused the parameters;
  * - expired: a result link no longer answers;
+ * - no_face: a lip-sync or training found no face in the figure's video;
+ * - too_long: the audio or the video is longer than the provider takes;
  * - upstream: anything else (network, 5xx).
  */
-export type TProviderFailure = "content_input" | "content_output" | "balance" | "rate_limited" | "auth" | "bad_request" | "expired" | "upstream";
+export type TProviderFailure =
+  "content_input" | "content_output" | "balance" | "rate_limited" | "auth" | "bad_request" | "expired" | "no_face" | "too_long" | "upstream";
 
 export type TProviderStatus =
   | { state: "queued" | "running"; progress?: number; providerState?: string }
-  | { state: "succeeded"; outputs: TProviderOutput[]; providerState?: string }
+  /** `result`: what a training made at the provider ({avatarId} or {voiceId}); a training delivers no files. */
+  | { state: "succeeded"; outputs: TProviderOutput[]; result?: Record<string, string>; providerState?: string }
   | { state: "failed"; failure: TProviderFailure; message?: string; providerState?: string };
 
 /** A refusal at submit or poll time, mapped to our words. retryAfterMs when the provider said when to come back. */
@@ -89,7 +109,8 @@ export type TProviderContext = {
   baseUrl: string;
   /**
    * The channel's key as the admin entered it: Kling "accessKey:secretKey", DashScope and OpenAI an
-   * API key, SD WebUI "user:password" for HTTP Basic (or empty), ComfyUI a bearer token (or empty).
+   * API key, SD WebUI "user:password" for HTTP Basic (or empty), ComfyUI and HeyGem a bearer token
+   * (or empty), HeyGen an API key sent as X-Api-Key.
    */
   secret: string;
   fetch: TProviderFetch;
@@ -112,6 +133,8 @@ export type TSubmitted = {
 export interface TMediaProvider {
   readonly name: TProviderName;
   readonly kinds: readonly TMediaJobKind[];
+  /** Lip-syncs only an avatar it trained itself (HeyGen): never sent a lip-sync without one. */
+  readonly lipsyncNeedsAvatar?: boolean;
   submit(ctx: TProviderContext, req: TMediaRequest): Promise<TSubmitted>;
   poll(ctx: TProviderContext, taskId: string, req: TMediaRequest): Promise<TProviderStatus>;
   /** A callback's body read into the task it is about, or null when it is not this provider's. */

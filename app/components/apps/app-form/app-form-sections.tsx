@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import type { TAppType } from "../../../../server/apps/apps.schema";
 import { ImageField } from "./image-field";
 import { SpeakerField } from "./speaker-field";
+import { AppSceneSummary } from "../../digital-editor/app-scene-summary";
 
 const tagsSelect = (testId: string) => <Select mode="tags" open={false} suffixIcon={null} data-testid={testId} />;
 
@@ -120,25 +121,7 @@ export function TypeSettingsSection({ type }: { type: TAppType }) {
           </Form.Item>
         </>
       )}
-      {type === "digital_human" && (
-        <>
-          <Form.Item name={["settings", "figure_id"]} label={t("form.figure")}>
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item name={["settings", "voice_id"]} label={t("form.voice")}>
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item name={["settings", "orientation"]} label={t("form.orientation")}>
-            <Radio.Group
-              optionType="button"
-              options={[
-                { value: "vertical", label: t("orientation.vertical") },
-                { value: "horizontal", label: t("orientation.horizontal") },
-              ]}
-            />
-          </Form.Item>
-        </>
-      )}
+      {type === "digital_human" && <AppSceneSummary />}
       {type === "workshop" && (
         <Form.List name={["settings", "roles"]}>
           {(fields, { add, remove }) => (

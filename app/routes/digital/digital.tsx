@@ -1,0 +1,110 @@
+// /digital: my figures as cards (the keyed still on a checkerboard, the name, the state, and key,
+// train and delete), the button that films a new one, and how to start when there is none yet.
+// Figures still being checked are asked about again until they settle. Below them, my digital-human
+// videos (made in the editor, /CreateAppDigital).
+import { PlusOutlined } from "@ant-design/icons";
+import { Alert, App, Button, Empty, Skeleton } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AppLink } from "../../components/app-link";
+import { FigureCard } from "../../components/figures/figure-card";
+import { figuresApi, isWorking, type TFigureView } from "../../components/figures/figures-client";
+import { FIGURE_POLL_MS } from "../../components/figures/use-figure";
+import { VideoList } from "../../components/figures/video-list";
+import { errorText } from "../../lib/api-client";
+import { useMutation } from "../../lib/use-mutation";
+import "../../components/figures/figures.css";
+
+export const handle = { i18n: ["figures"] };
+
+function useFigureList() {
+  const [figures, setFigures] = useState<TFigureView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setFigures(await figuresApi.list());
+      setError(null);
+    } catch (err) {
+      setError(errorText(err));
+      setFigures((f) => f ?? []);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+  const working = figures?.some(isWorking) ?? false;
+  useEffect(() => {
+    if (!working) return;
+    const timer = setInterval(() => void load(), FIGURE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [working, load]);
+  return { figures, error, load };
+}
+
+function HowToStart() {
+  const { t } = useTranslation("figures");
+  return (
+    <Empty
+      className="figures-empty"
+      data-testid="figures-empty"
+      description={
+        <div className="figures-empty__text">
+          <strong>{t("list.empty_title")}</strong>
+          <ol>
+            <li>{t("list.empty_step_film")}</li>
+            <li>{t("list.empty_step_key")}</li>
+            <li>{t("list.empty_step_use")}</li>
+          </ol>
+        </div>
+      }
+    >
+      <AppLink to="/Createdigital">
+        <Button type="primary" icon={<PlusOutlined />}>
+          {t("list.create")}
+        </Button>
+      </AppLink>
+    </Empty>
+  );
+}
+
+export default function DigitalPage() {
+  const { t } = useTranslation("figures");
+  const { message } = App.useApp();
+  const { figures, error, load } = useFigureList();
+  const remove = useMutation(async (id: string) => {
+    await figuresApi.remove(id);
+    void message.success(t("card.deleted"));
+    await load();
+  });
+  return (
+    <div className="figures-page" data-testid="digital-page">
+      <div className="figures-page__head">
+        <h1 className="console__title">{t("title.digital")}</h1>
+        <AppLink to="/Createdigital">
+          <Button type="primary" icon={<PlusOutlined />} data-testid="figures-create">
+            {t("list.create")}
+          </Button>
+        </AppLink>
+      </div>
+      <p className="console__hint">{t("intro.digital")}</p>
+      <section aria-labelledby="figures-title">
+        <h2 id="figures-title" className="figures-section__title">
+          {t("list.figures")}
+        </h2>
+        {error && <Alert type="error" showIcon message={error} className="figures-page__error" />}
+        {figures === null ? (
+          <Skeleton active paragraph={{ rows: 4 }} />
+        ) : figures.length === 0 ? (
+          <HowToStart />
+        ) : (
+          <ul className="figures-grid" data-testid="figures-grid">
+            {figures.map((figure) => (
+              <li key={figure.id} className="figures-grid__cell">
+                <FigureCard figure={figure} busy={remove.busyKey === figure.id} onDelete={(f) => void remove.run(f.id)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <VideoList />
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// The digital humans' file work on the file store: measuring filming videos and voice recordings,
+// the key's live preview, a figure's loop and keyed still, and the composite. Each reads its files
+// into a temporary folder of its own and writes what it made beside the original (or where the
+// composite's spec says), all or none.
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { TKeySettings } from "../../server/media/file-facts.schema";
+import type { TCompositeSpec, TCompositeWork, TFigureWork } from "../../server/media/file-work";
+import { derivedFileKey } from "../../server/uploads/stored-file";
+import { overCheckerboard, PREVIEW_MAX_SIDE, renderKeyedFrame } from "./chroma-key";
+import { canvasSize, fitPicture, renderComposite, type TCompositeInputs } from "./composite";
+import { makeFigureFiles, stillSecond } from "./figure-loop";
+import { measureFilmingFile, probeWithFrameRate } from "./filming";
+import { probeMedia } from "./probe";
+import { MediaToolError } from "./run-tool";
+import { copyStored, putAll, readPicture, withLocalCopy, withTempDir } from "./store-io";
+import { measureVoiceFile } from "./voice-measure";
+
+export function measureFilming(key: string) {
+  return withLocalCopy(key, measureFilmingFile);
+}
+
+export function previewKey(key: string, settings: TKeySettings, atMs?: number) {
+  return withLocalCopy(key, async (input, dir) => {
+    // The editor, which knows the clip's length, names a moment: then no probe delays the answer.
+    const second = atMs === undefined ? stillSecond((await probeMedia(input)).durationMs) : atMs / 1000;
+    const keyed = path.join(dir, "keyed.png");
+    await renderKeyedFrame(input, keyed, { second, maxSide: PREVIEW_MAX_SIDE, settings });
+    return overCheckerboard(await fsp.readFile(keyed));
+  });
+}
+
+export function prepareFigure(key: string, settings: TKeySettings): Promise<TFigureWork> {
+  return withLocalCopy(key, async (input, dir) => {
+    const { probe, fps } = await probeWithFrameRate(input);
+    const made = await makeFigureFiles(input, dir, probe, fps, settings);
+    const loop = derivedFileKey(key, "loop", "mp4");
+    const poster = derivedFileKey(key, "keyed", "png");
+    await putAll([
+      { key: loop, bytes: await fsp.readFile(made.loopFile), contentType: "video/mp4" },
+      { key: poster, bytes: await fsp.readFile(made.stillFile), contentType: "image/png" },
+    ]);
+    return { loop, poster, width: made.width, height: made.height, durationMs: made.durationMs };
+  });
+}
+
+export function measureVoice(key: string) {
+  return withLocalCopy(key, (input) => measureVoiceFile(input));
+}
+
+async function copyBackground(spec: TCompositeSpec, dir: string): Promise<TCompositeInputs["background"]> {
+  const background = spec.background;
+  if (background.kind === "color") return background;
+  if (background.kind === "video") return { kind: "video", file: await copyStored(background.key, dir, "background") };
+  const file = path.join(dir, "background.png");
+  const fitted = await fitPicture(await readPicture(background.key), canvasSize(spec.orientation, spec.height)).catch((err: unknown) => {
+    throw new MediaToolError(`compositing failed: the background picture could not be read (${(err as Error).message})`, { cause: err });
+  });
+  await fsp.writeFile(file, fitted);
+  return { kind: "picture", file };
+}
+
+export function composite(spec: TCompositeSpec): Promise<TCompositeWork> {
+  return withTempDir(async (dir) => {
+    const inputs: TCompositeInputs = {
+      background: await copyBackground(spec, dir),
+      figure: await copyStored(spec.figure.key, dir, "figure"),
+      audio: spec.audioKey === null ? null : await copyStored(spec.audioKey, dir, "audio"),
+    };
+    const output = path.join(dir, "composite.mp4");
+    const made = await renderComposite(inputs, spec, output);
+    await putAll([{ key: spec.outputKey, bytes: await fsp.readFile(output), contentType: "video/mp4" }]);
+    return { key: spec.outputKey, ...made };
+  });
+}
