@@ -74,13 +74,14 @@ export function jobRow(id: string) {
  * The worker's media steps in this process, while a test waits on turns that submit jobs: takes
  * queued jobs and polls running ones until the returned stop() is awaited.
  */
-export function runMediaWorkerSteps() {
+export function runMediaWorkerSteps(only?: { ownerAccountId: string }) {
   let running = true;
   const loop = (async () => {
     while (running) {
       await handleMediaDispatch().catch(() => undefined);
+      // A run of many test files shares one database: other files' unfinished jobs are left alone when asked.
       const started = await getDb().mediaJob.findMany({
-        where: { state: { in: ["generating", "background"] }, providerTaskId: { not: null } },
+        where: { state: { in: ["generating", "background"] }, providerTaskId: { not: null }, ...(only ?? {}) },
         select: { id: true },
       });
       for (const j of started) await handleMediaPoll({ jobId: j.id }).catch(() => undefined);

@@ -374,7 +374,7 @@ describe("a render with lip-sync (a trained figure, Kling)", () => {
     await runQueuedRenders();
     const waiting = await videoRow(videoId);
     expect(waiting).toMatchObject({ renderState: "generating", renderStep: "lipsync" });
-    const stop = runMediaWorkerSteps();
+    const stop = runMediaWorkerSteps({ ownerAccountId: waiting.ownerAccountId });
     try {
       await waitUntilJobEnded(waiting.lipsyncJobId!);
     } finally {

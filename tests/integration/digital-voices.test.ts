@@ -125,7 +125,7 @@ describe("uploading a recording", () => {
     const kindless = await upload(user, TONE_60, { kind: "famous" });
     expect(kindless.body.status).toBe(400001);
     const unpaid = await upload(user, TONE_60, { kind: "personal" });
-    expect(unpaid.body).toMatchObject({ status: 421701, description: expect.any(String) });
+    expect(unpaid.body).toMatchObject({ status: 420030, description: expect.any(String) });
     const zh = await user.browser.upload(
       "/api/v1/digital/voices",
       { fields: { name: "我的声音", sample_kind: "personal" }, files: { file: { bytes: TONE_60, filename: "voice.wav", type: "audio/wav" } } },
@@ -193,7 +193,7 @@ describe("checking and cloning a recording", () => {
     const res = await upload(user, makeToneWav({ seconds: 20, peakDbfs: -20 }));
     expect(res.body.status).toBe(200);
     // The one slot is held by the recording being checked.
-    expect((await upload(user, TONE_60)).body.status).toBe(421701);
+    expect((await upload(user, TONE_60)).body.status).toBe(420030);
     await handleVoiceMeasure({ voiceId: res.body.data.id });
     const short = await voices.getDigitalVoice(user, { id: res.body.data.id });
     expect(short).toMatchObject({ state: "check_failed", problems: ["too_short"] });

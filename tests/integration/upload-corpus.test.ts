@@ -43,6 +43,9 @@ import { makeAgent, makeUser, type TUser } from "../helpers/chat-runtime";
 import { readLocale } from "../helpers/locales";
 import { makePdf, makePng } from "../helpers/png";
 import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
+import { FILMING_LIMITS, VOICE_CUSTOM_PRICE_MICRO, VOICE_UPLOAD_MAX_BYTES } from "../../server/digital/digital.schema";
+import { fundAccount } from "../helpers/money";
+import { makeToneWav } from "../helpers/voice-samples";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const LANGUAGES = ["zh_hans", "zh_hant", "en", "pt"];
@@ -53,6 +56,7 @@ const TYPE_REFUSALS: TErrorCode[] = [
   "document_type_not_allowed",
   "text_file_type_not_allowed",
   "video_type_not_allowed",
+  "audio_type_not_allowed",
   "media_type_not_allowed",
   "document_type_not_readable",
   "qa_import_unreadable",
@@ -142,6 +146,12 @@ function postForm(who: Browser, pathname: string, parts: TPart[], lang: string):
 
 const GOOD = {
   png: { bytes: makePng(400, 400), filename: "photo.png", type: "image/png" },
+  mp4: {
+    bytes: Buffer.concat([Buffer.from("\0\0\0\x18ftypisom\0\0\0\0isommp41\0\0\x10\x08mdat", "latin1"), crypto.randomBytes(4096)]),
+    filename: "clip.mp4",
+    type: "video/mp4",
+  },
+  wav: { bytes: makeToneWav({ seconds: 8, peakDbfs: -20 }), filename: "voice.wav", type: "audio/wav" },
   text: { bytes: Buffer.from("营业时间是 9 点到 18 点。\nOpening hours are 9 to 6.\n"), filename: "notes.txt", type: "text/plain" },
   csv: { bytes: Buffer.from("问题,答案\n营业时间？,9 点到 18 点\n"), filename: "qa.csv", type: "text/csv" },
   pdf: { bytes: makePdf(), filename: "certificate.pdf", type: "application/pdf" },
@@ -224,6 +234,29 @@ function certificationParts(field: string, file: TBadFile | TGoodFile): TPart[] 
   ];
   const pictures = CERTIFICATION_IMAGE_FIELDS.map((f) => ({ name: f, file: f === field ? file : GOOD.png }));
   return [...fields, ...pictures, ...(field === CERTIFICATE_FIELD ? [{ name: field, file }] : [])];
+}
+
+/** A figure's upload: a good filming video, and `file` in `field` (the filming video itself or the greeting video). */
+function figureEndpoint(field: "file" | "greeting", maxBytes: number): TEndpoint {
+  return {
+    route: "POST /v1/digital/figures",
+    field,
+    maxBytes,
+    good: GOOD.mp4,
+    setup: async () => {
+      const u = await user();
+      return {
+        send: (file, lang) =>
+          postForm(
+            u.browser,
+            "/api/v1/digital/figures",
+            [{ name: "name", value: "corpus" }, ...(field === "file" ? [] : [{ name: "file", file: GOOD.mp4 }]), { name: field, file }],
+            lang,
+          ),
+        state: () => getDb().digitalFigure.count({ where: { ownerAccountId: u.id } }),
+      };
+    },
+  };
 }
 
 function certificationEndpoint(field: string, maxBytes: number, good: TGoodFile): TEndpoint {
@@ -396,6 +429,27 @@ const ENDPOINTS: TEndpoint[] = [
       const admin = await makeAdmin();
       const send = (file: TBadFile | TGoodFile, lang: string) => postForm(admin, "/api/v1/admin/sensitive_words/import", [{ name: "file", file }], lang);
       return { send, state: () => findWordSettings() };
+    },
+  },
+  figureEndpoint("file", FILMING_LIMITS.figure.maxBytes),
+  figureEndpoint("greeting", FILMING_LIMITS.greeting.maxBytes),
+  {
+    route: "POST /v1/digital/voices",
+    field: "file",
+    maxBytes: VOICE_UPLOAD_MAX_BYTES,
+    good: GOOD.wav,
+    setup: async () => {
+      const u = await user();
+      // A voice customisation is paid when it is cloned: the account can pay for it.
+      await fundAccount(u.id, VOICE_CUSTOM_PRICE_MICRO * 4);
+      const fields = [
+        { name: "name", value: "corpus" },
+        { name: "sample_kind", value: "custom" },
+      ];
+      return {
+        send: (file, lang) => postForm(u.browser, "/api/v1/digital/voices", [...fields, { name: "file", file }], lang),
+        state: () => getDb().digitalVoice.count({ where: { ownerAccountId: u.id } }),
+      };
     },
   },
   certificationEndpoint(CERTIFICATION_IMAGE_FIELDS[1], CERTIFICATION_IMAGE_LIMITS.maxBytes, GOOD.png),
