@@ -55,8 +55,6 @@ export type TFileWork = {
   normaliseIcon(key: string): Promise<TIconWork>;
   /** Measures a filming video: probe, sampled frames' green border and key colour, a face. */
   measureFilming(key: string): Promise<TFilmingFacts>;
-  /** One frame of the clip (at atMs, else a third in) keyed with the settings over a checkerboard: a PNG at most 640 px a side, for the live preview. */
-  previewKey(key: string, settings: TKeySettings, atMs?: number): Promise<Buffer>;
   /** The figure's loop clip and keyed still, beside the original. */
   prepareFigure(key: string, settings: TKeySettings): Promise<TFigureWork>;
   /** Measures a voice recording: decoded duration, integrated loudness, true peak; all null for a file with no sound. */

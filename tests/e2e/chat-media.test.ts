@@ -8,16 +8,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
 import { makePng } from "../helpers/png";
+import { openSession, signedInContext, uploadToLibrary, type TScreen } from "../helpers/e2e-accounts";
 
-const baseURL = inject("webUrl");
 const SHOTS = process.env.CHAT_MEDIA_SHOTS;
 const SAMPLE_MP4 = path.resolve(import.meta.dirname, "../fixtures/media/sample.mp4");
-const PHONE_375 = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP = { viewport: { width: 1440, height: 900 } };
 
 type THelpers = typeof import("../helpers/apps");
 let apps: THelpers;
@@ -26,38 +24,9 @@ let made: { appId: string; agentId: string; ownerId: string; token: string; pict
 
 const newId = () => `e2e${crypto.randomBytes(10).toString("hex")}`;
 
-async function signIn(accountId: string) {
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    accountId,
-  ]);
-  return token;
-}
-
-async function open(token: string, device: typeof DESKTOP | typeof PHONE_375): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ ...device, baseURL });
-  await context.addCookies([
-    { name: "zl_session", value: token, url: baseURL },
-    { name: "lang", value: "en", url: baseURL },
-  ]);
+async function open(token: string, screen: TScreen): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await signedInContext(browser, token, { screen });
   return { context, page: await context.newPage() };
-}
-
-/** Puts a file in the store through the library's upload and answers its address. */
-async function upload(page: Page, name: string, mime: string, bytes: Buffer) {
-  return page.evaluate(
-    async ({ name, mime, data }) => {
-      const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
-      const form = new FormData();
-      form.append("file", new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: mime }), name);
-      const res = await fetch("/api/v1/media", { method: "POST", body: form, headers: { "x-csrf-token": csrf } });
-      const body = (await res.json()) as { status: number; description: string; data: { url: string } };
-      if (body.status !== 200) throw new Error(`upload ${name}: ${body.status} ${body.description}`);
-      return body.data.url;
-    },
-    { name, mime, data: bytes.toString("base64") },
-  );
 }
 
 /** A dialogue as a media turn leaves it: the question, and the reply whose text is the results as markdown. */
@@ -140,12 +109,12 @@ beforeAll(async () => {
   apps = await import("../helpers/apps");
   browser = await launchBrowser();
   const { appId, agentId, owner } = await apps.createTestApp({ input: { output_modes: ["text", "image", "video"] } as never });
-  const token = await signIn(owner.id);
-  const { context, page } = await open(token, DESKTOP);
+  const token = await openSession(owner.id);
+  const { context, page } = await open(token, "desktop");
   await page.goto("/multimedia");
   await page.waitForSelector("html[data-hydrated]");
-  const picture = await upload(page, "crane.png", "image/png", makePng(1024, 768, 110));
-  const video = await upload(page, "crane.mp4", "video/mp4", fs.readFileSync(SAMPLE_MP4));
+  const { url: picture } = await uploadToLibrary(page, "crane.png", "image/png", makePng(1024, 768, 110));
+  const { url: video } = await uploadToLibrary(page, "crane.mp4", "video/mp4", fs.readFileSync(SAMPLE_MP4));
   await context.close();
   made = { appId, agentId, ownerId: owner.id, token, picture, video };
 });
@@ -157,8 +126,8 @@ describe("generated pictures and videos in the chats", () => {
     expect(made.video).toMatch(/\.mp4$/);
     const dialogueId = await writeDialogue({ accountId: made.ownerId, agentId: made.agentId, question: "A crane by the lake", reply });
     for (const [name, device] of [
-      ["desktop", DESKTOP],
-      ["phone", PHONE_375],
+      ["desktop", "desktop"],
+      ["phone", "phone-375"],
     ] as const) {
       const { context, page } = await open(made.token, device);
       await page.goto(`/dialogue?agent_id=${made.agentId}&dialogue_id=${dialogueId}`);
@@ -190,7 +159,7 @@ describe("generated pictures and videos in the chats", () => {
   it("the H5 chat shows them the same when the dialogue is reopened from its history on a 375 px phone", async () => {
     const reply = `[▶ 1](${made.video})\n\n![2](${made.picture})`;
     await writeDialogue({ accountId: made.ownerId, agentId: made.agentId, appId: made.appId, question: "Film the crane", reply });
-    const { context, page } = await open(made.token, PHONE_375);
+    const { context, page } = await open(made.token, "phone-375");
     await page.goto(`/mobi/dialogue?app=${made.appId}`);
     await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=h5-history-open]").click();
@@ -213,7 +182,7 @@ describe("generated pictures and videos in the chats", () => {
       question: "Where are the docs?",
       reply: "See [the guide](https://example.com/guide) or [the watch page](https://example.com/watch?v=a.mp4).",
     });
-    const { context, page } = await open(made.token, DESKTOP);
+    const { context, page } = await open(made.token, "desktop");
     await page.goto(`/dialogue?agent_id=${made.agentId}&dialogue_id=${dialogueId}`);
     await page.waitForSelector("html[data-hydrated]");
     const answer = page.locator("[data-testid=assistant-message]").last().locator("[data-testid=answer]");

@@ -10,10 +10,10 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
+import { launchBrowser, screenshotsTo } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
-import { fundE2eAccount } from "../helpers/money";
 import { makeWav } from "../helpers/sample-files";
+import { makeE2eAccount, signedInContext, uploadToLibrary } from "../helpers/e2e-accounts";
 import { startFakeOpenai } from "../fakes/fake-openai";
 import { startSession } from "../../server/auth/session.service";
 import { writePng } from "../../server/lib/png-file";
@@ -25,47 +25,12 @@ const shot = screenshotsTo("DIGITAL_EDITOR_SHOTS");
 
 type TMaker = { id: string; token: string; context: BrowserContext };
 
-async function makeMaker(): Promise<TMaker> {
-  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, 'flagship'::"Edition", $3, now())`, [
-    id,
-    `dh_${crypto.randomBytes(3).toString("hex")}`,
-    new Date(Date.now() + 30 * 86_400_000),
-  ]);
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    id,
-  ]);
+async function makeMaker(fundsMicro?: number): Promise<TMaker> {
+  const { id, token } = await makeE2eAccount({ edition: "flagship", fundsMicro });
   return { id, token, context: await contextFor(token, false) };
 }
 
-async function contextFor(token: string, phone: boolean) {
-  const context = phone
-    ? await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL })
-    : await newContext(browser, { baseURL, lang: "en" });
-  await context.addCookies([
-    { name: "zl_session", value: token, url: baseURL },
-    { name: "lang", value: "en", url: baseURL },
-  ]);
-  return context;
-}
-
-/** Puts a file into the account's library through the upload, and answers the item's id. */
-async function upload(page: Page, name: string, mime: string, bytes: Buffer): Promise<string> {
-  return page.evaluate(
-    async ({ name, mime, data }) => {
-      const csrf = decodeURIComponent(/(?:^|;\s*)zl_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? "");
-      const form = new FormData();
-      form.append("file", new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: mime }), name);
-      const res = await fetch("/api/v1/media", { method: "POST", body: form, headers: { "x-csrf-token": csrf } });
-      const body = (await res.json()) as { status: number; description: string; data: { id: string } };
-      if (body.status !== 200) throw new Error(`upload ${name}: ${body.status} ${body.description}`);
-      return body.data.id;
-    },
-    { name, mime, data: bytes.toString("base64") },
-  );
-}
+const contextFor = (token: string, phone: boolean) => signedInContext(browser, token, { screen: phone ? "phone-375" : "desktop" });
 
 /** A PNG with alpha drawn pixel by pixel: `paint` answers each pixel's [r, g, b, a]. */
 function rgbaPng(width: number, height: number, paint: (x: number, y: number) => [number, number, number, number]) {
@@ -86,7 +51,7 @@ const backgroundPng = () => rgbaPng(640, 360, (_x, y) => (y < 220 ? [0x87, 0xce,
 
 /** A file put in the store through the library's upload and kept out of the library: its key. */
 async function storeFile(page: Page, name: string, mime: string, bytes: Buffer): Promise<string> {
-  const itemId = await upload(page, name, mime, bytes);
+  const { id: itemId } = await uploadToLibrary(page, name, mime, bytes);
   const [{ file_key: key }] = await sql("UPDATE media_item SET deleted_at = now() WHERE id = $1 RETURNING file_key", [itemId]);
   return key as string;
 }
@@ -170,7 +135,7 @@ describe("the digital-human editor", () => {
     await hydrated(page, "[data-testid=media-upload]").catch(() => undefined);
     const figureName = "Ada on green";
     await seedFigure(page, maker.id, figureName);
-    const pictureId = await upload(page, "seaside.png", "image/png", await backgroundPng());
+    const { id: pictureId } = await uploadToLibrary(page, "seaside.png", "image/png", await backgroundPng());
 
     // A new video is made and its id put in the address.
     await page.goto("/CreateAppDigital");
@@ -290,8 +255,7 @@ describe("the digital-human editor", () => {
       weight: 1,
     });
     try {
-      const maker = await makeMaker();
-      await fundE2eAccount(inject("databaseUrl"), maker.id, 5_000_000);
+      const maker = await makeMaker(5_000_000);
       const page = await maker.context.newPage();
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));

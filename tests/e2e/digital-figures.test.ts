@@ -9,12 +9,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, recordToasts, screenshotsTo, toast } from "../helpers/browser";
-import { sql } from "../helpers/e2e-db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshotsTo, toast } from "../helpers/browser";
+import { makeE2eAccount, signedInContext } from "../helpers/e2e-accounts";
 
 let browser: Browser;
-const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 const shot = screenshotsTo("FIGURES_SHOTS");
 const clipsDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-e2e-figures-"));
@@ -35,23 +34,8 @@ function makeGreenClip() {
 }
 
 async function makeSignedIn(opts: { phone?: boolean } = {}): Promise<BrowserContext> {
-  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, updated_at) VALUES ($1, $2, $2, now())`, [id, `figures_${run}_${opts.phone ? "p" : "d"}`]);
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    id,
-  ]);
-  const screen = opts.phone
-    ? { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
-    : { viewport: { width: 1440, height: 900 } };
-  const context = await browser.newContext({ ...screen, baseURL });
-  await recordToasts(context);
-  await context.addCookies([
-    { name: "zl_session", value: token, url: baseURL },
-    { name: "lang", value: "en", url: baseURL },
-  ]);
-  return context;
+  const { token } = await makeE2eAccount({ account: `figures_${run}_${opts.phone ? "p" : "d"}` });
+  return signedInContext(browser, token, { screen: opts.phone ? "phone-375" : "desktop" });
 }
 
 async function hydrated(page: Page, selector: string) {

@@ -4,17 +4,16 @@
 // (a generated tone) on /Createvoice, then follows both on /speechtr from checking to their end (no
 // provider clones voices on this platform: training fails, the package slot comes back). The
 // pages are checked at 375 px too. VOICES_SHOTS=<dir> saves them.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { VOICE_CUSTOM_PRICE_MICRO, VOICE_PACKAGE } from "../../server/digital/digital.schema";
-import { clickWhenSettled, launchBrowser, newContext, screenshotsTo } from "../helpers/browser";
+import { clickWhenSettled, launchBrowser, screenshotsTo } from "../helpers/browser";
 import { ledgerBalance, sql } from "../helpers/e2e-db";
-import { fundE2eAccount } from "../helpers/money";
 import { makeToneWav } from "../helpers/voice-samples";
+import { makeE2eAccount, signedInContext } from "../helpers/e2e-accounts";
 
 const baseURL = inject("webUrl");
 const shot = screenshotsTo("VOICES_SHOTS");
@@ -41,30 +40,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function makeSpeaker(): Promise<{ id: string; token: string }> {
-  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, 'professional'::"Edition", $3, now())`, [
-    id,
-    `voice_${crypto.randomBytes(3).toString("hex")}`,
-    new Date(Date.now() + 30 * 86_400_000),
-  ]);
-  await fundE2eAccount(inject("databaseUrl"), id, FUNDS);
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    id,
-  ]);
-  return { id, token };
-}
-
+/** Signed in at desktop or 375 px phone width, the fake microphone allowed. */
 async function contextFor(token: string, phone: boolean): Promise<BrowserContext> {
-  const context = phone
-    ? await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL })
-    : await newContext(browser, { baseURL, lang: "en" });
-  await context.addCookies([
-    { name: "zl_session", value: token, url: baseURL },
-    { name: "lang", value: "en", url: baseURL },
-  ]);
+  const context = await signedInContext(browser, token, { screen: phone ? "phone-375" : "desktop" });
   await context.grantPermissions(["microphone"], { origin: baseURL });
   return context;
 }
@@ -86,7 +64,7 @@ const ENDED = ["check_failed", "train_failed", "training", "ready"];
 
 describe("personal voices", () => {
   it("buys a package, uploads a personal voice and records a custom one, and follows both to their end", async () => {
-    const speaker = await makeSpeaker();
+    const speaker = await makeE2eAccount({ edition: "professional", fundsMicro: FUNDS });
     const context = await contextFor(speaker.token, false);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -168,7 +146,7 @@ describe("personal voices", () => {
   });
 
   it("fits a 375 px phone: the list, the recording pages and a refused recording", async () => {
-    const speaker = await makeSpeaker();
+    const speaker = await makeE2eAccount({ edition: "professional", fundsMicro: FUNDS });
     const context = await contextFor(speaker.token, true);
     const page = await context.newPage();
     await page.goto("/mobi/speechtr");

@@ -3,18 +3,16 @@
 // /video_generation, watches each job's progress to the end, finds both in the gallery and in the
 // multimedia library, and is charged exactly the two prices. GENERATION_SHOTS=<dir> saves the pages
 // at desktop and phone width.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext } from "../helpers/browser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
-import { fundE2eAccount } from "../helpers/money";
 import { makePng } from "../helpers/png";
+import { makeE2eAccount, signedInContext } from "../helpers/e2e-accounts";
 
 let browser: Browser;
-const baseURL = inject("webUrl");
 const SHOTS = process.env.GENERATION_SHOTS;
 const FUNDS = 5_000_000;
 // What the e2e setup priced the models at: 0.2 Z a picture, 0.1 Z a second of video.
@@ -22,24 +20,8 @@ const PICTURE_PRICE = 200_000;
 const VIDEO_PRICE = 5 * 100_000;
 
 async function makeMaker(): Promise<{ id: string; context: BrowserContext; phone: BrowserContext }> {
-  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, 'professional'::"Edition", $3, now())`, [
-    id,
-    `gen_${crypto.randomBytes(3).toString("hex")}`,
-    new Date(Date.now() + 30 * 86_400_000),
-  ]);
-  await fundE2eAccount(inject("databaseUrl"), id, FUNDS);
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    id,
-  ]);
-  const make = async (phone: boolean) => {
-    const context = await newContext(browser, { baseURL, lang: "en", phone });
-    await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
-    return context;
-  };
-  return { id, context: await make(false), phone: await make(true) };
+  const { id, token } = await makeE2eAccount({ edition: "professional", fundsMicro: FUNDS });
+  return { id, context: await signedInContext(browser, token), phone: await signedInContext(browser, token, { screen: "phone" }) };
 }
 
 async function hydrated(page: Page, selector: string) {

@@ -6,33 +6,18 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, toast } from "../helpers/browser";
-import { sql } from "../helpers/e2e-db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, toast } from "../helpers/browser";
 import { makePng } from "../helpers/png";
+import { makeE2eAccount, signedInContext } from "../helpers/e2e-accounts";
 
 let browser: Browser;
-const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 const SHOTS = process.env.MEDIA_SHOTS;
 
 async function makeSignedIn(account: string, opts: { edition?: "basic" | "professional"; phone?: boolean; lang?: string } = {}): Promise<BrowserContext> {
-  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  const edition = opts.edition ?? "professional";
-  await sql(`INSERT INTO account (id, account, nickname, edition, edition_expires_at, updated_at) VALUES ($1, $2, $2, $3::"Edition", $4, now())`, [
-    id,
-    account,
-    edition,
-    edition === "basic" ? null : new Date(Date.now() + 30 * 86_400_000),
-  ]);
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    id,
-  ]);
-  const context = await newContext(browser, { baseURL, lang: opts.lang ?? "en", phone: opts.phone });
-  await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
-  return context;
+  const { token } = await makeE2eAccount({ account, edition: opts.edition ?? "professional" });
+  return signedInContext(browser, token, { screen: opts.phone ? "phone" : "desktop", lang: opts.lang });
 }
 
 async function hydrated(page: Page, selector: string) {

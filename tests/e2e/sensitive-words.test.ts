@@ -6,23 +6,15 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clickWhenSettled, launchBrowser, newContext, screenshotsTo, toast } from "../helpers/browser";
 import { sql } from "../helpers/e2e-db";
+import { makeE2eAccount, signedInContext } from "../helpers/e2e-accounts";
 
 let browser: Browser;
 const baseURL = inject("webUrl");
 const run = crypto.randomBytes(3).toString("hex");
 
-/** An account with a live session, made directly in the database (the login pages have their own tests). */
 async function makeSignedIn(account: string, roles: string[]): Promise<BrowserContext> {
-  const id = `e2e${crypto.randomBytes(10).toString("hex")}`;
-  await sql(`INSERT INTO account (id, account, nickname, roles, updated_at) VALUES ($1, $2, $2, $3::"Role"[], now())`, [id, account, roles]);
-  const token = crypto.randomBytes(32).toString("base64url");
-  await sql("INSERT INTO session (id, account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [
-    crypto.createHash("sha256").update(token).digest("hex"),
-    id,
-  ]);
-  const context = await newContext(browser, { baseURL, lang: "en" });
-  await context.addCookies([{ name: "zl_session", value: token, url: baseURL }]);
-  return context;
+  const { token } = await makeE2eAccount({ account, roles });
+  return signedInContext(browser, token);
 }
 
 /** React has taken over the element (a click made before that would be lost). */

@@ -1,7 +1,9 @@
 // Generation jobs in tests: accounts that may use the library, media models on a provider's fake
 // channel, library pictures, and the job's ledger lines.
 import crypto from "node:crypto";
+import { expect } from "vitest";
 import { getDb } from "../../server/db/client";
+import { mapError } from "../../server/errors/map-error";
 import { sealSecret } from "../../server/lib/secret-box";
 import { handleMediaDispatch, handleMediaPoll } from "../../server/media/media-job-runner";
 import { uploadMedia } from "../../server/media/media.service";
@@ -68,6 +70,27 @@ export async function jobPostings(jobId: string) {
 
 export function jobRow(id: string) {
   return getDb().mediaJob.findUniqueOrThrow({ where: { id } });
+}
+
+/** Runs the job as the worker would: dispatches, then polls until it ends (or the step budget runs out). */
+export async function runJobToEnd(jobId: string, steps = 10) {
+  await handleMediaDispatch();
+  for (let i = 0; i < steps; i++) {
+    const row = await jobRow(jobId);
+    if (["done", "failed", "failed_review"].includes(row.state)) return row;
+    await handleMediaPoll({ jobId });
+  }
+  return jobRow(jobId);
+}
+
+/** The refusal the call ended in, as an English-speaking caller is answered. */
+export async function refusalIn(p: Promise<unknown>) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err, "expected a refusal").toBeTruthy();
+  return mapError(err, "en");
 }
 
 /**

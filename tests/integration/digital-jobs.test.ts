@@ -19,7 +19,7 @@ import { getFileStore } from "../../server/uploads/file-store";
 import { startFakeDashscope } from "../fakes/fake-dashscope";
 import { startFakeHeygem, type TFakeHeygem } from "../fakes/fake-heygem";
 import { startFakeHeygen, type TFakeHeygen } from "../fakes/fake-heygen";
-import { balanceOf, jobPostings, jobRow, makeMediaUser } from "../helpers/media-jobs";
+import { balanceOf, jobPostings, jobRow, makeMediaUser, refusalIn, runJobToEnd } from "../helpers/media-jobs";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-digital-jobs-"));
 const run = Date.now().toString(36);
@@ -36,25 +36,6 @@ async function addModel(kind: "lipsync" | "voice", upstream: string, type: strin
   await getDb().model.create({ data: { key, displayName: key.slice(0, 8), kind, upstreamModel: upstream } });
   await getDb().channel.create({ data: { name: key, type: type as never, baseUrl, keyEncrypted: sealSecret(secret), keyHint: "…", models: [key] } });
   return key;
-}
-
-async function refusal(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err, "expected a refusal").toBeTruthy();
-  return mapError(err, "en");
-}
-
-async function runToEnd(jobId: string, steps = 10) {
-  await handleMediaDispatch();
-  for (let i = 0; i < steps; i++) {
-    const row = await jobRow(jobId);
-    if (["done", "failed", "failed_review"].includes(row.state)) return row;
-    await handleMediaPoll({ jobId });
-  }
-  return jobRow(jobId);
 }
 
 const lipsyncOf = (ownerAccountId: string, over: Partial<Parameters<typeof submitLipsyncJob>[0]> = {}) =>
@@ -108,13 +89,13 @@ describe("with no provider for the kind", () => {
   it("refuses each submission in the user's words, writing no job and taking no coin", async () => {
     const user = await makeMediaUser(300_000_000);
     const before = await balanceOf(user.id);
-    expect((await refusal(lipsyncOf(user.id))).code).toBe("media_model_unavailable");
-    const training = await refusal(submitAvatarTraining({ ownerAccountId: user.id, figureId: "fig_1", footageKey: "media/x/f.mp4", name: "Ada" }));
+    expect((await refusalIn(lipsyncOf(user.id))).code).toBe("media_model_unavailable");
+    const training = await refusalIn(submitAvatarTraining({ ownerAccountId: user.id, figureId: "fig_1", footageKey: "media/x/f.mp4", name: "Ada" }));
     expect([training.code, training.envelope.description]).toEqual([
       "digital_training_unavailable",
       "No provider can train figures yet: an administrator adds one",
     ]);
-    const clone = await refusal(submitVoiceClone({ ownerAccountId: user.id, voiceId: "v_1", sampleKey: "media/x/v.wav", name: "Me", priceMicro: 5_000_000 }));
+    const clone = await refusalIn(submitVoiceClone({ ownerAccountId: user.id, voiceId: "v_1", sampleKey: "media/x/v.wav", name: "Me", priceMicro: 5_000_000 }));
     expect(clone.code).toBe("digital_voice_clone_unavailable");
     expect(await getDb().mediaJob.count({ where: { ownerAccountId: user.id } })).toBe(0);
     expect(await balanceOf(user.id)).toBe(before);
@@ -136,7 +117,7 @@ describe("with providers", () => {
     const { jobId, holdMicro } = await lipsyncOf(user.id);
     expect(holdMicro).toBe(FIVE_SECONDS);
     expect(await balanceOf(user.id)).toBe(before - FIVE_SECONDS);
-    const row = await runToEnd(jobId);
+    const row = await runJobToEnd(jobId);
     expect([row.state, row.modelKey, row.provider, Number(row.chargedMicro)]).toEqual(["done", heygemModel, "heygem", FIVE_SECONDS]);
     expect(heygem.tasks.get(jobId)!.body).toMatchObject({
       video_url: `https://zelin.example/files/media/${user.id}/figures/loop.mp4`,
@@ -157,7 +138,7 @@ describe("with providers", () => {
     const [ownerBefore, payerBefore] = [await balanceOf(owner.id), await balanceOf(payer.id)];
     const avatar = { provider: "heygen", avatarId: "preset_avatar_0001" };
     const { jobId } = await lipsyncOf(owner.id, { payer: payer.id, avatar, origin: "app", originRef: null, appId: null });
-    const row = await runToEnd(jobId);
+    const row = await runJobToEnd(jobId);
     expect([row.state, row.modelKey, row.provider]).toEqual(["done", heygenModel, "heygen"]);
     const sent = heygen.requests.find((r) => r.path === "/v2/video/generate" && r.body.callback_id === jobId)!;
     expect(sent.body.video_inputs[0].character.avatar_id).toBe("preset_avatar_0001");
@@ -170,7 +151,7 @@ describe("with providers", () => {
     const before = await balanceOf(user.id);
     heygem.behave({ outcome: "no_face" });
     const { jobId } = await lipsyncOf(user.id, { audioDurationMs: 12_000 });
-    const row = await runToEnd(jobId);
+    const row = await runJobToEnd(jobId);
     expect([row.state, row.errorCode, Number(row.chargedMicro)]).toEqual(["failed", "digital_no_face", 0]);
     expect(mapError(new (await import("../../server/errors/app-error")).AppError("digital_no_face"), "en").envelope.description).toBe(
       "No face was found in the figure's video",
@@ -182,7 +163,7 @@ describe("with providers", () => {
 
   it("a payer who cannot pay is refused with nothing written", async () => {
     const poor = await makeMediaUser(0);
-    expect((await refusal(lipsyncOf(poor.id))).code).toBe("balance_insufficient");
+    expect((await refusalIn(lipsyncOf(poor.id))).code).toBe("balance_insufficient");
     expect(await getDb().mediaJob.count({ where: { ownerAccountId: poor.id } })).toBe(0);
   });
 
@@ -190,7 +171,7 @@ describe("with providers", () => {
     const user = await makeMediaUser();
     const { jobId } = await lipsyncOf(user.id);
     hookFails = true;
-    const stuck = await runToEnd(jobId, 3);
+    const stuck = await runJobToEnd(jobId, 3);
     expect([stuck.state, Number(stuck.chargedMicro)]).toEqual(["generating", 0]);
     expect((await jobPostings(jobId)).map((p) => p.kind)).toEqual(["media_hold"]);
     hookFails = false;
@@ -208,7 +189,7 @@ describe("with providers", () => {
       name: "Ada",
     });
     expect(holdMicro).toBe(AVATAR_TRAINING_PRICE_MICRO);
-    const row = await runToEnd(jobId);
+    const row = await runJobToEnd(jobId);
     const avatarId = [...heygen.jobs.values()].find((j) => j.body.callback_id === jobId)!.id;
     const result = { avatarId, provider: "heygen", modelKey: heygenModel };
     expect([row.state, row.outputs, (row.params as { result?: unknown }).result]).toEqual(["done", [], result]);
@@ -238,7 +219,7 @@ describe("with providers", () => {
       priceMicro: 5_000_000,
     });
     expect(holdMicro).toBe(5_000_000);
-    const row = await runToEnd(jobId);
+    const row = await runJobToEnd(jobId);
     const voice = [...dashscope.voices.values()].find((v) => v.url === `https://zelin.example/files/media/${user.id}/voices/s.wav`)!;
     expect(row.state).toBe("done");
     expect(ended.find((j) => j.id === jobId)).toMatchObject({
@@ -254,7 +235,7 @@ describe("with providers", () => {
       name: "Me too",
       priceMicro: 0,
     });
-    expect((await runToEnd(free.jobId)).state).toBe("done");
+    expect((await runJobToEnd(free.jobId)).state).toBe("done");
     expect(await jobPostings(free.jobId)).toEqual([]);
   });
 });

@@ -9,7 +9,6 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { resetEnvCache } from "../../server/env";
-import { mapError } from "../../server/errors/map-error";
 import { dropSingleton } from "../../server/lib/singleton";
 import { ZVideoJobInput } from "../../server/media/generation.schema";
 import { handleMediaDispatch, handleMediaPoll, handleMediaSweep } from "../../server/media/media-job-runner";
@@ -18,7 +17,7 @@ import { getMediaQuota } from "../../server/media/media.service";
 import { getFileStore } from "../../server/uploads/file-store";
 import { startFakeKling, type TFakeKling } from "../fakes/fake-kling";
 import { startFakeSdWebui } from "../fakes/fake-sd-webui";
-import { addLibraryPicture, addMediaModel, balanceOf, jobPostings, jobRow, makeMediaUser } from "../helpers/media-jobs";
+import { addLibraryPicture, addMediaModel, balanceOf, jobPostings, jobRow, makeMediaUser, refusalIn, runJobToEnd } from "../helpers/media-jobs";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-media-jobs-"));
 let kling: TFakeKling;
@@ -52,26 +51,6 @@ beforeEach(async () => {
   await getDb().mediaJob.updateMany({ where: { state: { in: ["queued", "generating", "background"] } }, data: { state: "failed", errorCode: "test_cleared" } });
 });
 
-async function refusal(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err, "expected a refusal").toBeTruthy();
-  return mapError(err, "en");
-}
-
-/** Dispatches, then polls until the job ends (or the step budget runs out). */
-async function runToEnd(jobId: string, steps = 10) {
-  await handleMediaDispatch();
-  for (let i = 0; i < steps; i++) {
-    const row = await jobRow(jobId);
-    if (["done", "failed", "failed_review"].includes(row.state)) return row;
-    await handleMediaPoll({ jobId });
-  }
-  return jobRow(jobId);
-}
-
 describe("a drawing", () => {
   it("holds the price at submit, charges it on success, and keeps the pictures in the library", async () => {
     const user = await makeMediaUser();
@@ -81,7 +60,7 @@ describe("a drawing", () => {
     expect(job.priceMicro).toBe(2 * IMAGE_PRICE);
     expect(await balanceOf(user.id)).toBe(before - 2 * IMAGE_PRICE);
 
-    const ended = await runToEnd(job.id);
+    const ended = await runJobToEnd(job.id);
     expect(ended.state).toBe("done");
     expect(Number(ended.chargedMicro)).toBe(2 * IMAGE_PRICE);
     expect(await balanceOf(user.id)).toBe(before - 2 * IMAGE_PRICE);
@@ -112,11 +91,11 @@ describe("a drawing", () => {
 
   it("refuses before anything is written: short balance, a count over the model's, an unknown model", async () => {
     const poor = await makeMediaUser(100_000);
-    const r1 = await refusal(jobs.submitImageJob(poor, { model: image.key, prompt: "x", aspectRatio: "1:1", quality: "standard", count: 1 }));
+    const r1 = await refusalIn(jobs.submitImageJob(poor, { model: image.key, prompt: "x", aspectRatio: "1:1", quality: "standard", count: 1 }));
     expect(r1.envelope.status).toBe(420001);
-    const r2 = await refusal(jobs.submitImageJob(poor, { model: image.key, prompt: "x", aspectRatio: "1:1", quality: "standard", count: 9 }));
+    const r2 = await refusalIn(jobs.submitImageJob(poor, { model: image.key, prompt: "x", aspectRatio: "1:1", quality: "standard", count: 9 }));
     expect(r2.envelope.description).toMatch(/allowed range/);
-    const r3 = await refusal(jobs.submitImageJob(poor, { model: video.key, prompt: "x", aspectRatio: "1:1", quality: "standard", count: 1 }));
+    const r3 = await refusalIn(jobs.submitImageJob(poor, { model: video.key, prompt: "x", aspectRatio: "1:1", quality: "standard", count: 1 }));
     expect(r3.httpStatus).toBe(404);
     expect(await getDb().mediaJob.count({ where: { ownerAccountId: poor.id } })).toBe(0);
     expect(await balanceOf(poor.id)).toBe(100_000);
@@ -136,7 +115,7 @@ describe("a drawing", () => {
       const user = await makeMediaUser();
       const before = await balanceOf(user.id);
       const job = await jobs.submitImageJob(user, { model: image.key, prompt: "a kite", aspectRatio: "1:1", quality: "standard", count: 1 });
-      const ended = await runToEnd(job.id);
+      const ended = await runJobToEnd(job.id);
       expect([ended.state, ended.errorCode]).toEqual([f.state, f.code]);
       expect(await balanceOf(user.id)).toBe(before);
       expect((await jobPostings(job.id)).map((p) => p.kind)).toEqual(["media_hold", "media_release"]);
@@ -187,7 +166,7 @@ describe("a first-and-tail-frame video", () => {
     const input = ZVideoJobInput.parse({ model: video.key, prompt: "the kite lands", firstFrameId: first, tailFrameId: tail, duration: 10 });
     const job = await jobs.submitVideoJob(user, input);
     expect(job.priceMicro).toBe(10 * VIDEO_PRICE_PER_S);
-    const ended = await runToEnd(job.id);
+    const ended = await runJobToEnd(job.id);
     expect(ended.state).toBe("done");
     const submit = kling.requests.find((r) => r.method === "POST" && r.path === "/v1/videos/image2video" && r.body.prompt === "the kite lands")!;
     expect(submit.body).toMatchObject({ model_name: "kling-v1-6", duration: "10" });
@@ -204,21 +183,21 @@ describe("a first-and-tail-frame video", () => {
     const stranger = await makeMediaUser();
     const mine = await addLibraryPicture(user.id);
     const theirs = await addLibraryPicture(stranger.id);
-    const r1 = await refusal(jobs.submitVideoJob(user, ZVideoJobInput.parse({ model: videoV15.key, firstFrameId: mine, tailFrameId: mine })));
+    const r1 = await refusalIn(jobs.submitVideoJob(user, ZVideoJobInput.parse({ model: videoV15.key, firstFrameId: mine, tailFrameId: mine })));
     expect(r1.envelope.description).toMatch(/tail frame/);
     expect(() => ZVideoJobInput.parse({ model: video.key, firstFrameId: mine, duration: 7 })).toThrow(/video_duration/);
     // Kling takes a camera motion or a tail frame, not both.
-    const r2 = await refusal(
+    const r2 = await refusalIn(
       jobs.submitVideoJob(user, ZVideoJobInput.parse({ model: video.key, firstFrameId: mine, tailFrameId: mine, cameraMotion: "zoom" })),
     );
     expect(r2.envelope.description).toMatch(/camera motion/);
-    const r3 = await refusal(jobs.submitVideoJob(user, ZVideoJobInput.parse({ model: video.key, firstFrameId: theirs })));
+    const r3 = await refusalIn(jobs.submitVideoJob(user, ZVideoJobInput.parse({ model: video.key, firstFrameId: theirs })));
     expect(r3.httpStatus).toBe(404);
     expect(await getDb().mediaJob.count({ where: { ownerAccountId: user.id } })).toBe(0);
     // kling-v1-5 without a tail frame is fine, and a camera motion goes with a first frame alone.
     const ok = await jobs.submitVideoJob(user, ZVideoJobInput.parse({ model: videoV15.key, firstFrameId: mine, cameraMotion: "zoom" }));
     expect(ok.state).toBe("queued");
-    const ended = await runToEnd(ok.id);
+    const ended = await runJobToEnd(ok.id);
     expect(ended.state).toBe("done");
     const submit = kling.requests.find((r) => r.method === "POST" && r.path === "/v1/videos/image2video" && r.body.model_name === "kling-v1-5")!;
     expect(submit.body.camera_control?.config?.zoom).toBeTruthy();
@@ -275,7 +254,7 @@ describe("a self-hosted Stable Diffusion WebUI", () => {
       });
       expect(await getDb().mediaItem.count({ where: { jobId: job.id } })).toBe(2);
       // A sampler the WebUI does not offer is refused before anything is held.
-      const r = await refusal(
+      const r = await refusalIn(
         jobs.submitImageJob(user, { model: model.key, prompt: "x", aspectRatio: "1:1", sampler: "Made Up", quality: "standard", count: 1 }),
       );
       expect(r.httpStatus).toBe(400);
@@ -321,11 +300,11 @@ describe("the sweep", () => {
     const user = await makeMediaUser();
     const stranger = await makeMediaUser();
     const job = await jobs.submitImageJob(user, { model: image.key, prompt: "away", aspectRatio: "1:1", quality: "standard", count: 1 });
-    expect((await refusal(jobs.moveToBackground(stranger, [job.id]))).httpStatus).toBe(404);
+    expect((await refusalIn(jobs.moveToBackground(stranger, [job.id]))).httpStatus).toBe(404);
     expect((await jobRow(job.id)).state).toBe("queued");
     expect((await jobs.continueInBackground(user, { id: job.id })).state).toBe("background");
-    expect((await refusal(jobs.continueInBackground(stranger, { id: job.id }))).httpStatus).toBe(404);
-    expect((await refusal(jobs.removeMediaJob(user, { id: job.id }))).httpStatus).toBe(409);
+    expect((await refusalIn(jobs.continueInBackground(stranger, { id: job.id }))).httpStatus).toBe(404);
+    expect((await refusalIn(jobs.removeMediaJob(user, { id: job.id }))).httpStatus).toBe(409);
     const page = await jobs.listMediaJobs(user, { page: 1, pageSize: 10 });
     expect(page.items.map((j) => [j.id, j.state])).toEqual([[job.id, "background"]]);
     expect((await jobs.listMediaJobs(stranger, { page: 1, pageSize: 10 })).total).toBe(0);

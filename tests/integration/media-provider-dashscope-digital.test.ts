@@ -1,28 +1,15 @@
 // DashScope's digital-human calls against the loopback DashScope (tests/fakes/fake-dashscope.ts):
 // VideoRetalk lip-sync as an async task, CosyVoice voice enrollment until the voice is OK, and the
 // failures in our words.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dashscopeProvider } from "../../server/media/providers/dashscope";
 import { voicePrefixOf } from "../../server/media/providers/dashscope-digital";
-import {
-  ProviderError,
-  type TLipsyncRequest,
-  type TMediaRequest,
-  type TProviderContext,
-  type TProviderStatus,
-  type TVoiceCloneRequest,
-} from "../../server/media/providers/provider";
+import type { TLipsyncRequest, TVoiceCloneRequest } from "../../server/media/providers/provider";
 import { startFakeDashscope } from "../fakes/fake-dashscope";
+import { contextsFor, expectLateFailures, expectSubmitRefusals, expiredLinkStatus, pollToEnd, refusalOf } from "../helpers/provider-calls";
 
 let fake: Awaited<ReturnType<typeof startFakeDashscope>>;
-const ctxFor = (over: Partial<TProviderContext> = {}): TProviderContext => ({
-  baseUrl: fake.url,
-  secret: fake.apiKey,
-  fetch: (url, init) => fetch(url, init),
-  jobId: `mj${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`,
-  ...over,
-});
+const ctxFor = contextsFor(() => ({ baseUrl: fake.url, secret: fake.apiKey }));
 const retalk = (over: Partial<TLipsyncRequest> = {}): TLipsyncRequest => ({
   kind: "lipsync",
   model: "videoretalk",
@@ -36,25 +23,6 @@ const clone = (): TVoiceCloneRequest => ({
   name: "Mine",
   sample: { url: "https://zelin.example/files/media/a/voices/s.wav" },
 });
-
-async function pollToEnd(ctx: TProviderContext, taskId: string, req: TMediaRequest) {
-  const seen: TProviderStatus[] = [];
-  for (let i = 0; i < 10; i++) {
-    const status = await dashscopeProvider.poll(ctx, taskId, req);
-    seen.push(status);
-    if (status.state !== "queued" && status.state !== "running") return { final: status, seen };
-  }
-  throw new Error("the task never finished");
-}
-
-async function refusalOf(promise: Promise<unknown>) {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 beforeAll(async () => {
   fake = await startFakeDashscope();
@@ -76,7 +44,7 @@ describe("DashScope VideoRetalk", () => {
       input: { video_url: "https://zelin.example/files/media/a/digital/clip.mp4", audio_url: "https://zelin.example/files/media/a/digital/speech.mp3" },
       parameters: { video_extension: true },
     });
-    const { final } = await pollToEnd(ctx, taskId, retalk());
+    const { final } = await pollToEnd(dashscopeProvider, ctx, taskId, retalk());
     if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a link");
     expect((await fetch(final.outputs[0].url)).status).toBe(200);
   });
@@ -87,29 +55,15 @@ describe("DashScope VideoRetalk", () => {
       "too_long",
     );
     expect(fake.requests.length).toBe(before);
-    fake.behave({ submitError: "no_face" });
-    expect((await refusalOf(dashscopeProvider.submit(ctxFor(), retalk()))).failure).toBe("no_face");
-    fake.behave({ submitError: "too_long" });
-    expect((await refusalOf(dashscopeProvider.submit(ctxFor(), retalk()))).failure).toBe("too_long");
-    for (const [outcome, failure] of [
+    await expectSubmitRefusals(dashscopeProvider, fake, ctxFor, retalk(), [
       ["no_face", "no_face"],
       ["too_long", "too_long"],
-      ["failed", "upstream"],
-    ] as const) {
-      fake.behave({ outcome });
-      const ctx = ctxFor();
-      const { taskId } = await dashscopeProvider.submit(ctx, retalk());
-      expect((await pollToEnd(ctx, taskId, retalk())).final).toMatchObject({ state: "failed", failure, providerState: "FAILED" });
-    }
+    ]);
+    await expectLateFailures(dashscopeProvider, fake, ctxFor, retalk(), "FAILED");
   });
 
   it("an expired result link answers 403; a wrong key is auth", async () => {
-    fake.behave({ expiredLinks: true });
-    const ctx = ctxFor();
-    const { taskId } = await dashscopeProvider.submit(ctx, retalk());
-    const { final } = await pollToEnd(ctx, taskId, retalk());
-    if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a link");
-    expect((await fetch(final.outputs[0].url)).status).toBe(403);
+    expect(await expiredLinkStatus(dashscopeProvider, fake, ctxFor, retalk())).toBe(403);
     fake.behave({});
     expect((await refusalOf(dashscopeProvider.submit(ctxFor({ secret: "sk-wrong" }), retalk()))).failure).toBe("auth");
   });
@@ -130,7 +84,7 @@ describe("DashScope CosyVoice voice enrollment", () => {
       },
     });
     expect(taskId).toMatch(/^cosyvoice-v2-z[a-z0-9]{8}-/);
-    const { final, seen } = await pollToEnd(ctx, taskId, clone());
+    const { final, seen } = await pollToEnd(dashscopeProvider, ctx, taskId, clone());
     expect(seen[0]).toEqual({ state: "running", providerState: "DEPLOYING" });
     expect(final).toEqual({ state: "succeeded", outputs: [], result: { voiceId: taskId }, providerState: "OK" });
     // Submitted again after a lost answer: the voice under the job's prefix is adopted, not made twice.
@@ -142,7 +96,11 @@ describe("DashScope CosyVoice voice enrollment", () => {
     fake.behave({ outcome: "failed" });
     const ctx = ctxFor();
     const { taskId } = await dashscopeProvider.submit(ctx, clone());
-    expect((await pollToEnd(ctx, taskId, clone())).final).toMatchObject({ state: "failed", failure: "bad_request", providerState: "UNDEPLOYED" });
+    expect((await pollToEnd(dashscopeProvider, ctx, taskId, clone())).final).toMatchObject({
+      state: "failed",
+      failure: "bad_request",
+      providerState: "UNDEPLOYED",
+    });
     fake.behave({ submitError: "too_long" });
     expect((await refusalOf(dashscopeProvider.submit(ctxFor(), clone()))).failure).toBe("too_long");
     fake.behave({ submitError: "rate_limited" });

@@ -7,17 +7,11 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dashscopeProvider, readDashscopeTask } from "../../server/media/providers/dashscope";
 import { pickImageSize } from "../../server/media/providers/dashscope-requests";
-import {
-  ProviderError,
-  type TImageRequest,
-  type TProviderContext,
-  type TProviderStatus,
-  type TSpeechRequest,
-  type TVideoRequest,
-} from "../../server/media/providers/provider";
+import type { TImageRequest, TProviderStatus, TSpeechRequest, TVideoRequest } from "../../server/media/providers/provider";
 import { startFakeDashscope } from "../fakes/fake-dashscope";
 import { decodeFrame } from "../fakes/fake-dashscope-checks";
 import { makePng } from "../helpers/png";
+import { contextsFor, pollToEnd, refusalOf } from "../helpers/provider-calls";
 
 type TFake = Awaited<ReturnType<typeof startFakeDashscope>>;
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/media");
@@ -25,13 +19,7 @@ const SAMPLE_MP4 = fs.readFileSync(path.join(FIXTURES, "sample.mp4"));
 const SAMPLE_MP3 = fs.readFileSync(path.join(FIXTURES, "sample.mp3"));
 let fake: TFake;
 
-const contextFor = (over: Partial<TProviderContext> = {}): TProviderContext => ({
-  baseUrl: fake.url,
-  secret: fake.apiKey,
-  fetch: (url, init) => fetch(url, init),
-  jobId: `job_${crypto.randomUUID()}`,
-  ...over,
-});
+const contextFor = contextsFor(() => ({ baseUrl: fake.url, secret: fake.apiKey }));
 const picture = (width: number, height: number, shade = 90) => ({ bytes: makePng(width, height, shade), mime: "image/png", width, height });
 const imageRequest = (over: Partial<TImageRequest> = {}): TImageRequest => ({
   kind: "image",
@@ -62,26 +50,6 @@ const speechRequest = (over: Partial<TSpeechRequest> = {}): TSpeechRequest => ({
   format: "mp3",
   ...over,
 });
-
-/** Polls until the task leaves queued/running, keeping every status seen. */
-async function pollToEnd(ctx: TProviderContext, taskId: string, req: TImageRequest | TVideoRequest) {
-  const seen: TProviderStatus[] = [];
-  for (let i = 0; i < 20; i++) {
-    const status = await dashscopeProvider.poll(ctx, taskId, req);
-    seen.push(status);
-    if (status.state !== "queued" && status.state !== "running") return { final: status, seen };
-  }
-  throw new Error("the task never finished");
-}
-
-async function refusalOf(promise: Promise<unknown>) {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 const lastSubmit = () => [...fake.requests].reverse().find((r) => r.method === "POST")!;
 const outputUrls = (status: TProviderStatus) => (status.state === "succeeded" ? status.outputs.map((o) => ("url" in o ? o.url : "")) : []);
@@ -114,7 +82,7 @@ describe("DashScope drawing", () => {
       parameters: { size: "1344*768", n: 2, style: "<watercolor>", seed: 42 },
     });
 
-    const { final, seen } = await pollToEnd(ctx, taskId, req);
+    const { final, seen } = await pollToEnd(dashscopeProvider, ctx, taskId, req);
     expect(seen[0]).toMatchObject({ state: "running", providerState: "RUNNING" });
     expect(final.state).toBe("succeeded");
     const urls = outputUrls(final);
@@ -138,7 +106,7 @@ describe("DashScope drawing", () => {
     const ctx = contextFor({ baseUrl: `${fake.url}/api/v1/` });
     const { taskId } = await dashscopeProvider.submit(ctx, imageRequest({ model: "wanx-v1", width: 896, height: 1152, aspectRatio: "3:4" }));
     expect(lastSubmit().body.parameters.size).toBe("768*1152");
-    expect((await pollToEnd(ctx, taskId, imageRequest())).final.state).toBe("succeeded");
+    expect((await pollToEnd(dashscopeProvider, ctx, taskId, imageRequest())).final.state).toBe("succeeded");
   });
 
   it("reports PENDING as queued and counts finished pictures as progress while RUNNING", async () => {
@@ -146,7 +114,7 @@ describe("DashScope drawing", () => {
     const ctx = contextFor();
     const req = imageRequest({ count: 4 });
     const { taskId } = await dashscopeProvider.submit(ctx, req);
-    const { final, seen } = await pollToEnd(ctx, taskId, req);
+    const { final, seen } = await pollToEnd(dashscopeProvider, ctx, taskId, req);
     expect(seen.slice(0, 4)).toEqual([
       { state: "queued", providerState: "PENDING" },
       { state: "running", progress: 25, providerState: "RUNNING" },
@@ -171,13 +139,17 @@ describe("DashScope drawing", () => {
     const ctx = contextFor();
     fake.behave({ outcome: "failed" });
     const failed = await dashscopeProvider.submit(ctx, imageRequest());
-    const { final } = await pollToEnd(ctx, failed.taskId, imageRequest());
+    const { final } = await pollToEnd(dashscopeProvider, ctx, failed.taskId, imageRequest());
     expect(final).toMatchObject({ state: "failed", failure: "upstream", providerState: "FAILED" });
     expect(final.state === "failed" && final.message).toMatch(/^InternalError\.Algo: /);
 
     fake.behave({ outcome: "content_output" });
     const refused = await dashscopeProvider.submit(ctx, imageRequest());
-    expect((await pollToEnd(ctx, refused.taskId, imageRequest())).final).toMatchObject({ state: "failed", failure: "content_output", providerState: "FAILED" });
+    expect((await pollToEnd(dashscopeProvider, ctx, refused.taskId, imageRequest())).final).toMatchObject({
+      state: "failed",
+      failure: "content_output",
+      providerState: "FAILED",
+    });
   });
 
   it("reads a review that refused a picture after acceptance as the input's, and each picture refused as the result's", () => {
@@ -218,7 +190,7 @@ describe("DashScope drawing", () => {
     fake.behave({ expiredLinks: true });
     const ctx = contextFor();
     const { taskId } = await dashscopeProvider.submit(ctx, imageRequest());
-    const { final } = await pollToEnd(ctx, taskId, imageRequest());
+    const { final } = await pollToEnd(dashscopeProvider, ctx, taskId, imageRequest());
     const [url] = outputUrls(final);
     expect(url).toContain(fake.url);
     const res = await fetch(url);
@@ -241,7 +213,7 @@ describe("DashScope video", () => {
     expect(decodeFrame(sent.body.input.img_url)?.bytes.equals(req.firstFrame.bytes)).toBe(true);
     expect(sent.body.parameters).toEqual({ duration: 10 });
 
-    const { final } = await pollToEnd(ctx, taskId, req);
+    const { final } = await pollToEnd(dashscopeProvider, ctx, taskId, req);
     expect(final).toMatchObject({ state: "succeeded", outputs: [{ mime: "video/mp4" }] });
     const video = Buffer.from(await (await fetch(outputUrls(final)[0])).arrayBuffer());
     expect(video.equals(SAMPLE_MP4)).toBe(true);
@@ -256,7 +228,7 @@ describe("DashScope video", () => {
     expect(Object.keys(sent.body.input).sort()).toEqual(["first_frame_url", "last_frame_url"]);
     expect(decodeFrame(sent.body.input.first_frame_url)?.bytes.equals(req.firstFrame.bytes)).toBe(true);
     expect(decodeFrame(sent.body.input.last_frame_url)?.bytes.equals(req.tailFrame!.bytes)).toBe(true);
-    expect((await pollToEnd(ctx, taskId, req)).final.state).toBe("succeeded");
+    expect((await pollToEnd(dashscopeProvider, ctx, taskId, req)).final.state).toBe("succeeded");
   });
 });
 

@@ -1,48 +1,23 @@
 // The HeyGem (Duix.Avatar) adapter against a loopback face2face service (tests/fakes/fake-heygem.ts):
 // the submission under our job's code, progress, the result path on the same server, each failure
 // in our words, and a proxy's bearer token.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { probeMediaChannel } from "../../server/media/channel-probe";
 import { heygemProvider } from "../../server/media/providers/heygem";
 import { providerMakes } from "../../server/media/providers";
-import { ProviderError, type TLipsyncRequest, type TProviderContext, type TProviderStatus } from "../../server/media/providers/provider";
+import type { TLipsyncRequest } from "../../server/media/providers/provider";
 import { startFakeHeygem, type TFakeHeygem } from "../fakes/fake-heygem";
+import { contextsFor, expectLateFailures, expectSubmitRefusals, expiredLinkStatus, pollToEnd, refusalOf } from "../helpers/provider-calls";
 
 let fake: TFakeHeygem;
 let guarded: TFakeHeygem;
-const ctxFor = (over: Partial<TProviderContext> = {}): TProviderContext => ({
-  baseUrl: fake.url,
-  secret: "",
-  fetch: (url, init) => fetch(url, init),
-  jobId: `mj${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`,
-  ...over,
-});
+const ctxFor = contextsFor(() => ({ baseUrl: fake.url, secret: "" }));
 const lipsync = (): TLipsyncRequest => ({
   kind: "lipsync",
   model: "heygem",
   video: { url: "https://zelin.example/files/media/a/digital/clip.mp4", durationMs: 30_000 },
   audio: { url: "https://zelin.example/files/media/a/digital/speech.wav", durationMs: 9_000 },
 });
-
-async function pollToEnd(ctx: TProviderContext, taskId: string) {
-  const seen: TProviderStatus[] = [];
-  for (let i = 0; i < 10; i++) {
-    const status = await heygemProvider.poll(ctx, taskId, lipsync());
-    seen.push(status);
-    if (status.state !== "queued" && status.state !== "running") return { final: status, seen };
-  }
-  throw new Error("the task never finished");
-}
-
-async function refusalOf(promise: Promise<unknown>) {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 beforeAll(async () => {
   fake = await startFakeHeygem();
@@ -68,7 +43,7 @@ describe("HeyGem lip-sync", () => {
       pn: 1,
     });
     fake.behave({});
-    const { final, seen } = await pollToEnd(ctx, taskId);
+    const { final, seen } = await pollToEnd(heygemProvider, ctx, taskId, lipsync());
     expect(seen[0]).toMatchObject({ state: "running", progress: 50, providerState: "1" });
     expect(final).toEqual({ state: "succeeded", outputs: [{ url: `${fake.url}/temp/${ctx.jobId}-r.mp4`, mime: "video/mp4" }], providerState: "2" });
     const res = await fetch((final as { outputs: { url: string }[] }).outputs[0].url);
@@ -83,32 +58,17 @@ describe("HeyGem lip-sync", () => {
   });
 
   it("no face found, too long, failing late, a busy server, an unknown task, an expired result", async () => {
-    fake.behave({ submitError: "no_face" });
-    expect((await refusalOf(heygemProvider.submit(ctxFor(), lipsync()))).failure).toBe("no_face");
-    fake.behave({ submitError: "too_long" });
-    expect((await refusalOf(heygemProvider.submit(ctxFor(), lipsync()))).failure).toBe("too_long");
-    fake.behave({ submitError: "busy" });
-    expect((await refusalOf(heygemProvider.submit(ctxFor(), lipsync()))).failure).toBe("upstream");
-    fake.behave({ submitError: "rate_limited" });
-    expect((await refusalOf(heygemProvider.submit(ctxFor(), lipsync()))).failure).toBe("rate_limited");
-
-    for (const [outcome, failure] of [
+    await expectSubmitRefusals(heygemProvider, fake, ctxFor, lipsync(), [
       ["no_face", "no_face"],
       ["too_long", "too_long"],
-      ["failed", "upstream"],
-    ] as const) {
-      fake.behave({ outcome });
-      const ctx = ctxFor();
-      const { taskId } = await heygemProvider.submit(ctx, lipsync());
-      expect((await pollToEnd(ctx, taskId)).final).toMatchObject({ state: "failed", failure, providerState: "3" });
-    }
+      ["busy", "upstream"],
+      ["rate_limited", "rate_limited"],
+    ]);
+
+    await expectLateFailures(heygemProvider, fake, ctxFor, lipsync(), "3");
     expect(await heygemProvider.poll(ctxFor(), "never-made", lipsync())).toMatchObject({ state: "failed", failure: "upstream", providerState: "10004" });
 
-    fake.behave({ expiredLinks: true });
-    const ctx = ctxFor();
-    const { taskId } = await heygemProvider.submit(ctx, lipsync());
-    const { final } = await pollToEnd(ctx, taskId);
-    expect((await fetch((final as { outputs: { url: string }[] }).outputs[0].url)).status).toBe(404);
+    expect(await expiredLinkStatus(heygemProvider, fake, ctxFor, lipsync())).toBe(404);
   });
 
   it("behind a proxy: the key goes as a bearer token; a wrong or missing one is auth", async () => {

@@ -1,28 +1,15 @@
 // The HeyGen adapter against a loopback HeyGen (tests/fakes/fake-heygen.ts) that checks the API key,
 // the bodies and answers in HeyGen's envelopes: an avatar's lip-sync on green, an avatar's
 // training, and each failure in our words.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { probeMediaChannel } from "../../server/media/channel-probe";
 import { HEYGEN_BACKGROUND, heygenProvider } from "../../server/media/providers/heygen";
-import {
-  ProviderError,
-  type TAvatarTrainingRequest,
-  type TLipsyncRequest,
-  type TMediaRequest,
-  type TProviderContext,
-  type TProviderStatus,
-} from "../../server/media/providers/provider";
+import type { TAvatarTrainingRequest, TLipsyncRequest } from "../../server/media/providers/provider";
 import { startFakeHeygen, type TFakeHeygen } from "../fakes/fake-heygen";
+import { contextsFor, expectLateFailures, expectSubmitRefusals, expiredLinkStatus, pollToEnd, refusalOf } from "../helpers/provider-calls";
 
 let fake: TFakeHeygen;
-const ctxFor = (over: Partial<TProviderContext> = {}): TProviderContext => ({
-  baseUrl: fake.url,
-  secret: fake.apiKey,
-  fetch: (url, init) => fetch(url, init),
-  jobId: `mj${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`,
-  ...over,
-});
+const ctxFor = contextsFor(() => ({ baseUrl: fake.url, secret: fake.apiKey }));
 const lipsync = (over: Partial<TLipsyncRequest> = {}): TLipsyncRequest => ({
   kind: "lipsync",
   model: "heygen-v2",
@@ -37,25 +24,6 @@ const training = (): TAvatarTrainingRequest => ({
   name: "Ada",
   footage: { url: "https://zelin.example/files/media/a/figures/ada.mp4" },
 });
-
-async function pollToEnd(ctx: TProviderContext, taskId: string, req: TMediaRequest) {
-  const seen: TProviderStatus[] = [];
-  for (let i = 0; i < 10; i++) {
-    const status = await heygenProvider.poll(ctx, taskId, req);
-    seen.push(status);
-    if (status.state !== "queued" && status.state !== "running") return { final: status, seen };
-  }
-  throw new Error("the task never finished");
-}
-
-async function refusalOf(promise: Promise<unknown>) {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 beforeAll(async () => {
   fake = await startFakeHeygen();
@@ -81,7 +49,7 @@ describe("HeyGen lip-sync", () => {
       ],
       callback_id: ctx.jobId,
     });
-    const { final, seen } = await pollToEnd(ctx, taskId, lipsync());
+    const { final, seen } = await pollToEnd(heygenProvider, ctx, taskId, lipsync());
     expect(seen.map((s) => [s.state, s.providerState])).toEqual([
       ["queued", "pending"],
       ["running", "processing"],
@@ -106,29 +74,14 @@ describe("HeyGen lip-sync", () => {
   });
 
   it("no face found, too long, a late failure, an expired link", async () => {
-    fake.behave({ submitError: "no_face" });
-    expect((await refusalOf(heygenProvider.submit(ctxFor(), lipsync()))).failure).toBe("no_face");
-    fake.behave({ submitError: "too_long" });
-    expect((await refusalOf(heygenProvider.submit(ctxFor(), lipsync()))).failure).toBe("too_long");
-
-    for (const [outcome, failure] of [
+    await expectSubmitRefusals(heygenProvider, fake, ctxFor, lipsync(), [
       ["no_face", "no_face"],
       ["too_long", "too_long"],
-      ["failed", "upstream"],
-    ] as const) {
-      fake.behave({ outcome });
-      const ctx = ctxFor();
-      const { taskId } = await heygenProvider.submit(ctx, lipsync());
-      const { final } = await pollToEnd(ctx, taskId, lipsync());
-      expect(final).toMatchObject({ state: "failed", failure, providerState: "failed" });
-    }
+    ]);
 
-    fake.behave({ expiredLinks: true });
-    const ctx = ctxFor();
-    const { taskId } = await heygenProvider.submit(ctx, lipsync());
-    const { final } = await pollToEnd(ctx, taskId, lipsync());
-    if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a link");
-    expect((await fetch(final.outputs[0].url)).status).toBe(404);
+    await expectLateFailures(heygenProvider, fake, ctxFor, lipsync(), "failed");
+
+    expect(await expiredLinkStatus(heygenProvider, fake, ctxFor, lipsync())).toBe(404);
   });
 
   it("a wrong key is auth (at submit, and as a failed poll); a rate limit and a spent balance are theirs", async () => {
@@ -139,8 +92,7 @@ describe("HeyGen lip-sync", () => {
     fake.behave({ submitError: "rate_limited" });
     const limited = await refusalOf(heygenProvider.submit(ctxFor(), lipsync()));
     expect([limited.failure, limited.retryAfterMs]).toEqual(["rate_limited", 1000]);
-    fake.behave({ submitError: "balance" });
-    expect((await refusalOf(heygenProvider.submit(ctxFor(), lipsync()))).failure).toBe("balance");
+    await expectSubmitRefusals(heygenProvider, fake, ctxFor, lipsync(), [["balance", "balance"]]);
   });
 });
 
@@ -155,7 +107,7 @@ describe("HeyGen avatar training", () => {
       avatar_name: "Ada",
       callback_id: ctx.jobId,
     });
-    const { final } = await pollToEnd(ctx, taskId, training());
+    const { final } = await pollToEnd(heygenProvider, ctx, taskId, training());
     expect(final).toEqual({ state: "succeeded", outputs: [], result: { avatarId: taskId }, providerState: "completed" });
     // The trained avatar now lip-syncs.
     expect(fake.avatars.has(taskId)).toBe(true);
@@ -166,7 +118,7 @@ describe("HeyGen avatar training", () => {
     fake.behave({ outcome: "no_face" });
     const ctx = ctxFor();
     const { taskId } = await heygenProvider.submit(ctx, training());
-    expect((await pollToEnd(ctx, taskId, training())).final).toMatchObject({ state: "failed", failure: "no_face" });
+    expect((await pollToEnd(heygenProvider, ctx, taskId, training())).final).toMatchObject({ state: "failed", failure: "no_face" });
   });
 
   it("makes nothing else, and the channel test asks for the quota", async () => {

@@ -1,20 +1,14 @@
 // Kling's lip-sync against the loopback Kling (tests/fakes/fake-kling.ts): audio2video with both
 // files by URL, the task read back on its own path, and the failures a digital human must tell
 // apart (no person in the clip, too long), besides a late failure, an expired link and a bad key.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { klingProvider } from "../../server/media/providers/kling";
-import { ProviderError, type TLipsyncRequest, type TProviderContext, type TProviderStatus } from "../../server/media/providers/provider";
+import type { TLipsyncRequest } from "../../server/media/providers/provider";
 import { startFakeKling, type TFakeKling } from "../fakes/fake-kling";
+import { contextsFor, expectLateFailures, expectSubmitRefusals, expiredLinkStatus, pollToEnd, refusalOf } from "../helpers/provider-calls";
 
 let fake: TFakeKling;
-const ctxFor = (over: Partial<TProviderContext> = {}): TProviderContext => ({
-  baseUrl: fake.url,
-  secret: fake.secret,
-  fetch: (url, init) => fetch(url, init),
-  jobId: `job_${crypto.randomUUID()}`,
-  ...over,
-});
+const ctxFor = contextsFor(() => ({ baseUrl: fake.url, secret: fake.secret }));
 const lipsync = (over: Partial<TLipsyncRequest> = {}): TLipsyncRequest => ({
   kind: "lipsync",
   model: "kling-lipsync",
@@ -22,25 +16,6 @@ const lipsync = (over: Partial<TLipsyncRequest> = {}): TLipsyncRequest => ({
   audio: { url: "https://zelin.example/files/media/a/digital/speech.mp3", durationMs: 6_000 },
   ...over,
 });
-
-async function pollToEnd(ctx: TProviderContext, taskId: string) {
-  const seen: TProviderStatus[] = [];
-  for (let i = 0; i < 10; i++) {
-    const status = await klingProvider.poll(ctx, taskId, lipsync());
-    seen.push(status);
-    if (status.state !== "queued" && status.state !== "running") return { final: status, seen };
-  }
-  throw new Error("the task never finished");
-}
-
-async function refusalOf(promise: Promise<unknown>) {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 beforeAll(async () => {
   fake = await startFakeKling();
@@ -65,7 +40,7 @@ describe("Kling lip-sync", () => {
       },
       callback_url: "https://zelin.example/api/v1/media/callbacks/tok",
     });
-    const { final, seen } = await pollToEnd(ctx, taskId);
+    const { final, seen } = await pollToEnd(klingProvider, ctx, taskId, lipsync());
     expect(seen.map((s) => s.state)).toEqual(["queued", "running", "succeeded"]);
     expect(fake.requests.at(-1)!.path).toBe(`/v1/videos/lip-sync/${taskId}`);
     if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a link");
@@ -80,32 +55,18 @@ describe("Kling lip-sync", () => {
       "too_long",
     );
     expect(fake.requests.length).toBe(before);
-    fake.behave({ submitError: "no_face" });
-    expect((await refusalOf(klingProvider.submit(ctxFor(), lipsync()))).failure).toBe("no_face");
-    fake.behave({ submitError: "too_long" });
-    expect((await refusalOf(klingProvider.submit(ctxFor(), lipsync()))).failure).toBe("too_long");
+    await expectSubmitRefusals(klingProvider, fake, ctxFor, lipsync(), [
+      ["no_face", "no_face"],
+      ["too_long", "too_long"],
+    ]);
   });
 
   it("failing late: no person found, too long, Kling's own fault", async () => {
-    for (const [outcome, failure] of [
-      ["no_face", "no_face"],
-      ["too_long", "too_long"],
-      ["failed", "upstream"],
-    ] as const) {
-      fake.behave({ outcome });
-      const ctx = ctxFor();
-      const { taskId } = await klingProvider.submit(ctx, lipsync());
-      expect((await pollToEnd(ctx, taskId)).final).toMatchObject({ state: "failed", failure, providerState: "failed" });
-    }
+    await expectLateFailures(klingProvider, fake, ctxFor, lipsync(), "failed");
   });
 
   it("an expired result link answers 403; a wrong key is auth", async () => {
-    fake.behave({ expiredLinks: true });
-    const ctx = ctxFor();
-    const { taskId } = await klingProvider.submit(ctx, lipsync());
-    const { final } = await pollToEnd(ctx, taskId);
-    if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a link");
-    expect((await fetch(final.outputs[0].url)).status).toBe(403);
+    expect(await expiredLinkStatus(klingProvider, fake, ctxFor, lipsync())).toBe(403);
     fake.behave({});
     expect((await refusalOf(klingProvider.submit(ctxFor({ secret: `${fake.accessKey}:wrong-secret` }), lipsync()))).failure).toBe("auth");
   });

@@ -10,20 +10,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CAMERA_MOTIONS } from "../../server/media/generation.schema";
 import { getKlingToken, signKlingToken } from "../../server/media/providers/kling-jwt";
 import { buildCameraControl, klingProvider } from "../../server/media/providers/kling";
-import { ProviderError, type TImageRequest, type TProviderContext, type TProviderStatus, type TVideoRequest } from "../../server/media/providers/provider";
+import type { TImageRequest, TVideoRequest } from "../../server/media/providers/provider";
 import { startFakeKling, type TFakeKling } from "../fakes/fake-kling";
 import { makePng } from "../helpers/png";
+import { contextsFor, newJobId, pollToEnd, refusalOf } from "../helpers/provider-calls";
 
 const SAMPLE_MP4 = fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/media/sample.mp4"));
 let fake: TFakeKling;
 
-const contextFor = (over: Partial<TProviderContext> = {}): TProviderContext => ({
-  baseUrl: fake.url,
-  secret: fake.secret,
-  fetch: (url, init) => fetch(url, init),
-  jobId: `job_${crypto.randomUUID()}`,
-  ...over,
-});
+const contextFor = contextsFor(() => ({ baseUrl: fake.url, secret: fake.secret }));
 const picture = (width: number, height: number, shade = 90) => ({ bytes: makePng(width, height, shade), mime: "image/png", width, height });
 const imageRequest = (over: Partial<TImageRequest> = {}): TImageRequest => ({
   kind: "image",
@@ -46,26 +41,6 @@ const videoRequest = (over: Partial<TVideoRequest> = {}): TVideoRequest => ({
   mode: "std",
   ...over,
 });
-
-/** Polls until the task leaves queued/running, keeping every status seen. */
-async function pollToEnd(ctx: TProviderContext, taskId: string, req: TImageRequest | TVideoRequest) {
-  const seen: TProviderStatus[] = [];
-  for (let i = 0; i < 20; i++) {
-    const status = await klingProvider.poll(ctx, taskId, req);
-    seen.push(status);
-    if (status.state !== "queued" && status.state !== "running") return { final: status, seen };
-  }
-  throw new Error("the task never finished");
-}
-
-async function refusalOf(promise: Promise<unknown>) {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 const lastCreate = () => [...fake.requests].reverse().find((r) => r.method === "POST")!;
 const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
@@ -104,7 +79,7 @@ describe("Kling images", () => {
     expect(claims.iss).toBe(fake.accessKey);
     expect(claims.exp - claims.nbf).toBe(1805);
 
-    const { final, seen } = await pollToEnd(ctx, taskId, req);
+    const { final, seen } = await pollToEnd(klingProvider, ctx, taskId, req);
     expect(seen.map((s) => [s.state, s.providerState])).toEqual([
       ["queued", "submitted"],
       ["running", "processing"],
@@ -164,7 +139,7 @@ describe("Kling videos", () => {
     expect(sent.body).not.toHaveProperty("camera_control");
     expect(sent.body).not.toHaveProperty("callback_url");
 
-    const { final } = await pollToEnd(ctx, taskId, req);
+    const { final } = await pollToEnd(klingProvider, ctx, taskId, req);
     if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a video link");
     expect(final.outputs).toEqual([{ url: expect.stringContaining(`/kcdn/${taskId}/output.mp4?`), mime: "video/mp4" }]);
     const res = await fetch(final.outputs[0].url);
@@ -226,7 +201,7 @@ describe("Kling failures", () => {
     fake.behave({ outcome: "failed", pollsUntilDone: 0 });
     const ctx = contextFor();
     const { taskId } = await klingProvider.submit(ctx, imageRequest());
-    const { final } = await pollToEnd(ctx, taskId, imageRequest());
+    const { final } = await pollToEnd(klingProvider, ctx, taskId, imageRequest());
     expect(final).toMatchObject({ state: "failed", failure: "upstream", providerState: "failed", message: expect.stringContaining("internal error") });
   });
 
@@ -235,7 +210,7 @@ describe("Kling failures", () => {
     const ctx = contextFor();
     const req = videoRequest();
     const { taskId } = await klingProvider.submit(ctx, req);
-    const { final } = await pollToEnd(ctx, taskId, req);
+    const { final } = await pollToEnd(klingProvider, ctx, taskId, req);
     expect(final).toMatchObject({ state: "failed", failure: "content_output" });
     expect(fake.tasks.get(taskId)?.results).toEqual([]);
   });
@@ -305,7 +280,7 @@ describe("Kling failures", () => {
     fake.behave({ expiredLinks: true, pollsUntilDone: 0 });
     const ctx = contextFor();
     const { taskId } = await klingProvider.submit(ctx, imageRequest());
-    const { final } = await pollToEnd(ctx, taskId, imageRequest());
+    const { final } = await pollToEnd(klingProvider, ctx, taskId, imageRequest());
     if (final.state !== "succeeded" || !("url" in final.outputs[0])) throw new Error("expected a link");
     expect(final.outputs[0].url).toContain(`/kcdn/${taskId}/0.png?`);
     const res = await fetch(final.outputs[0].url);
@@ -350,7 +325,7 @@ describe("Kling task progress and callbacks", () => {
 
       // A task left to finish by itself calls back with nobody polling.
       fake.behave({ finishAfterMs: 20, outcome: "content_output" });
-      const unpolled = await klingProvider.submit({ ...ctx, jobId: `job_${crypto.randomUUID()}` }, videoRequest());
+      const unpolled = await klingProvider.submit({ ...ctx, jobId: newJobId() }, videoRequest());
       await expect.poll(() => received.length).toBe(2);
       expect(klingProvider.readCallback!(received[1])).toMatchObject({ taskId: unpolled.taskId, status: { state: "failed", failure: "content_output" } });
       expect(fake.tasks.get(unpolled.taskId)?.polls).toBe(0);

@@ -1,16 +1,12 @@
 // Keying a figure off its green: ffmpeg's `colorkey` (the same formula the editor runs in the browser
 // for its live preview), always after scaling down, since keying costs per pixel. A keyed frame is a
-// PNG with alpha; the preview lays it over a checkerboard so the creator sees what was keyed away.
+// PNG with alpha.
 import fs from "node:fs/promises";
-import sharp from "sharp";
 import type { TKeySettings } from "../../server/media/file-facts.schema";
 import { getFfmpegPaths } from "./ffmpeg-path";
 import { MediaToolError, runToolOrFail } from "./run-tool";
 
 const FRAME_TIMEOUT_MS = 60_000;
-export const PREVIEW_MAX_SIDE = 640;
-/** The checkerboard's squares (px) and shades: the usual "transparent" pattern of picture editors. */
-const CHECKER = { size: 16, light: 0xff, dark: 0xcc };
 
 /** "#00FF00" → "0x00ff00", as ffmpeg's filters take a colour; anything else is refused. */
 export function ffmpegColor(hex: string) {
@@ -56,26 +52,4 @@ export async function renderKeyedFrame(input: string, output: string, opts: { se
   await grabKeyedFrame(input, output, Math.max(0, opts.second), opts.maxSide, opts.settings);
   if ((await fileSize(output)) === 0 && opts.second > 0) await grabKeyedFrame(input, output, 0, opts.maxSide, opts.settings);
   if ((await fileSize(output)) === 0) throw new MediaToolError("keying a frame failed: ffmpeg wrote no picture");
-}
-
-/** A light and dark checkerboard of the size, as raw RGB. */
-function checkerboard(width: number, height: number) {
-  const raw = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const shade = (Math.floor(x / CHECKER.size) + Math.floor(y / CHECKER.size)) % 2 ? CHECKER.dark : CHECKER.light;
-      raw.fill(shade, (y * width + x) * 3, (y * width + x) * 3 + 3);
-    }
-  }
-  return raw;
-}
-
-/** The keyed PNG laid over a checkerboard: what was keyed away shows as the squares. */
-export async function overCheckerboard(keyedPng: Buffer) {
-  const { width, height } = await sharp(keyedPng).metadata();
-  if (!width || !height) throw new MediaToolError("keying a frame failed: the keyed picture has no size");
-  return sharp(checkerboard(width, height), { raw: { width, height, channels: 3 } })
-    .composite([{ input: keyedPng }])
-    .png({ compressionLevel: 3 })
-    .toBuffer();
 }

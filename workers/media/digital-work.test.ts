@@ -1,6 +1,5 @@
 // The digital humans' file work on the file store, with the real ffmpeg: a filming video measured
-// (green screen or room), the key's live preview over a checkerboard, and a figure's loop and keyed
-// still written beside the original, all or none.
+// (green screen or room), and a figure's loop and keyed still written beside the original, all or none.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -71,22 +70,6 @@ describe("measuring a filming video", { timeout: 60_000 }, () => {
   });
 });
 
-describe("the key's live preview", { timeout: 30_000 }, () => {
-  it("answers a PNG at most 640 px a side: the keyed green shows the checkerboard, the figure itself", async () => {
-    const png = await work.previewKey(green, DEFAULT_KEY);
-    expect(await sharp(png).metadata()).toMatchObject({ format: "png", width: 640, height: 360 });
-    const [r, g, b] = await pixelAt(png, 4, 4);
-    expect(r === g && g === b && (r === 0xff || r === 0xcc)).toBe(true);
-    expect(nearSkin(await pixelAt(png, ...onFace(640, 360)))).toBe(true);
-  });
-
-  it("takes the frame asked for, and the first when the clip ends before it", async () => {
-    const at = await sharp(await work.previewKey(green, DEFAULT_KEY, 500)).metadata();
-    const late = await sharp(await work.previewKey(green, DEFAULT_KEY, 60_000)).metadata();
-    expect([at.width, late.width]).toEqual([640, 640]);
-  });
-});
-
 describe("preparing a figure", { timeout: 60_000 }, () => {
   it("writes the loop (H.264/AAC, at most 1280 px, faststart) and a keyed still with alpha beside the original", async () => {
     const made = await work.prepareFigure(green, DEFAULT_KEY);
@@ -110,7 +93,6 @@ describe("preparing a figure", { timeout: 60_000 }, () => {
     const key = await store.put("broken1.mp4", makeMp4(32 * 1024), "video/mp4");
     const failure = await work.prepareFigure(key, DEFAULT_KEY).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(MediaToolError);
-    await expect(work.previewKey(key, DEFAULT_KEY)).rejects.toThrow(MediaToolError);
     await expect(work.measureFilming(key)).rejects.toThrow(/^probing the file failed: /);
     expect(store.listed().filter((f) => f.startsWith("broken1."))).toEqual(["broken1.mp4"]);
     expect(ourTempFolders()).toBe(before);

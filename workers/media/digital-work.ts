@@ -1,5 +1,5 @@
 // The digital humans' file work on the file store: measuring filming videos and voice recordings,
-// the key's live preview, a figure's loop and keyed still, and the composite. Each reads its files
+// a figure's loop and keyed still, and the composite. Each reads its files
 // into a temporary folder of its own and writes what it made beside the original (or where the
 // composite's spec says), all or none.
 import fsp from "node:fs/promises";
@@ -7,27 +7,15 @@ import path from "node:path";
 import type { TKeySettings } from "../../server/media/file-facts.schema";
 import type { TCompositeSpec, TCompositeWork, TFigureWork } from "../../server/media/file-work";
 import { derivedFileKey } from "../../server/uploads/stored-file";
-import { overCheckerboard, PREVIEW_MAX_SIDE, renderKeyedFrame } from "./chroma-key";
 import { canvasSize, fitPicture, renderComposite, type TCompositeInputs } from "./composite";
-import { makeFigureFiles, stillSecond } from "./figure-loop";
+import { makeFigureFiles } from "./figure-loop";
 import { measureFilmingFile, probeWithFrameRate } from "./filming";
-import { probeMedia } from "./probe";
 import { MediaToolError } from "./run-tool";
 import { copyStored, putAll, readPicture, withLocalCopy, withTempDir } from "./store-io";
 import { measureVoiceFile } from "./voice-measure";
 
 export function measureFilming(key: string) {
   return withLocalCopy(key, measureFilmingFile);
-}
-
-export function previewKey(key: string, settings: TKeySettings, atMs?: number) {
-  return withLocalCopy(key, async (input, dir) => {
-    // The editor, which knows the clip's length, names a moment: then no probe delays the answer.
-    const second = atMs === undefined ? stillSecond((await probeMedia(input)).durationMs) : atMs / 1000;
-    const keyed = path.join(dir, "keyed.png");
-    await renderKeyedFrame(input, keyed, { second, maxSide: PREVIEW_MAX_SIDE, settings });
-    return overCheckerboard(await fsp.readFile(keyed));
-  });
 }
 
 export function prepareFigure(key: string, settings: TKeySettings): Promise<TFigureWork> {

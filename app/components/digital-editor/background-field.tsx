@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MediaThumb } from "../media/media-thumb";
 import type { TMediaItem } from "../media/media-client";
-import { BackgroundPickerModal } from "./background-picker-modal";
+import { LibraryPickerModal } from "../media/library-picker-modal";
 import type { TBackground } from "./scene";
 
 export const backgroundOfItem = (item: TMediaItem): TBackground => ({
@@ -64,8 +64,11 @@ export function BackgroundField({
           </div>
         </div>
       </div>
-      <BackgroundPickerModal
+      <LibraryPickerModal
         open={picking}
+        kinds="both"
+        texts={{ title: t("editor.background.library_title"), empty: t("editor.background.library_empty"), use: t("editor.background.use") }}
+        useTestId="digital-background-use"
         onClose={() => setPicking(false)}
         onPick={(item) => {
           setPicking(false);

@@ -3,17 +3,18 @@
 // failed with the reason), and edit, watch and delete; a running render is asked about again until
 // it ends. The editor is /CreateAppDigital.
 import { DeleteOutlined, EditOutlined, PlayCircleOutlined, PlusOutlined, VideoCameraOutlined } from "@ant-design/icons";
-import { App, Button, Card, Empty, Popconfirm, Skeleton, Tag, Tooltip } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { App, Button, Empty, Popconfirm, Skeleton, Tag, Tooltip } from "antd";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../app-link";
-import { errorText } from "../../lib/api-client";
 import { callTrpc, trpc } from "../../lib/trpc";
+import { useLoadedList } from "../../lib/use-loaded-list";
 import { useMutation } from "../../lib/use-mutation";
+import { CardLink, FiguresCardFrame } from "./figures-card-frame";
 import type { TVideoListItem } from "../../../server/digital/videos.schema";
 
 const VIDEO_POLL_MS = 3000;
 const RUNNING = ["queued", "generating", "background"];
+const isRendering = (video: TVideoListItem) => video.state !== null && RUNNING.includes(video.state);
 
 const videosApi = {
   list: async () => (await callTrpc(() => trpc.digitalVideos.list.query())).items,
@@ -23,8 +24,7 @@ const videosApi = {
 function VideoStateTag({ video }: { video: TVideoListItem }) {
   const { t } = useTranslation("figures");
   const { t: te } = useTranslation("errors");
-  if (video.state && RUNNING.includes(video.state))
-    return <Tag color="processing">{t("videos.state_rendering", { progress: Math.round(video.progress) })}</Tag>;
+  if (isRendering(video)) return <Tag color="processing">{t("videos.state_rendering", { progress: Math.round(video.progress) })}</Tag>;
   if (video.state === "done") return <Tag color="success">{t("videos.state_done")}</Tag>;
   if (video.state === "failed" || video.state === "failed_review")
     return (
@@ -39,16 +39,7 @@ function VideoCard({ video, busy, onDelete }: { video: TVideoListItem; busy: boo
   const { t } = useTranslation("figures");
   const picture = video.output?.posterUrl ?? video.figure?.posterUrl ?? null;
   const actions = [
-    <Tooltip key="edit" title={t("videos.edit")}>
-      <AppLink
-        to={`/CreateAppDigital?video=${encodeURIComponent(video.id)}`}
-        aria-label={t("videos.edit")}
-        className="figures-card__action"
-        data-testid="video-edit"
-      >
-        <EditOutlined />
-      </AppLink>
-    </Tooltip>,
+    <CardLink key="edit" to={`/CreateAppDigital?video=${encodeURIComponent(video.id)}`} icon={<EditOutlined />} label={t("videos.edit")} testId="video-edit" />,
     video.output && (
       <Tooltip key="watch" title={t("videos.watch")}>
         <a href={video.output.url} target="_blank" rel="noreferrer" aria-label={t("videos.watch")} className="figures-card__action" data-testid="video-watch">
@@ -61,54 +52,34 @@ function VideoCard({ video, busy, onDelete }: { video: TVideoListItem; busy: boo
     </Popconfirm>,
   ].filter(Boolean);
   return (
-    <Card
-      size="small"
-      className="figures-card"
-      data-testid="video-card"
-      data-id={video.id}
-      cover={
-        <div className={`figures-card__cover figures-card__cover--${video.orientation}${video.output ? "" : " figures-checker"}`}>
-          {picture ? (
-            <img src={picture} alt={video.name} className="figures-card__poster" />
-          ) : (
-            <VideoCameraOutlined className="figures-card__placeholder" aria-hidden />
-          )}
-        </div>
+    <FiguresCardFrame
+      testId="video-card"
+      id={video.id}
+      orientation={video.orientation}
+      checker={!video.output}
+      picture={
+        picture ? (
+          <img src={picture} alt={video.name} className="figures-card__poster" />
+        ) : (
+          <VideoCameraOutlined className="figures-card__placeholder" aria-hidden />
+        )
+      }
+      name={video.name}
+      meta={
+        <>
+          <VideoStateTag video={video} />
+          {video.figure && <span className="figures-card__figure">{video.figure.name}</span>}
+        </>
       }
       actions={actions}
-    >
-      <div className="figures-card__name" title={video.name}>
-        {video.name}
-      </div>
-      <div className="figures-card__meta">
-        <VideoStateTag video={video} />
-        {video.figure && <span className="figures-card__figure">{video.figure.name}</span>}
-      </div>
-    </Card>
+    />
   );
 }
 
 export function VideoList() {
   const { t } = useTranslation("figures");
   const { message } = App.useApp();
-  const [videos, setVideos] = useState<TVideoListItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setVideos(await videosApi.list());
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-      setVideos((v) => v ?? []);
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-  const running = videos?.some((v) => v.state !== null && RUNNING.includes(v.state)) ?? false;
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => void load(), VIDEO_POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, load]);
+  const { items: videos, error, load } = useLoadedList(videosApi.list, { while: isRendering, everyMs: VIDEO_POLL_MS });
   const remove = useMutation(async (id: string) => {
     await videosApi.remove(id);
     void message.success(t("videos.deleted"));

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation } from "../../lib/use-mutation";
 import { errorText } from "../../lib/api-client";
 import { checkMediaFile, uploadMediaFile } from "../media/media-client";
-import { LibraryPickerModal } from "./library-picker-modal";
+import { LibraryPickerModal } from "../media/library-picker-modal";
 
 export type TLibraryPicture = { id: string; url: string; name?: string };
 
@@ -73,6 +73,9 @@ export function LibraryPictureField({
       </div>
       <LibraryPickerModal
         open={picking}
+        kinds="image"
+        texts={{ title: t("picture.library_title"), empty: t("picture.library_empty"), use: t("picture.use") }}
+        useTestId="generation-library-use"
         onClose={() => setPicking(false)}
         onPick={(item) => {
           setPicking(false);

@@ -4,9 +4,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { displayFileName } from "../../lib/file-name";
 import { useMutation } from "../../lib/use-mutation";
-import { deleteMediaItem, type TMediaItem } from "./media-client";
+import { MEDIA_NAME_MAX, ZMediaName } from "../../../server/media/media.schema";
+import { RenameModal } from "../rename-modal";
+import { deleteMediaItem, renameMediaItem, type TMediaItem } from "./media-client";
 import { MediaPreview } from "./media-preview";
-import { RenameModal } from "./rename-modal";
 
 export function useMediaActions(reload: () => Promise<void>) {
   const { t } = useTranslation("media");
@@ -36,12 +37,18 @@ export function useMediaActions(reload: () => Promise<void>) {
         <MediaPreview item={previewing} onClose={() => setPreviewing(null)} />
         <RenameModal
           item={renaming}
-          onClose={() => setRenaming(null)}
-          onRenamed={() => {
+          rule={ZMediaName}
+          maxLength={MEDIA_NAME_MAX}
+          ns="media"
+          labelKey="name_label"
+          testId="media-rename"
+          onRename={async (id, name) => {
+            await renameMediaItem(id, name);
             setRenaming(null);
             message.success(t("renamed"));
             void reload();
           }}
+          onClose={() => setRenaming(null)}
         />
       </>
     ),

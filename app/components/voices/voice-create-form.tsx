@@ -9,11 +9,12 @@ import { useTranslation } from "react-i18next";
 import { errorText } from "../../lib/api-client";
 import { useMutation } from "../../lib/use-mutation";
 import { useAppNavigate } from "../app-link";
+import { checkName } from "../rename-modal";
 import { VOICE_CUSTOM_PRICE_MICRO, VOICE_NAME_MAX, VOICE_SAMPLE_LIMITS, type TVoiceSampleKind } from "../../../server/digital/digital.schema";
+import { ZVoiceName } from "../../../server/digital/voices.schema";
 import { formatZ } from "../../../server/money/money-format";
 import { VoicePackageBox } from "./voice-package-box";
 import { VoiceRecorder } from "./voice-recorder";
-import { checkVoiceName } from "./voice-rename-modal";
 import { uploadVoice, useVoicePackages, type TVoiceSample } from "./voices-client";
 
 const SCRIPT_PARAGRAPHS: Record<TVoiceSampleKind, string[]> = {
@@ -51,7 +52,7 @@ function VoiceForm({ kind }: { kind: TVoiceSampleKind }) {
   );
 
   const send = () => {
-    const problem = checkVoiceName(name, te);
+    const problem = checkName(ZVoiceName, name, te);
     setNameError(problem);
     if (!problem && sample) void submit.run();
   };
@@ -71,7 +72,7 @@ function VoiceForm({ kind }: { kind: TVoiceSampleKind }) {
           showCount={{ formatter: ({ count }) => `${count}/${VOICE_NAME_MAX}` }}
           onChange={(e) => {
             setName(e.target.value);
-            if (nameError) setNameError(checkVoiceName(e.target.value, te));
+            if (nameError) setNameError(checkName(ZVoiceName, e.target.value, te));
           }}
           data-testid="voice-name"
         />

@@ -4,40 +4,17 @@
 // videos (made in the editor, /CreateAppDigital).
 import { PlusOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Empty, Skeleton } from "antd";
-import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
 import { FigureCard } from "../../components/figures/figure-card";
-import { figuresApi, isWorking, type TFigureView } from "../../components/figures/figures-client";
+import { figuresApi, isWorking } from "../../components/figures/figures-client";
 import { FIGURE_POLL_MS } from "../../components/figures/use-figure";
 import { VideoList } from "../../components/figures/video-list";
-import { errorText } from "../../lib/api-client";
+import { useLoadedList } from "../../lib/use-loaded-list";
 import { useMutation } from "../../lib/use-mutation";
 import "../../components/figures/figures.css";
 
 export const handle = { i18n: ["figures"] };
-
-function useFigureList() {
-  const [figures, setFigures] = useState<TFigureView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setFigures(await figuresApi.list());
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-      setFigures((f) => f ?? []);
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-  const working = figures?.some(isWorking) ?? false;
-  useEffect(() => {
-    if (!working) return;
-    const timer = setInterval(() => void load(), FIGURE_POLL_MS);
-    return () => clearInterval(timer);
-  }, [working, load]);
-  return { figures, error, load };
-}
 
 function HowToStart() {
   const { t } = useTranslation("figures");
@@ -68,7 +45,7 @@ function HowToStart() {
 export default function DigitalPage() {
   const { t } = useTranslation("figures");
   const { message } = App.useApp();
-  const { figures, error, load } = useFigureList();
+  const { items: figures, error, load } = useLoadedList(figuresApi.list, { while: isWorking, everyMs: FIGURE_POLL_MS });
   const remove = useMutation(async (id: string) => {
     await figuresApi.remove(id);
     void message.success(t("card.deleted"));

@@ -4,12 +4,11 @@
 import { ArrowLeftOutlined } from "@ant-design/icons";
 import { useSearchParams } from "@remix-run/react";
 import { Alert, Button, Empty, Skeleton } from "antd";
-import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/app-link";
-import { figuresApi, type TFigureView } from "../../components/figures/figures-client";
+import { figuresApi } from "../../components/figures/figures-client";
 import { TrainingList } from "../../components/figures/training-list";
-import { errorText } from "../../lib/api-client";
+import { useLoadedList } from "../../lib/use-loaded-list";
 import { AVATAR_TRAINING_PRICE_MICRO, TRAINING_MIN_MS } from "../../../server/digital/digital.schema";
 import { formatZ } from "../../../server/money/money-format";
 import "../../components/figures/figures.css";
@@ -19,18 +18,7 @@ export const handle = { i18n: ["figures"] };
 export default function FigureTrainPage() {
   const { t } = useTranslation("figures");
   const [params] = useSearchParams();
-  const [figures, setFigures] = useState<TFigureView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setFigures(await figuresApi.list());
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-      setFigures((f) => f ?? []);
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
+  const { items: figures, error, load } = useLoadedList(figuresApi.list);
   const price = t("common:money.z", { amount: formatZ(AVATAR_TRAINING_PRICE_MICRO) });
   return (
     <div className="figures-page" data-testid="figure-train-page">

@@ -8,11 +8,13 @@ import { useTranslation } from "react-i18next";
 import { errorText } from "../../lib/api-client";
 import { useMutation } from "../../lib/use-mutation";
 import { AppLink } from "../../components/app-link";
+import { RenameModal } from "../../components/rename-modal";
 import { StockVoices } from "../../components/voices/stock-voices";
 import { VoiceCard } from "../../components/voices/voice-card";
 import { VoicePackageBox } from "../../components/voices/voice-package-box";
-import { VoiceRenameModal } from "../../components/voices/voice-rename-modal";
 import { useVoicesOverview, voicesApi, type TDigitalVoice } from "../../components/voices/voices-client";
+import { VOICE_NAME_MAX } from "../../../server/digital/digital.schema";
+import { ZVoiceName } from "../../../server/digital/voices.schema";
 import "../../components/voices/voices.css";
 
 export const handle = { i18n: ["voices", "apps"] };
@@ -86,7 +88,20 @@ export default function SpeechtrPage() {
       )}
       <h2 className="voices-page__section">{t("stock.title")}</h2>
       {list ? <StockVoices voices={list.stock} /> : <Skeleton active paragraph={{ rows: 2 }} />}
-      <VoiceRenameModal voice={renaming} onClose={() => setRenaming(null)} onRenamed={() => (setRenaming(null), void reload())} />
+      <RenameModal
+        item={renaming}
+        rule={ZVoiceName}
+        maxLength={VOICE_NAME_MAX}
+        ns="voices"
+        labelKey="form.name"
+        testId="voice-rename"
+        onRename={async (id, name) => {
+          await voicesApi.rename(id, name);
+          setRenaming(null);
+          void reload();
+        }}
+        onClose={() => setRenaming(null)}
+      />
     </div>
   );
 }
