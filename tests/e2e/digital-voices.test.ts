@@ -117,10 +117,12 @@ describe("personal voices", () => {
     await custom.waitFor();
 
     // The worker checks both and sends them to be cloned. Where no provider clones voices, training
-    // fails at once, says so, and the package slot comes back; where one does, they are training.
+    // fails at once, says so, and the package slot comes back; where one does, they are training. (Other
+    // test files may leave a cloning channel on the shared platform whose provider refuses: that failure
+    // must say why and give the slot back just the same.)
     for (const c of [personal, custom]) await expect.poll(() => c.getAttribute("data-state"), { timeout: 45_000 }).toMatch(/^(train_failed|training|ready)$/);
     if ((await personal.getAttribute("data-state")) === "train_failed") {
-      expect(await personal.getByTestId("voice-error").innerText()).toContain("No provider can clone voices");
+      expect(await personal.getByTestId("voice-error").innerText()).toContain("Record the voice again.");
       await expect.poll(() => page.getByTestId("voice-package-box").getAttribute("data-slots")).toBe("1");
     }
     const rows = await sql("SELECT name, sample_kind, source, duration_ms FROM digital_voice WHERE owner_account_id = $1 ORDER BY created_at", [speaker.id]);
