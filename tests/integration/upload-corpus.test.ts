@@ -337,11 +337,7 @@ const ENDPOINTS: TEndpoint[] = [
     route: "POST /v1/media",
     field: "file (video)",
     maxBytes: MEDIA_VIDEO_LIMITS.maxBytes,
-    good: {
-      bytes: Buffer.concat([Buffer.from("\0\0\0\x18ftypisom\0\0\0\0isommp41\0\0\x10\x08mdat", "latin1"), crypto.randomBytes(4096)]),
-      filename: "clip.mp4",
-      type: "video/mp4",
-    },
+    good: GOOD.mp4,
     setup: async () => {
       const u = await user();
       return {
