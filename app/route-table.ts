@@ -75,6 +75,8 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "create_voice", path: "/Createvoice", file: "routes/digital/create-voice.tsx", layout: "console" },
   // Digital humans: the editor of a video, or of a digital-human app's scene (?video= or ?app=).
   { id: "create_app_digital", path: "/CreateAppDigital", file: "routes/digital/create-app-digital.tsx", layout: "console" },
+  // Digital humans: the running instances of digital-human apps and their hourly billing, for administrators.
+  { id: "admin_digital_instances", path: "/admin/digital_instances", file: "routes/admin/digital-instances.tsx", layout: "console" },
   // Training sets: the list of every type, a Q&A set, a smart text set.
   { id: "train", path: "/train", file: "routes/console/train.tsx", layout: "console" },
   { id: "create_normal_train", path: "/create_normal_train", file: "routes/console/create-normal-train.tsx", layout: "console" },

@@ -39,6 +39,7 @@ export const NAMESPACES = [
   "voices",
   "figures",
   "digital",
+  "instances",
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 

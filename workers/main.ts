@@ -20,6 +20,8 @@ import { handleFigureMeasure, handleFigurePrepare } from "../server/digital/figu
 import { registerFigureHooks } from "../server/digital/figure-training.service";
 import { handleVoiceMeasure, registerVoiceHooks } from "../server/digital/voice-training.service";
 import { handleDigitalRender, registerRenderHooks } from "../server/digital/render.service";
+import { handleInstanceSweep, INSTANCE_SWEEP_EVERY_MS } from "../server/digital/instance-billing";
+import { handleAppClip, registerAppClipHooks } from "../server/apps/digital-clips.service";
 
 const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
@@ -36,6 +38,8 @@ const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: J
   "digital.figure-prepare": handleFigurePrepare,
   "digital.voice-measure": handleVoiceMeasure,
   "digital.render": handleDigitalRender,
+  "digital.instances-sweep": () => handleInstanceSweep(),
+  "digital.app-clip": handleAppClip,
 };
 
 /** Queues whose steps wait on providers for long: more than one at a time per worker. */
@@ -54,6 +58,8 @@ export async function startWorkers() {
   registerVoiceHooks();
   // A render's lip-sync ending moves it on to its composite (or fails it).
   registerRenderHooks();
+  // A digital-human app's lip-synced reply joins its instance's files, to be cleared with it.
+  registerAppClipHooks();
   // The bots queue belongs to the bot gateway processes (bot-gateway/core/gateway.ts).
   const queues = new Set(
     Object.values(JOBS)
@@ -82,6 +88,8 @@ export async function startWorkers() {
   await scheduleRepeatingJob("money-storage-charges", "money.storage-charges", {}, STORAGE_CHARGE_EVERY_MS);
   // Generation jobs past their deadline, polls lost with a killed worker, queue tokens for waiting jobs.
   await scheduleRepeatingJob("media-sweep", "media.sweep", {}, getEnv().MEDIA_SWEEP_MS);
+  // Digital-human instances: idle ones stopped, the next hour of busy ones charged to their apps' owners.
+  await scheduleRepeatingJob("digital-instances-sweep", "digital.instances-sweep", {}, INSTANCE_SWEEP_EVERY_MS);
   return workers;
 }
 

@@ -15,6 +15,7 @@ import { startSseSink } from "../turns/sinks/sse-sink";
 import type { TConsumer } from "./app-entitlements.service";
 import { getAppDialogue, getAppEntitlement, listAppDialogues, setAppFeedback, stopAppMessage } from "./app-consumer.service";
 import { replySpeakerFor } from "./app-speech.service";
+import { stageSpeakerFor } from "./digital-stage.service";
 import { prepareAppTurn, type TAppCaller } from "./app-turn.service";
 import { authenticateApiCall } from "./openai-compat/api-caller";
 import { ensureVisitorId } from "./visitor";
@@ -57,8 +58,9 @@ async function streamAppTurn(req: Request, res: Response) {
       early = err;
     }
   }
-  // An H5 app that auto-plays its replies gets each one's audio with the stream's close.
-  const sink = startSseSink(res, { speakReply: prepared && caller ? replySpeakerFor(prepared.app, caller) : undefined });
+  // An H5 app that auto-plays its replies, and every digital human, gets each one's audio with the stream's close.
+  const speakReply = prepared && caller ? (stageSpeakerFor(prepared.app, caller) ?? replySpeakerFor(prepared.app, caller)) : undefined;
+  const sink = startSseSink(res, { speakReply });
   if (!prepared) return sink.fail(mapError(early, lng).envelope);
   await runTurn(prepared.turn, sink, lng);
 }

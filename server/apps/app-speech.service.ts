@@ -23,7 +23,7 @@ import { limitRate, loadAppWithMode } from "./app-voice.service";
 
 export const MAX_SPEECH_CHARS = 1000;
 /** A reply's audio is waited for this long before the stream closes without it. */
-const REPLY_SPEECH_TIMEOUT_MS = 30_000;
+export const REPLY_SPEECH_TIMEOUT_MS = 30_000;
 
 export const ZSpeechInput = z.object({
   app_id: z.string().min(1).max(40),
@@ -37,7 +37,7 @@ export const ZSpeechInput = z.object({
 export type TSpeechInput = z.infer<typeof ZSpeechInput>;
 
 /** Who asked, as a key that names nobody (a visitor's id is their credential, and the owner sees job rows). */
-function requesterOf(consumer: TConsumer) {
+export function requesterOf(consumer: TConsumer) {
   const who = consumer.account ? `a:${consumer.account.id}` : `v:${consumer.visitorId ?? ""}`;
   return crypto.hash("sha256", who, "hex").slice(0, 32);
 }

@@ -20,6 +20,7 @@ const APP_FOR_TURN = {
   outputModes: true,
   autoPlay: true,
   speaker: true,
+  settings: true,
   owner: { select: { enterpriseId: true, roles: true } },
   agents: { orderBy: [{ sortOrder: "asc" }, { agentId: "asc" }], take: 1, select: { agentId: true } },
   plans: { orderBy: { sortOrder: "asc" }, select: { id: true, kind: true, quantity: true, priceMicro: true, dailyLimit: true } },

@@ -22,6 +22,7 @@ const H5_APP = {
   outputModes: true,
   autoPlay: true,
   speaker: true,
+  settings: true,
   backgroundUrl: true,
   welcomeMessages: true,
   mode: true,

@@ -7,6 +7,8 @@ import type { TVariable } from "../agents/agents.schema";
 import { readLiveVariables } from "./agent-variables.service";
 import { isServedByLink } from "../app-review-policy";
 import { findH5App, type TH5AppRow } from "./h5-view.repository";
+import { readAppStage } from "./digital-stage.service";
+import type { TH5Stage } from "../digital/app-stage.schema";
 
 export type TH5Viewer = { id: string; enterpriseId: string | null } | null;
 
@@ -35,6 +37,8 @@ export type TH5App = {
   isOwner: boolean;
   /** The variables of the agent's live version, filled in before the first message. */
   variables: TVariable[];
+  /** A digital-human app's stage: its figure over its background, speaking the replies. */
+  stage: TH5Stage | null;
 };
 
 /** Why a page cannot show the app; each is an `h5:error.<reason>` text on /mobi/error. */
@@ -71,7 +75,7 @@ function readCategoryName(names: unknown, slug: string): string {
   return slug;
 }
 
-export function toH5App(row: TH5AppRow, isOwner: boolean, variables: TVariable[] = []): TH5App {
+export function toH5App(row: TH5AppRow, isOwner: boolean, variables: TVariable[] = [], stage: TH5Stage | null = null): TH5App {
   return {
     id: row.id,
     name: row.name,
@@ -93,6 +97,7 @@ export function toH5App(row: TH5AppRow, isOwner: boolean, variables: TVariable[]
     developer: { nickname: row.owner.nickname, avatarUrl: row.owner.avatarUrl },
     isOwner,
     variables,
+    stage,
   };
 }
 
@@ -114,6 +119,9 @@ export async function lookupH5App(id: string | null | undefined, viewer: TH5View
     }
   }
   const agentId = row.agents[0]?.agentId;
-  const variables = agentId ? ((await readLiveVariables([agentId])).get(agentId) ?? []) : [];
-  return { ok: true, app: toH5App(row, isOwner, variables) };
+  const [variables, stage] = await Promise.all([
+    agentId ? readLiveVariables([agentId]).then((v) => v.get(agentId) ?? []) : [],
+    row.type === "digital_human" ? readAppStage(row) : null,
+  ]);
+  return { ok: true, app: toH5App(row, isOwner, variables, stage) };
 }

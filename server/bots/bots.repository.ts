@@ -145,6 +145,7 @@ const SCHEDULE_ROW = {
   nextRunAt: true,
   lastRunAt: true,
   enabled: true,
+  mediaItemId: true,
   createdAt: true,
 } as const satisfies Prisma.BotScheduleSelect;
 export type TScheduleRow = Prisma.BotScheduleGetPayload<{ select: typeof SCHEDULE_ROW }>;
@@ -180,8 +181,29 @@ export async function listDeliveries(botId: string, take: number, before?: Date)
     where: { botId, ...(before ? { createdAt: { lt: before } } : {}) },
     orderBy: { createdAt: "desc" },
     take,
-    select: { id: true, kind: true, scheduleId: true, target: true, content: true, dueAt: true, state: true, error: true, createdAt: true, sentAt: true },
+    select: {
+      id: true,
+      kind: true,
+      scheduleId: true,
+      target: true,
+      content: true,
+      mediaItemId: true,
+      dueAt: true,
+      state: true,
+      error: true,
+      createdAt: true,
+      sentAt: true,
+    },
   });
+}
+
+const LIBRARY_ITEM = { id: true, name: true, kind: true, fileKey: true, mime: true, meta: true } as const satisfies Prisma.MediaItemSelect;
+export type TLibraryItemRow = Prisma.MediaItemGetPayload<{ select: typeof LIBRARY_ITEM }>;
+
+/** Library items of `ownerAccountId` that still have their file (deleted ones are left out). */
+export async function findLibraryItems(ownerAccountId: string, ids: string[], tx: TDbOrTx = getDb()): Promise<TLibraryItemRow[]> {
+  if (!ids.length) return [];
+  return tx.mediaItem.findMany({ where: { id: { in: ids }, ownerAccountId, deletedAt: null, fileKey: { not: null } }, select: LIBRARY_ITEM });
 }
 
 /** Contacts and groups the bot has talked with, newest first: what scheduled messages can go to. */

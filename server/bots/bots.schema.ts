@@ -106,7 +106,10 @@ export const ZScheduleInput = z
   .object({
     bot_id: z.string().min(1).max(40),
     schedule_id: z.string().max(40).optional(),
-    content: text(SCHEDULE_CONTENT_MAX, "bots:validation.schedule_content"),
+    /** May be empty when a picture or video goes with it: the message is then the item alone. */
+    content: z.string("bots:validation.schedule_content").trim().max(SCHEDULE_CONTENT_MAX, "validation.too_long").default(""),
+    /** A picture or video of the bot owner's multimedia library sent after the text; null clears it, left out keeps it. */
+    media_item_id: z.string().min(1).max(64).nullable().optional(),
     targets: z.array(ZTarget).min(1, "bots:validation.schedule_targets").max(SCHEDULE_TARGETS_MAX, "bots:validation.schedule_targets"),
     /** ISO time of the first send. */
     send_at: z.iso.datetime({ offset: true, message: "bots:validation.send_at" }),
@@ -122,7 +125,8 @@ export const ZScheduleInput = z
     utc_offset_minutes: z.number().int().min(-720).max(840).default(480),
     enabled: z.boolean().default(true),
   })
-  .refine((s) => s.loop !== "hours" || s.every_hours !== null, { message: "bots:validation.every_hours", path: ["every_hours"] });
+  .refine((s) => s.loop !== "hours" || s.every_hours !== null, { message: "bots:validation.every_hours", path: ["every_hours"] })
+  .refine((s) => s.content.length > 0 || Boolean(s.media_item_id), { message: "bots:validation.schedule_content_or_media", path: ["content"] });
 export type TScheduleInput = z.infer<typeof ZScheduleInput>;
 
 export const ZBotId = z.object({ bot_id: z.string().min(1).max(40) });
@@ -179,9 +183,19 @@ export type TBotDeleted = z.infer<typeof ZBotDeleted>;
 export const ZBotRenewal = z.object({ paid_until: z.string(), charged: z.boolean() });
 
 const ZTargetRef = z.object({ kind: z.enum(["contact", "group"]), id: z.string(), name: z.string() });
+/** The library item a schedule sends; null when it has none, or the item was deleted since. */
+export const ZScheduleMedia = z.object({
+  id: z.string(),
+  kind: z.enum(["image", "video"]),
+  name: z.string(),
+  url: z.string(),
+  thumbnail_url: z.string().nullable(),
+});
+export type TScheduleMedia = z.infer<typeof ZScheduleMedia>;
 export const ZScheduleView = z.object({
   id: z.string(),
   content: z.string(),
+  media: ZScheduleMedia.nullable(),
   targets: z.array(ZTargetRef),
   send_at: z.string(),
   loop: z.string(),
@@ -200,6 +214,8 @@ export const ZDeliveryView = z.object({
   schedule_id: z.string().nullable(),
   target: ZTargetRef.extend({ name: z.string().optional() }),
   content: z.string(),
+  /** The library item that went (or was to go) with the text. */
+  media_item_id: z.string().nullable(),
   due_at: z.string(),
   state: z.enum(["sending", "sent", "failed"]),
   error: z.string().nullable(),
@@ -207,6 +223,8 @@ export const ZDeliveryView = z.object({
   sent_at: z.string().nullable(),
 });
 export type TDeliveryView = z.infer<typeof ZDeliveryView>;
+/** A delivery's note when its text went but its library item had been deleted in the meantime. */
+export const DELIVERY_MEDIA_MISSING = "media_missing";
 
 /** A chat the bot has heard from, which a scheduled message can go to. */
 export const ZTargetView = ZTargetRef.extend({ last_message_at: z.string() });

@@ -195,23 +195,27 @@ export async function claimDelivery(
     occurrenceKey: string;
     target: Record<string, unknown>;
     content: string;
+    mediaItemId?: string | null;
     dueAt: Date;
     sentBy: string;
   },
   tx: TDbOrTx = getDb(),
 ): Promise<string | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO bot_delivery (id, bot_id, schedule_id, kind, occurrence_key, target, content, due_at, sent_by)
-    VALUES (${cuid()}, ${d.botId}, ${d.scheduleId ?? null}, ${d.kind}, ${d.occurrenceKey}, ${JSON.stringify(d.target)}::jsonb, ${d.content}, ${d.dueAt}, ${d.sentBy})
+    INSERT INTO bot_delivery (id, bot_id, schedule_id, kind, occurrence_key, target, content, media_item_id, due_at, sent_by)
+    VALUES (${cuid()}, ${d.botId}, ${d.scheduleId ?? null}, ${d.kind}, ${d.occurrenceKey}, ${JSON.stringify(d.target)}::jsonb, ${d.content},
+      ${d.mediaItemId ?? null}, ${d.dueAt}, ${d.sentBy})
     ON CONFLICT (occurrence_key) DO NOTHING
     RETURNING id`;
   return rows[0]?.id ?? null;
 }
 
+/** Marks a claimed send sent or failed; `error` on a sent one notes what did not go with it. */
 export async function finishDelivery(id: string, ok: boolean, error?: string) {
+  const note = error ? error.slice(0, 500) : null;
   await getDb().botDelivery.update({
     where: { id },
-    data: ok ? { state: "sent", sentAt: new Date() } : { state: "failed", error: (error ?? "").slice(0, 500) },
+    data: ok ? { state: "sent", sentAt: new Date(), error: note } : { state: "failed", error: note ?? "" },
     select: { id: true },
   });
 }
@@ -219,7 +223,10 @@ export async function finishDelivery(id: string, ok: boolean, error?: string) {
 export type TDueSchedule = {
   id: string;
   botId: string;
+  /** The bot's owner: the library item is read as theirs. */
+  ownerAccountId: string;
   content: string;
+  mediaItemId: string | null;
   targets: unknown;
   sendAt: Date;
   loop: string;
@@ -234,9 +241,21 @@ export async function findDueSchedules(botIds: string[], now: Date): Promise<TDu
     where: { botId: { in: botIds }, enabled: true, nextRunAt: { lte: now } },
     orderBy: { nextRunAt: "asc" },
     take: 100,
-    select: { id: true, botId: true, content: true, targets: true, sendAt: true, loop: true, everyHours: true, utcOffsetMinutes: true, nextRunAt: true },
+    select: {
+      id: true,
+      botId: true,
+      content: true,
+      mediaItemId: true,
+      targets: true,
+      sendAt: true,
+      loop: true,
+      everyHours: true,
+      utcOffsetMinutes: true,
+      nextRunAt: true,
+      bot: { select: { ownerAccountId: true } },
+    },
   });
-  return rows as TDueSchedule[];
+  return rows.map(({ bot, ...s }) => ({ ...s, ownerAccountId: bot.ownerAccountId, nextRunAt: s.nextRunAt! }));
 }
 
 /**
@@ -258,6 +277,7 @@ export async function claimOccurrence(s: TDueSchedule, next: Date | null, owner:
           occurrenceKey: `s:${s.id}:${s.nextRunAt.toISOString()}:${target.kind}:${target.id}`,
           target,
           content: s.content,
+          mediaItemId: s.mediaItemId,
           dueAt: s.nextRunAt,
           sentBy: owner,
         },

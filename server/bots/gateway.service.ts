@@ -23,3 +23,4 @@ export {
   type TGatewayBot,
 } from "./gateway.repository";
 export { insertEvent } from "./bots.repository";
+export { loadScheduleMedia } from "./schedule-media";

@@ -20,6 +20,8 @@ const ORDERABLE: readonly TFigureState[] = ["ready", "train_failed"];
  */
 export async function orderFigureTraining(account: TFigureActor, { id }: TFigureIdInput): Promise<{ figure: TFigureView; holdMicro: number }> {
   const row = await findOwnFigure(account, id);
+  // A bought figure is what its seller made it: its avatar (if any) came with it.
+  if (row.purchasedFromId) throw new AppError("figure_purchased_refused");
   if (!ORDERABLE.includes(row.state) || row.kind === "trained") throw stateRefused(row.kind === "trained" ? "trained" : row.state);
   const durationMs = readFigureCheck(row.check).figure?.facts.durationMs ?? null;
   if (durationMs === null || durationMs < TRAINING_MIN_MS) throw new AppError("figure_footage_too_short");

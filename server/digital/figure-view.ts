@@ -1,5 +1,5 @@
 // A figure's row as the pages see it: URLs for its files (never keys), its key settings, what the
-// check found, and where its avatar training stands.
+// check found, where its avatar training stands, and whether it was bought or is offered for sale.
 import { toPublicFileUrl } from "../uploads/uploads.service";
 import { TRAINING_MIN_MS, type TKeySettings } from "./digital.schema";
 import { readFigureCheck, type TFigureView } from "./figures.schema";
@@ -15,7 +15,7 @@ export const keyOf = (row: Pick<TFigureRow, "keyColor" | "keySimilarity" | "keyB
 });
 
 /** The loop and still keep their keys when made again: the time they were made tells the browser to fetch them anew. */
-function versionedUrl(key: string | null, preparedAt: string | null) {
+export function versionedUrl(key: string | null, preparedAt: string | null) {
   if (!key) return null;
   return preparedAt ? `${toPublicFileUrl(key)}?v=${Date.parse(preparedAt)}` : toPublicFileUrl(key);
 }
@@ -28,7 +28,7 @@ function trainingOf(row: TFigureRow, orderedAt: Date | null, durationMs: number 
     orderedAt: row.trainingJobId && orderedAt ? orderedAt.toISOString() : null,
     provider: row.provider,
     errorCode: row.state === "train_failed" ? row.errorCode : null,
-    canOrder: (row.state === "ready" || row.state === "train_failed") && row.kind !== "trained" && !tooShort,
+    canOrder: (row.state === "ready" || row.state === "train_failed") && row.kind !== "trained" && !tooShort && !row.purchasedFromId,
     tooShort,
   };
 }
@@ -43,13 +43,16 @@ export function toFigureView(row: TFigureRow, orderedAt: Date | null = null): TF
     orientation: row.orientation === "horizontal" ? "horizontal" : "vertical",
     posterUrl: versionedUrl(row.posterFileKey, check.preparedAt),
     loopUrl: versionedUrl(row.loopFileKey, check.preparedAt),
-    sourceUrl: toPublicFileUrl(row.sourceFileKey),
+    // A bought figure's filming video is its seller's original: the buyer gets its loop and still only.
+    sourceUrl: row.purchasedFromId ? null : toPublicFileUrl(row.sourceFileKey),
     greetingUrl: row.greetingFileKey ? toPublicFileUrl(row.greetingFileKey) : null,
     key: keyOf(row),
     stage: check.stage,
     check: { figure: check.figure, greeting: check.greeting },
     errorCode: row.state === "check_failed" ? row.errorCode : null,
     training: trainingOf(row, orderedAt, check.figure?.facts.durationMs ?? null),
+    purchased: row.purchasedFromId !== null,
+    salePriceMicro: row.salePriceMicro === null ? null : Number(row.salePriceMicro),
     createdAt: row.createdAt.toISOString(),
   };
 }

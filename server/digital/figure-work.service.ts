@@ -4,12 +4,14 @@
 // orientation, and goes on to "digital.figure-prepare": the loop clip and the keyed still made with
 // the figure's key. Keying again runs the second step alone; the figure stays usable meanwhile.
 // Both steps read the row when they run, so a step run twice (a retried job) writes the same again.
+// A bought figure shares its seller's files: preparing it writes its own loop and still under its
+// owner's keys and never over the seller's (figure-files.ts).
 import type { Job } from "bullmq";
 import { enqueueJob, type TJobPayload } from "../jobs/jobs";
 import { logger } from "../lib/logger";
 import { getFileWork } from "../media/file-work";
-import { deleteFiles } from "../uploads/uploads.service";
 import { DEFAULT_KEY, judgeFilming, type TFilmingFacts, type TKeySettings } from "./digital.schema";
+import { chooseOutputKeys, releaseFigureFiles } from "./figure-files";
 import { keyOf, USABLE_STATES } from "./figure-view";
 import { readFigureCheck, type TFigureCheck } from "./figures.schema";
 import * as repo from "./figures.repository";
@@ -89,14 +91,14 @@ export async function handleFigurePrepare({ figureId }: TJobPayload<"digital.fig
   const key = keyOf(figure);
   let made: { loop: string; poster: string };
   try {
-    made = await getFileWork().prepareFigure(figure.sourceFileKey, key);
+    made = await getFileWork().prepareFigure(figure.sourceFileKey, key, await chooseOutputKeys(figure));
   } catch (err) {
     return prepareFailed(figureId, err);
   }
   const now = await repo.findFigureForWork(figureId);
   if (!now) {
     // Removed while its files were made: they go too.
-    await deleteFiles([made.loop, made.poster]);
+    await releaseFigureFiles([made.loop, made.poster]);
     return "gone";
   }
   // A key saved meanwhile queued another job, which makes the still the creator chose last.
@@ -108,5 +110,7 @@ export async function handleFigurePrepare({ figureId }: TJobPayload<"digital.fig
     loopFileKey: made.loop,
     posterFileKey: made.poster,
   });
+  // Written under fresh keys: the ones it used before are released (a seller's stay while anyone uses them).
+  if (moved) await releaseFigureFiles([now.loopFileKey, now.posterFileKey].filter((k) => k !== made.loop && k !== made.poster));
   return moved ? "done" : "gone";
 }

@@ -25,6 +25,8 @@ const FIGURE = {
   trainingJobId: true,
   provider: true,
   providerAvatarId: true,
+  purchasedFromId: true,
+  salePriceMicro: true,
   errorCode: true,
   createdAt: true,
 } as const;
@@ -115,4 +117,22 @@ export function findFigureByTrainingJob(jobId: string, tx: TDbOrTx = getDb()) {
 export async function markFigureDeleted(ownerAccountId: string, id: string, from: readonly TFigureState[], now: Date, tx: TDbOrTx = getDb()) {
   const { count } = await tx.digitalFigure.updateMany({ where: { id, ownerAccountId, state: { in: [...from] }, ...LIVE }, data: { deletedAt: now } });
   return count === 1;
+}
+
+/**
+ * Which of `keys` a live figure other than `exceptId` still names as one of its files: a bought
+ * figure shares its seller's files, so a file goes only when no figure uses it any more.
+ */
+export async function findFileKeysInUse(keys: string[], exceptId: string | null, tx: TDbOrTx = getDb()) {
+  if (!keys.length) return new Set<string>();
+  const rows = await tx.digitalFigure.findMany({
+    where: {
+      ...LIVE,
+      ...(exceptId ? { id: { not: exceptId } } : {}),
+      OR: [{ sourceFileKey: { in: keys } }, { greetingFileKey: { in: keys } }, { loopFileKey: { in: keys } }, { posterFileKey: { in: keys } }],
+    },
+    select: { sourceFileKey: true, greetingFileKey: true, loopFileKey: true, posterFileKey: true },
+  });
+  const used = new Set(rows.flatMap((r) => [r.sourceFileKey, r.greetingFileKey, r.loopFileKey, r.posterFileKey]));
+  return new Set(keys.filter((k) => used.has(k)));
 }

@@ -68,7 +68,8 @@ export const ZFigureView = z.object({
   posterUrl: z.string().nullable(),
   /** The clip to play and key: the prepared loop, or the filming video until then. */
   loopUrl: z.string().nullable(),
-  sourceUrl: z.string(),
+  /** The filming video; null for a bought figure (its seller's original). */
+  sourceUrl: z.string().nullable(),
   greetingUrl: z.string().nullable(),
   key: ZKeySettings,
   stage: z.enum(CHECK_STAGES),
@@ -76,6 +77,10 @@ export const ZFigureView = z.object({
   /** The errors namespace's key when the files could not be read or prepared. */
   errorCode: z.string().nullable(),
   training: ZFigureTraining,
+  /** Bought from another creator (a copy using the seller's prepared files): never for sale, never trained. */
+  purchased: z.boolean(),
+  /** Offered to other creators at this price (micro-Z); null when not for sale. */
+  salePriceMicro: z.number().nullable(),
   createdAt: z.string(),
 });
 export type TFigureView = z.infer<typeof ZFigureView>;

@@ -5,14 +5,16 @@
 //   starts `checking`, and the worker measures and prepares it (figure-work.service.ts).
 // - Another account's figure is not found, on every verb.
 // - Keying again keeps the figure usable: only its keyed still is made anew.
-// - Removing keeps the row (deletedAt) and removes every file; a figure whose paid training runs is
-//   kept until the provider answers.
+// - Removing keeps the row (deletedAt) and removes every file no other figure uses (a bought figure
+//   shares its seller's files: figure-files.ts); a figure whose paid training runs is kept until the
+//   provider answers.
 import type { TSessionAccount } from "../accounts/accounts.schema";
 import { AppError, isAppError } from "../errors/app-error";
 import { logger } from "../lib/logger";
 import type { TUploadedFile } from "../uploads/multipart";
 import { acceptVideo, deleteFiles, storeFile, type TAcceptedVideo } from "../uploads/uploads.service";
 import { FIGURE_NAME_MAX, FILMING_LIMITS, type TFilmingPurpose } from "./digital.schema";
+import { releaseFigureFiles } from "./figure-files";
 import { requestFigureMeasure, requestFigurePrepare } from "./figure-work.service";
 import { keyOf, toFigureView, USABLE_STATES } from "./figure-view";
 import * as repo from "./figures.repository";
@@ -141,6 +143,6 @@ export async function removeFigure(account: TFigureActor, { id }: TFigureIdInput
   if (row.state === "training") throw stateRefused(row.state);
   // A training ordered meanwhile keeps the figure (the state guard sees it); a racing removal took it first.
   if (!(await repo.markFigureDeleted(account.id, id, removable, now))) throw stateRefused((await findOwnFigure(account, id)).state);
-  await deleteFiles([row.sourceFileKey, row.greetingFileKey, row.loopFileKey, row.posterFileKey].filter((k): k is string => Boolean(k)));
+  await releaseFigureFiles([row.sourceFileKey, row.greetingFileKey, row.loopFileKey, row.posterFileKey]);
   return { id };
 }

@@ -39,7 +39,7 @@ export function estimateSpeechMs(text: string) {
 }
 
 /** A trained figure's avatar, when it has one. */
-export function avatarOf(figure: repo.TVideoFigureRow | null): TAvatarRef | null {
+export function avatarOf(figure: Pick<repo.TVideoFigureRow, "kind" | "provider" | "providerAvatarId"> | null): TAvatarRef | null {
   return figure?.kind === "trained" && figure.provider && figure.providerAvatarId ? { provider: figure.provider, avatarId: figure.providerAvatarId } : null;
 }
 
@@ -52,8 +52,8 @@ export async function canLipsync(accountId: string, avatar: TAvatarRef) {
   return false;
 }
 
-/** The voice a video speaks in; null when its own voice is not mine or not ready. */
-async function voiceChoice(accountId: string, voice: string): Promise<TSpeakerChoice | null> {
+/** The voice a video or an app's figure speaks in; null when its own voice is not mine or not ready. */
+export async function chooseVoice(accountId: string, voice: string): Promise<TSpeakerChoice | null> {
   const ownId = ownVoiceIdOf(voice);
   if (ownId === null) return { speaker: voice, ownVoice: null };
   const own = await repo.findVoice(accountId, ownId);
@@ -75,7 +75,7 @@ export async function planRender(accountId: string, video: Pick<repo.TVideoRow, 
   const chars = countSpeechChars(script);
   if (!chars) problems.push("no_script");
   if (script.length > SCRIPT_MAX) problems.push("script_too_long");
-  const choice = await voiceChoice(accountId, video.voice);
+  const choice = await chooseVoice(accountId, video.voice);
   if (!choice) problems.push("voice_not_ready");
   const voice = choice ?? { speaker: "", ownVoice: null };
   const routes = await listVoiceRoutes(accountId, voice.ownVoice);

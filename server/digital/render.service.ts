@@ -21,6 +21,7 @@ import { onMediaJobEnded, type TEndedJob } from "../media/job-finish-hooks";
 import { speakBilled } from "../media/speech.service";
 import { avatarOf, planRender, refusalFor } from "./render-plan";
 import { composeVideo } from "./render-composite";
+import { lipsyncVideoFor } from "./lipsync-clip";
 import * as repo from "./videos.repository";
 import type { TRenderStep } from "./videos.schema";
 
@@ -118,9 +119,11 @@ async function submitLipsync(row: TRunningRow, audio: TSpokenAudio | null) {
   const figure = row.figureId ? await repo.findFigure(row.ownerAccountId, row.figureId) : null;
   if (!figure?.loopFileKey) throw new AppError("digital_figure_not_ready");
   const spoken = audio ?? (await speechOf(row));
+  const clip = await lipsyncVideoFor({ loopFileKey: figure.loopFileKey, check: figure.check }, spoken.durationMs);
   const { jobId } = await submitLipsyncJob({
     ownerAccountId: row.ownerAccountId,
-    videoKey: figure.loopFileKey,
+    videoKey: clip.key,
+    videoDurationMs: clip.durationMs,
     audioKey: spoken.key,
     audioDurationMs: spoken.durationMs,
     avatar: avatarOf(figure),

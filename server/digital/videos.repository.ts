@@ -71,7 +71,13 @@ export async function markVideoDeleted(ownerAccountId: string, id: string, now: 
  * Starts a render of a live video that is not rendering: queued at its first step, with the id its
  * speech job will take. False when it is gone or a render of it still runs.
  */
-export async function startRender(ownerAccountId: string, id: string, speechJobId: string, now: Date, tx: TDbOrTx = getDb()) {
+/** The fields a render is made of: frozen on the row when it starts. */
+const RENDER_INPUTS = ["orientation", "figureId", "placement", "backgroundItemId", "backgroundColor", "voice", "script"] as const;
+export type TRenderInputs = Pick<TVideoRow, (typeof RENDER_INPUTS)[number]>;
+
+export const renderInputsOf = (row: TRenderInputs): TRenderInputs => Object.fromEntries(RENDER_INPUTS.map((k) => [k, row[k]])) as unknown as TRenderInputs;
+
+export async function startRender(ownerAccountId: string, id: string, speechJobId: string, inputs: TRenderInputs, now: Date, tx: TDbOrTx = getDb()) {
   const { count } = await tx.digitalVideo.updateMany({
     where: { id, ownerAccountId, ...LIVE, OR: [{ renderState: null }, { renderState: { notIn: RUNNING_STATES } }] },
     data: {
@@ -83,14 +89,22 @@ export async function startRender(ownerAccountId: string, id: string, speechJobI
       errorCode: null,
       errorDetail: null,
       renderStartedAt: now,
+      renderInputs: renderInputsOf(inputs) as Prisma.InputJsonValue,
     },
   });
   return count === 1;
 }
 
-/** A video's row for the render's steps, whoever owns it (deleted ones too: the step then stops). */
-export function findVideoForRender(id: string, tx: TDbOrTx = getDb()) {
-  return tx.digitalVideo.findUnique({ where: { id }, select: { ...VIDEO, deletedAt: true } });
+/**
+ * A video's row for the render's steps, whoever owns it (deleted ones too: the step then stops),
+ * as the render was started: the inputs frozen then stand in for the fields edited since.
+ */
+export async function findVideoForRender(id: string, tx: TDbOrTx = getDb()) {
+  const row = await tx.digitalVideo.findUnique({ where: { id }, select: { ...VIDEO, deletedAt: true, renderInputs: true } });
+  if (!row) return null;
+  const { renderInputs, ...rest } = row;
+  const frozen = renderInputs && typeof renderInputs === "object" && !Array.isArray(renderInputs) ? (renderInputs as Partial<TRenderInputs>) : {};
+  return { ...rest, ...frozen };
 }
 
 export type TRenderMove = {
@@ -139,6 +153,7 @@ const FIGURE = {
   kind: true,
   state: true,
   orientation: true,
+  check: true,
   sourceFileKey: true,
   loopFileKey: true,
   posterFileKey: true,

@@ -136,7 +136,7 @@ export async function renderVideo(actor: TVideoActor, input: TVideoIdInput): Pro
   if (available < needed) throw new AppError("balance_insufficient", { data: { needed, available } });
   // The speech job's id names this render: every later move of the row checks it.
   const speechJobId = `mj${randomToken(16)}`;
-  if (!(await repo.startRender(actor.id, row.id, speechJobId, new Date()))) throw new AppError("repeat_action");
+  if (!(await repo.startRender(actor.id, row.id, speechJobId, row, new Date()))) throw new AppError("repeat_action");
   try {
     await enqueueRender({ id: row.id, speechJobId }, "speech");
   } catch (err) {

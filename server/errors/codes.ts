@@ -173,6 +173,12 @@ export const ERROR_CODES = {
   figure_state_refused: { status: 421601, http: 409 },
   figure_footage_too_short: { status: 421602, http: 422 },
   figure_processing_failed: { status: 421603, http: 422 },
+  // Figures for sale: one that is not (or no longer) offered reads as not found; one's own figure;
+  // a price that changed since the buyer saw it; a bought figure is neither sold again nor trained.
+  figure_not_for_sale: { status: 421604, http: 404 },
+  figure_own: { status: 421605, http: 409 },
+  figure_price_changed: { status: 421606, http: 409 },
+  figure_purchased_refused: { status: 421607, http: 409 },
   // Digital-human videos: a render needs a keyed figure of the owner's, a script of 1 to SCRIPT_MAX
   // characters and a voice that can speak; a render that failed on our side (the composite).
   digital_figure_not_ready: { status: 421801, http: 422 },

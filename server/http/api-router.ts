@@ -19,6 +19,7 @@ import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../turns/chat.http";
 import { createAppChatRouter } from "../apps/app-chat.http";
+import { createAppStageRouter } from "../apps/digital-stage.http";
 import { createAppVoiceRouter } from "../apps/app-voice.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
 import { createOwnChannelsRouter } from "../models/own-channels.http";
@@ -63,6 +64,7 @@ export function createApiRouter() {
   router.use(createModelsRouter({ probeMediaChannel }));
   router.use(createChatRouter());
   router.use(createAppChatRouter());
+  router.use(createAppStageRouter());
   router.use(createAppVoiceRouter());
   router.use(createDatabaseSetsRouter());
   router.use(createOwnChannelsRouter({ probeMediaChannel }));

@@ -37,6 +37,10 @@ export const JOBS = {
     queue: "digital-render",
     payload: z.object({ videoId: z.string(), step: z.enum(["speech", "lipsync", "composite"]), retry: z.number().int().optional() }),
   },
+  /** A digital-human app reply's lip-synced clip: the speech measured, the lip-sync submitted (server/apps/digital-clips.service.ts). */
+  "digital.app-clip": { queue: "digital-clips", payload: z.object({ appId: z.string(), messageId: z.string() }) },
+  /** Digital-human instances: idle and closed ones stopped, the next hour of busy ones charged (server/digital/instance-billing.ts). */
+  "digital.instances-sweep": { queue: "digital-instances", payload: z.object({}) },
 } as const;
 
 /** Queues the bot gateway processes consume (the worker process leaves them alone). */

@@ -10,7 +10,7 @@
 // and once a training is done, `result` (the provider's ids: {avatarId} or {voiceId}, with the
 // provider and the model key), which the hooks read as TEndedJob.result.
 import crypto from "node:crypto";
-import { withTransaction } from "../db/transaction";
+import { isUniqueViolation, withTransaction } from "../db/transaction";
 import { AVATAR_TRAINING_PRICE_MICRO, priceLipsync } from "./media-pricing";
 import { AppError } from "../errors/app-error";
 import * as models from "../models/models.repository";
@@ -39,6 +39,10 @@ export type TSubmitLipsyncInput = {
   /** For a render, the DigitalVideo's id (kept as params.videoId too). */
   originRef?: string | null;
   appId?: string | null;
+  /** The caller's own id for the job (an app reply's clip): submitted twice, it is made and held once. */
+  jobId?: string;
+  /** The digital-human app instance the clip is made for (kept as params.instanceId): its files go with it. */
+  instanceId?: string;
 };
 
 export type TSubmitAvatarTrainingInput = { ownerAccountId: string; figureId: string; footageKey: string; name: string };
@@ -61,6 +65,7 @@ export async function submitLipsyncJob(input: TSubmitLipsyncInput): Promise<TSub
     avatar: input.avatar ?? null,
     payer,
     ...(input.origin === "digital_video" && input.originRef ? { videoId: input.originRef } : {}),
+    ...(input.instanceId ? { instanceId: input.instanceId } : {}),
   };
   return createDigitalJob({
     kind: "lipsync",
@@ -70,6 +75,7 @@ export async function submitLipsyncJob(input: TSubmitLipsyncInput): Promise<TSub
     priceMicro: priceLipsync(input.audioDurationMs),
     params,
     origin: { origin: input.origin, originRef: input.originRef ?? null, appId: input.appId ?? null },
+    id: input.jobId,
   });
 }
 
@@ -147,12 +153,25 @@ type TNewDigitalJob = {
   priceMicro: number;
   params: Record<string, unknown>;
   origin: { origin: string; originRef: string | null; appId: string | null };
+  id?: string;
 };
 
 /** The job row and its hold in one transaction: a payer who cannot pay gets balance_insufficient and nothing is written. */
 async function createDigitalJob(j: TNewDigitalJob): Promise<TSubmittedDigitalJob> {
   const now = new Date();
-  const id = `mj${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`;
+  const id = j.id ?? `mj${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`;
+  try {
+    await insertHeldJob(j, id, now);
+  } catch (err) {
+    // The caller's id arrived twice: the first made the job and its hold.
+    if (j.id && isUniqueViolation(err)) return { jobId: id, holdMicro: j.priceMicro };
+    throw err;
+  }
+  await enqueueDispatch();
+  return { jobId: id, holdMicro: j.priceMicro };
+}
+
+async function insertHeldJob(j: TNewDigitalJob, id: string, now: Date) {
   await withTransaction(async (tx) => {
     if ((await repo.countUnfinishedJobs(j.ownerAccountId, tx)) >= UNFINISHED_JOBS_MAX)
       throw new AppError("media_queue_full", { params: { max: UNFINISHED_JOBS_MAX }, data: { max: UNFINISHED_JOBS_MAX } });
@@ -178,6 +197,4 @@ async function createDigitalJob(j: TNewDigitalJob): Promise<TSubmittedDigitalJob
       tx,
     );
   });
-  await enqueueDispatch();
-  return { jobId: id, holdMicro: j.priceMicro };
 }

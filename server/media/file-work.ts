@@ -43,6 +43,8 @@ export type TCompositeSpec = {
   audioKey: string | null;
 };
 export type TCompositeWork = { key: string; durationMs: number; width: number; height: number };
+/** A stretch of a clip to cut, and where to keep it. */
+export type TExcerptSpec = { startMs: number; durationMs: number; outputKey: string };
 
 export type TFileWork = {
   /** `<base>.web.webp` (at most 1600 px a side) and `<base>.thumb.webp` (400 px), upright, no metadata. */
@@ -55,12 +57,14 @@ export type TFileWork = {
   normaliseIcon(key: string): Promise<TIconWork>;
   /** Measures a filming video: probe, sampled frames' green border and key colour, a face. */
   measureFilming(key: string): Promise<TFilmingFacts>;
-  /** The figure's loop clip and keyed still, beside the original. */
-  prepareFigure(key: string, settings: TKeySettings): Promise<TFigureWork>;
+  /** The figure's loop clip and keyed still: at `into`'s keys, or beside the original without it. */
+  prepareFigure(key: string, settings: TKeySettings, into?: { loop: string; poster: string }): Promise<TFigureWork>;
   /** Measures a voice recording: decoded duration, integrated loudness, true peak; all null for a file with no sound. */
   measureVoice(key: string): Promise<TVoiceFacts>;
   /** Renders a composite (scale first, then colorkey, then overlay) and writes it at spec.outputKey. */
   composite(spec: TCompositeSpec): Promise<TCompositeWork>;
+  /** Cuts `durationMs` of the clip from `startMs` (re-encoded, exact) and writes it at spec.outputKey. */
+  excerptClip(key: string, spec: TExcerptSpec): Promise<{ key: string; durationMs: number }>;
 };
 
 /** What a library item's `meta` holds once derived: the file's facts and its derivatives' keys. */

@@ -11,6 +11,7 @@ import { voicesRouter } from "../media/voices.router";
 import { figuresRouter } from "../digital/figures.router";
 import { digitalVoicesRouter } from "../digital/voices.router";
 import { digitalVideosRouter } from "../digital/videos.router";
+import { instancesRouter } from "../digital/instances.router";
 import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
 import { router } from "./trpc";
@@ -25,6 +26,7 @@ export const appRouter = router({
   digitalFigures: figuresRouter,
   digitalVoices: digitalVoicesRouter,
   digitalVideos: digitalVideosRouter,
+  digitalInstances: instancesRouter,
   market: marketRouter,
   trainingSets: trainingSetsRouter,
   appData: appDataRouter,

@@ -327,4 +327,104 @@ describe("the digital-human editor", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+  it("a digital-human app on a phone: the figure greets, stands keyed over the scene, and speaks its answer over its idle loop", async () => {
+    // A voice model on a loopback OpenAI whose speech is real audio; taken away again afterwards.
+    const fake = await startFakeOpenai();
+    fake.setSpeechAudio(makeWav(2));
+    const uid = crypto.randomBytes(4).toString("hex");
+    const model = await admin("POST", "/v1/admin/models", { key: `e2e-dh-app-tts-${uid}`, display_name: "E2E数字人配音", kind: "voice" });
+    const channel = await admin("POST", "/v1/admin/channels", {
+      name: `dh app voice ${uid}`,
+      type: "openai",
+      base_url: fake.base,
+      key: `sk-dh-app-${uid}`,
+      models: [`e2e-dh-app-tts-${uid}`],
+      weight: 1,
+    });
+    try {
+      const apps = await import("../helpers/apps");
+      const owner = await apps.makeAppOwner();
+      const setup = await contextFor((await startSession(owner.id)).token, false);
+      const setupPage = await setup.newPage();
+      await setupPage.goto("/multimedia");
+      const figureId = await seedFigure(setupPage, owner.id, "Ada at the desk", { clip: true });
+      const greeting = await storeFile(setupPage, "hello.mp4", "video/mp4", await greenLoopMp4());
+      await sql("UPDATE digital_figure SET greeting_file_key = $2 WHERE id = $1", [figureId, greeting]);
+      await setup.close();
+      const { appId } = await apps.createTestApp({
+        owner,
+        input: {
+          type: "digital_human",
+          name: `Ada ${uid}`,
+          welcome_messages: ["Hi, I am Ada."],
+          settings: { figure_id: figureId, voice_id: "nova", orientation: "vertical", placement: { x: 0.5, y: 0.6, scale: 0.9 }, background_color: "#1e3a8a" },
+        } as never,
+      });
+
+      // A visitor on a phone: the greeting plays (muted until a tap, as phones allow), then the idle loop.
+      const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL });
+      await phone.addCookies([{ name: "lang", value: "en", url: baseURL }]);
+      const page = await phone.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`/mobi/dialogue?app=${appId}`);
+      const stage = page.getByTestId("h5-stage");
+      await stage.waitFor();
+      expect(await stage.getAttribute("data-mode")).toBe("greeting");
+      await page.getByTestId("h5-stage-unmute").tap();
+      await expect.poll(() => stage.getAttribute("data-mode"), { timeout: 20_000 }).toBe("idle");
+      await expect
+        .poll(async () => (await sql("SELECT count(*)::int AS n FROM digital_instance WHERE app_id = $1 AND state = 'running'", [appId]))[0].n)
+        .toBe(1);
+
+      // The figure is keyed in the page: its green is gone, the person stays, and it stands where the scene says.
+      const keyed = async () =>
+        page.evaluate(() => {
+          const c = document.querySelector<HTMLCanvasElement>("[data-testid=h5-stage] canvas");
+          if (!c || !c.width) return null;
+          const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+          let clear = 0;
+          let solid = 0;
+          for (let i = 3; i < data.length; i += 4) {
+            if (data[i] === 0) clear++;
+            else if (data[i] === 255) solid++;
+          }
+          return { clear: clear / (data.length / 4), solid: solid / (data.length / 4) };
+        });
+      await expect.poll(async () => (await keyed())?.clear ?? 0, { timeout: 15_000 }).toBeGreaterThan(0.5);
+      expect((await keyed())!.solid).toBeGreaterThan(0.1);
+      const shown = (await stage.locator("canvas").boundingBox())!;
+      expect(shown.x + shown.width / 2).toBeCloseTo(375 / 2, -1);
+      await noSidewaysScroll(page);
+      await shot(page, "dh-app-phone-idle");
+
+      // A question: answered in text, and the figure speaks it.
+      await page.getByTestId("h5-text").fill("Who are you?");
+      await page.getByTestId("h5-send").tap();
+      const answer = page.locator("[data-testid=h5-answer]").last();
+      await expect.poll(() => answer.getAttribute("data-status"), { timeout: 30_000 }).toBe("done");
+      await expect.poll(() => stage.getAttribute("data-speaking"), { timeout: 20_000 }).toBe("true");
+      await shot(page, "dh-app-phone-speaking");
+      const [spoken] = await sql(
+        "SELECT count(*)::int AS n FROM digital_instance_file f JOIN digital_instance i ON i.id = f.instance_id WHERE i.app_id = $1 AND f.kind = 'speech'",
+        [appId],
+      );
+      expect(spoken.n).toBe(1);
+      await noSidewaysScroll(page);
+
+      // On a desktop the upright scene stands in the middle, the chat over it.
+      const desk = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL });
+      const deskPage = await desk.newPage();
+      await deskPage.goto(`/mobi/dialogue?app=${appId}`);
+      await deskPage.getByTestId("h5-stage").waitFor();
+      await shot(deskPage, "dh-app-desktop");
+      await desk.close();
+      await phone.close();
+      expect(errors).toEqual([]);
+    } finally {
+      await admin("DELETE", `/v1/admin/channels/${channel.id}`).catch(() => undefined);
+      await admin("DELETE", `/v1/admin/models/${model.id}`).catch(() => undefined);
+      await fake.close();
+    }
+  }, 120_000);
 });

@@ -228,6 +228,26 @@ describe("a render on the idle loop (a figure that is not trained)", () => {
     expect((await caller.digitalVideos.progress({ ids: [videoId] })).items).toEqual([expect.objectContaining({ id: videoId, state: "done", progress: 100 })]);
   }, 120_000);
 
+  it("renders what it was started with: edits made while it runs wait for the next render", async () => {
+    const started = "This is what was quoted and started.";
+    await caller.digitalVideos.update({ id: videoId, voice: "nova", script: started, orientation: "vertical", backgroundColor: "#000000" });
+    await caller.digitalVideos.render({ id: videoId });
+    // The editor saves as the creator types, render or not.
+    await caller.digitalVideos.update({
+      id: videoId,
+      voice: "alloy",
+      script: "Typed while it rendered.",
+      orientation: "horizontal",
+      backgroundColor: "#ffffff",
+    });
+    await runQueuedRenders();
+    const done = await caller.digitalVideos.get({ id: videoId });
+    expect(done).toMatchObject({ state: "done", script: "Typed while it rendered.", orientation: "horizontal" });
+    expect(speech.spoken.at(-1)).toMatchObject({ voice: "nova", input: started });
+    const probe = await probeMedia(fileOf(done.output!.url));
+    expect([probe.video?.width, probe.video?.height]).toEqual([720, 1280]);
+  }, 120_000);
+
   it("speaks in a voice of the owner's own, by its provider's id on its own model", async () => {
     const voice = await getDb().digitalVoice.create({
       data: {
@@ -420,6 +440,25 @@ describe("a render with lip-sync (a trained figure, Kling)", () => {
     const probe = await probeMedia(fileOf(done.output!.url));
     expect([probe.video?.codec, probe.audio?.codec, probe.video?.width, probe.video?.height]).toEqual(["h264", "aac", 720, 1280]);
     expect(Math.abs(probe.durationMs! - SPEECH_SECONDS * 1000)).toBeLessThanOrEqual(300);
+  }, 120_000);
+
+  it("gives Kling an excerpt of a long figure's loop just longer than the speech, cut once and kept", async () => {
+    const figure = await makeFigure(user.id, { trained: true });
+    // A figure filmed for a minute: more than Kling's 10 seconds.
+    const facts = { durationMs: 60_000, width: 720, height: 1280, fps: 25, hasAudio: false, faceFound: true, greenShare: 0.9, keyColor: "#00ff00" };
+    const filmed = { stage: "done", preparedAt: null, greeting: null, figure: { problems: [], facts } };
+    await getDb().digitalFigure.update({ where: { id: figure.id }, data: { check: filmed as never } });
+    const excerptKey = prepared.loop.replace(/\.mp4$/, ".sync3700.mp4");
+    for (let round = 0; round < 2; round++) {
+      const video = await makeVideo(caller, { figureId: figure.id, voice: "alloy", script });
+      const sent = kling.requests.length;
+      await renderThroughLipsync(video.id);
+      expect((await caller.digitalVideos.get({ id: video.id })).state).toBe("done");
+      const asked = kling.requests.slice(sent).find((r) => r.method === "POST" && r.path === "/v1/videos/lip-sync")!.body.input;
+      expect(asked.video_url).toBe(`${server.base}/files/${excerptKey}`);
+    }
+    const probe = await probeMedia(fileOf(`/files/${excerptKey}`));
+    expect(Math.abs(probe.durationMs! - 3_700)).toBeLessThanOrEqual(100);
   }, 120_000);
 
   it("fails the render when the lip-sync fails, and releases the lip-sync's hold", async () => {

@@ -115,6 +115,9 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v2/app/stop": [refused((ids) => at("/api/v2/app/stop", { app_id: ids.app, message_id: ids.message }))],
   "GET /api/v2/app/entitlement": [refused((ids) => at(`/api/v2/app/entitlement?app_id=${ids.app}`))],
   "POST /api/v2/app/transcribe": [refused((ids) => ({ path: `/api/v2/app/transcribe?app_id=${ids.app}`, multipart: true }))],
+  // A digital human's stage and a reply's lip-synced clip: only for a digital-human app one may open, and one's own reply.
+  "POST /api/v2/app/digital/open": [refused((ids) => at("/api/v2/app/digital/open", { app_id: ids.app }))],
+  "POST /api/v2/app/digital/clip": [refused((ids) => at("/api/v2/app/digital/clip", { app_id: ids.app, message_id: ids.message }))],
   "POST /api/v2/app/speech": [refused((ids) => at(`/api/v2/app/speech?app_id=${ids.app}`, { app_id: ids.app, text: "hello" }))],
   "POST /api/v2/app/image": [refused((ids) => ({ path: `/api/v2/app/image?app_id=${ids.app}`, multipart: true }))],
 

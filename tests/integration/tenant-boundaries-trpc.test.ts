@@ -4,10 +4,14 @@
 // which field), never a 500. A procedure added later fails the coverage test until it has a case
 // here or an exemption with its reason.
 import { describe, expect, it } from "vitest";
+import { BOT_PACKAGE_YEAR_MICRO } from "../../server/bots/bot-package";
+import { ZBotCreate } from "../../server/bots/bots.schema";
+import { createBot } from "../../server/bots/bots.service";
 import { createVideo } from "../../server/digital/videos.service";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { appRouter } from "../../server/trpc/app-router";
 import { validAppInput } from "../helpers/apps";
+import { fundAccount } from "../helpers/money";
 import { findMarker, snapshotTenant, type TTenant } from "../helpers/tenant-fixture";
 import { callTrpc, useTenantHarness } from "../helpers/tenant-harness";
 
@@ -23,6 +27,14 @@ type TCase = { input: (ids: TIds, bob: TBob) => unknown | Promise<unknown>; bob:
 const today = new Date().toISOString().slice(0, 10);
 /** A video of Bob's own, to name Ada's things in. */
 const bobVideo = async (bob: TBob) => (await createVideo({ id: bob.id }, { name: "Bob video" })).id;
+/** A bot of Bob's own (its package paid with coins given for it), made once, to name Ada's things in. */
+let bobBotId: Promise<string> | null = null;
+const bobBot = (bob: TBob) =>
+  (bobBotId ??= (async () => {
+    await fundAccount(bob.id, BOT_PACKAGE_YEAR_MICRO);
+    const input = ZBotCreate.parse({ name: "Bob bot", agent_id: bob.liveAgentId, channel: "wechat" });
+    return (await createBot({ id: bob.id, roles: [], enterpriseId: null }, input)).bot_id;
+  })());
 const refused = (input: TCase["input"]): TCase => ({ input, bob: "refused" });
 const own = (input: TCase["input"] = () => undefined): TCase => ({ input, bob: "own" });
 const field = (input: TCase["input"], note: string): TCase => ({ input, bob: "field", note });
@@ -112,6 +124,10 @@ const CASES: Record<string, TCase[]> = {
   "digitalFigures.remove": [refused((ids) => ({ id: ids.figure }))],
   "digitalFigures.saveKey": [refused((ids) => ({ id: ids.figure, color: "#00ff00", similarity: 30, blend: 10 }))],
   "digitalFigures.orderTraining": [refused((ids) => ({ id: ids.figure }))],
+  // The shop: Bob's page of figures for sale (Ada's is not offered); Ada's figure is not his to price, nor for sale to him.
+  "digitalFigures.setSale": [refused((ids) => ({ id: ids.figure, priceMicro: 5_000_000 })), refused((ids) => ({ id: ids.figure, priceMicro: null }))],
+  "digitalFigures.shop": [own(() => ({ page: 1 }))],
+  "digitalFigures.buy": [refused((ids) => ({ id: ids.figure, priceMicro: 5_000_000 }))],
   // Digital-human videos: Ada's video is not found on every verb, and Bob's own video refuses Ada's voice and picture.
   "digitalVideos.list": [own()],
   "digitalVideos.get": [refused((ids) => ({ id: ids.digitalVideo }))],
@@ -126,6 +142,11 @@ const CASES: Record<string, TCase[]> = {
   "digitalVideos.render": [refused((ids) => ({ id: ids.digitalVideo }))],
   // Ada's ids are simply left out of Bob's answer.
   "digitalVideos.progress": [own((ids) => ({ ids: [ids.digitalVideo] }))],
+  // Digital-human instances are administered by platform administrators only.
+  "digitalInstances.list": [refused(() => ({ state: "all" }))],
+  "digitalInstances.remove": [refused((ids) => ({ id: ids.app }))],
+  "digitalInstances.hourPrice": [refused(() => undefined)],
+  "digitalInstances.setHourPrice": [refused(() => ({ priceMicro: 0 }))],
 
   "market.apps": [own(() => ({}))],
   "market.agents": [own(() => ({}))],
@@ -215,6 +236,15 @@ const CASES: Record<string, TCase[]> = {
       bot_id: ids.bot,
       schedule_id: ids.schedule,
       content: "x",
+      targets: [{ kind: "contact", id: "c1" }],
+      send_at: new Date(Date.now() + 86_400_000).toISOString(),
+      loop: "once",
+    })),
+    // Ada's library picture (a rendered video alike) in a schedule of Bob's own bot.
+    refused(async (ids, bob) => ({
+      bot_id: await bobBot(bob),
+      content: "",
+      media_item_id: ids.media,
       targets: [{ kind: "contact", id: "c1" }],
       send_at: new Date(Date.now() + 86_400_000).toISOString(),
       loop: "once",

@@ -1,14 +1,14 @@
 // The digital humans' file work on the file store: measuring filming videos and voice recordings,
 // a figure's loop and keyed still, and the composite. Each reads its files
-// into a temporary folder of its own and writes what it made beside the original (or where the
-// composite's spec says), all or none.
+// into a temporary folder of its own and writes what it made beside the original (or at the keys
+// its caller names: a composite's output, a bought figure's own loop and still), all or none.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { TKeySettings } from "../../server/media/file-facts.schema";
-import type { TCompositeSpec, TCompositeWork, TFigureWork } from "../../server/media/file-work";
+import type { TCompositeSpec, TCompositeWork, TExcerptSpec, TFigureWork } from "../../server/media/file-work";
 import { derivedFileKey } from "../../server/uploads/stored-file";
 import { canvasSize, fitPicture, renderComposite, type TCompositeInputs } from "./composite";
-import { makeFigureFiles } from "./figure-loop";
+import { cutExcerpt, makeFigureFiles } from "./figure-loop";
 import { measureFilmingFile, probeWithFrameRate } from "./filming";
 import { MediaToolError } from "./run-tool";
 import { copyStored, putAll, readPicture, withLocalCopy, withTempDir } from "./store-io";
@@ -18,17 +18,27 @@ export function measureFilming(key: string) {
   return withLocalCopy(key, measureFilmingFile);
 }
 
-export function prepareFigure(key: string, settings: TKeySettings): Promise<TFigureWork> {
+export function prepareFigure(key: string, settings: TKeySettings, into?: { loop: string; poster: string }): Promise<TFigureWork> {
   return withLocalCopy(key, async (input, dir) => {
     const { probe, fps } = await probeWithFrameRate(input);
     const made = await makeFigureFiles(input, dir, probe, fps, settings);
-    const loop = derivedFileKey(key, "loop", "mp4");
-    const poster = derivedFileKey(key, "keyed", "png");
+    const loop = into?.loop ?? derivedFileKey(key, "loop", "mp4");
+    const poster = into?.poster ?? derivedFileKey(key, "keyed", "png");
     await putAll([
       { key: loop, bytes: await fsp.readFile(made.loopFile), contentType: "video/mp4" },
       { key: poster, bytes: await fsp.readFile(made.stillFile), contentType: "image/png" },
     ]);
     return { loop, poster, width: made.width, height: made.height, durationMs: made.durationMs };
+  });
+}
+
+/** A short excerpt of a clip (a figure's loop cut to a lip-sync provider's length), at the key its caller names. */
+export function excerptClip(key: string, cut: TExcerptSpec): Promise<{ key: string; durationMs: number }> {
+  return withLocalCopy(key, async (input, dir) => {
+    const output = path.join(dir, "excerpt.mp4");
+    const durationMs = await cutExcerpt(input, output, cut.startMs, cut.durationMs);
+    await putAll([{ key: cut.outputKey, bytes: await fsp.readFile(output), contentType: "video/mp4" }]);
+    return { key: cut.outputKey, durationMs };
   });
 }
 

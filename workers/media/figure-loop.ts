@@ -40,3 +40,19 @@ export async function makeFigureFiles(input: string, dir: string, probe: TProbe,
   await renderKeyedFrame(loopFile, stillFile, { second: stillSecond(loop.durationMs), maxSide: LOOP_MAX_SIDE, settings });
   return { loopFile, stillFile, ...shownSize(loop.video), durationMs: loop.durationMs };
 }
+
+const EXCERPT_TIMEOUT_MS = 2 * 60_000;
+
+/** Writes `output`: `durationMs` of `input` from `startMs`, cut exactly (re-encoded), H.264 with its sound as AAC. */
+export async function cutExcerpt(input: string, output: string, startMs: number, durationMs: number) {
+  const video = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"];
+  const args = ["-hide_banner", "-nostdin", "-y", "-ss", (startMs / 1000).toFixed(3), "-i", input, "-t", (durationMs / 1000).toFixed(3)];
+  await runToolOrFail(
+    getFfmpegPaths().ffmpeg,
+    [...args, "-map", "0:v:0", "-map", "0:a:0?", ...video, "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4", output],
+    { timeoutMs: EXCERPT_TIMEOUT_MS, step: "cutting the figure's clip" },
+  );
+  const cut = await probeMedia(output).catch(() => null);
+  if (!cut?.video || !cut.durationMs) throw new MediaToolError("cutting the figure's clip failed: ffmpeg wrote no video");
+  return cut.durationMs;
+}

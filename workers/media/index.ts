@@ -7,7 +7,7 @@ import path from "node:path";
 import type { TFileWork } from "../../server/media/file-work";
 import { derivedFileKey } from "../../server/uploads/stored-file";
 import { normaliseAudio } from "./audio";
-import { composite, measureFilming, measureVoice, prepareFigure } from "./digital-work";
+import { composite, excerptClip, measureFilming, measureVoice, prepareFigure } from "./digital-work";
 import { getFfmpegPaths } from "./ffmpeg-path";
 import { normaliseIconBytes } from "./icons";
 import { makeImageDerivatives } from "./images";
@@ -72,5 +72,5 @@ async function normaliseIcon(key: string) {
  */
 export function createFileWork(): TFileWork {
   getFfmpegPaths();
-  return { deriveImage, deriveVideo, deriveAudio, normaliseIcon, measureFilming, prepareFigure, measureVoice, composite };
+  return { deriveImage, deriveVideo, deriveAudio, normaliseIcon, measureFilming, prepareFigure, measureVoice, composite, excerptClip };
 }

@@ -1,10 +1,13 @@
 // What the bot sent on its own ("what was sent"): scheduled messages and greetings, newest first,
-// each with its time, target, content and whether it went out (with the platform's error if not).
+// each with its time, target, content and whether it went out (with the platform's error if not,
+// or the note that its picture or video had been deleted from the library and the text went alone).
+import { PaperClipOutlined } from "@ant-design/icons";
 import { Button, Card, Empty, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { callTrpc, trpc } from "../../lib/trpc";
 import { LocalDate } from "../ui/local-date";
+import { DELIVERY_MEDIA_MISSING } from "../../../server/bots/bots.schema";
 import { TargetTag } from "./schedules-card";
 import type { TDeliveryView } from "./types";
 
@@ -41,12 +44,20 @@ export function DeliveriesCard({ botId, deliveries, onMore }: { botId: string; d
                   <Tag color={STATE_COLORS[d.state] ?? "default"}>{t(`deliveries.state.${d.state}`)}</Tag>
                   <Tag>{t(`deliveries.kind.${d.kind}`)}</Tag>
                   <TargetTag target={d.target} />
+                  {d.media_item_id && <Tag icon={<PaperClipOutlined />}>{t("deliveries.with_media")}</Tag>}
                 </div>
                 <div className="bots-list__content">{d.content}</div>
-                {d.state === "failed" && d.error && (
-                  <Typography.Text type="danger" className="bots-note" data-testid="delivery-error">
-                    {t("deliveries.error", { error: d.error })}
+                {d.error === DELIVERY_MEDIA_MISSING ? (
+                  <Typography.Text type={d.state === "failed" ? "danger" : "warning"} className="bots-note" data-testid="delivery-media-missing">
+                    {t("deliveries.media_missing")}
                   </Typography.Text>
+                ) : (
+                  d.state === "failed" &&
+                  d.error && (
+                    <Typography.Text type="danger" className="bots-note" data-testid="delivery-error">
+                      {t("deliveries.error", { error: d.error })}
+                    </Typography.Text>
+                  )
                 )}
               </div>
             </li>

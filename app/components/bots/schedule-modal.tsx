@@ -1,6 +1,7 @@
-// Add or edit a scheduled message (content, send time, targets, loop settings). Targets
-// come from the contacts and groups the bot has talked with, or are typed in by their platform id.
-// Times are entered in the browser's clock, which the server keeps for daily and weekly loops.
+// Add or edit a scheduled message (content, a picture or video from the library, send time,
+// targets, loop settings). Targets come from the contacts and groups the bot has talked with, or
+// are typed in by their platform id. Times are entered in the browser's clock, which the server
+// keeps for daily and weekly loops. The words may be left out when a picture or video goes.
 import { PlusOutlined } from "@ant-design/icons";
 import { App, Button, Form, Input, InputNumber, Modal, Radio, Select, Space, Switch, Typography } from "antd";
 import { useMemo, useState } from "react";
@@ -11,6 +12,7 @@ import { useMutation } from "../../lib/use-mutation";
 import { SCHEDULE_CONTENT_MAX, SCHEDULE_LOOPS, ZScheduleInput, type TScheduleInput, type TScheduleLoop } from "../../../server/bots/bots.schema";
 import { clearChangedErrors, setFieldIssues, type TFieldIssue } from "./form-errors";
 import { nextWholeHour, toLocalInput } from "./schedule-labels";
+import { ScheduleMediaField, type TScheduleMediaValue } from "./schedule-media-field";
 import type { TScheduleView, TTargetView } from "./types";
 
 type TTarget = { kind: "contact" | "group"; id: string; name: string };
@@ -44,6 +46,12 @@ export function ScheduleModal({
   });
   const [manualKind, setManualKind] = useState<"contact" | "group">("contact");
   const [manualId, setManualId] = useState("");
+  const [media, setMedia] = useState<TScheduleMediaValue | null>(schedule?.media ?? null);
+  const chooseMedia = (next: TScheduleMediaValue | null) => {
+    setMedia(next);
+    // Words are optional once a picture or video goes: the "say something" error no longer holds.
+    form.setFields([{ name: "content", errors: [] }]);
+  };
 
   const options = useMemo(() => [...known.entries()].map(([value, x]) => ({ value, label: `${t(`target.${x.kind}`)} · ${x.name || x.id}` })), [known, t]);
 
@@ -87,6 +95,7 @@ export function ScheduleModal({
       bot_id: botId,
       schedule_id: schedule?.id,
       content: v.content ?? "",
+      media_item_id: media?.id ?? null,
       targets: (v.targets ?? []).map((k) => known.get(k)).filter((x): x is TTarget => Boolean(x)),
       send_at: sendAt && !Number.isNaN(sendAt.getTime()) ? sendAt.toISOString() : "",
       loop: v.loop,
@@ -132,8 +141,11 @@ export function ScheduleModal({
         onValuesChange={(changed) => clearChangedErrors(form, changed)}
         data-testid="schedule-form"
       >
-        <Form.Item name="content" label={t("schedule.content")} required>
+        <Form.Item name="content" label={t("schedule.content")} required={!media}>
           <Input.TextArea rows={4} maxLength={SCHEDULE_CONTENT_MAX} showCount placeholder={t("schedule.content_placeholder")} data-testid="schedule-content" />
+        </Form.Item>
+        <Form.Item label={t("schedule.media")} extra={t("schedule.media_hint")}>
+          <ScheduleMediaField value={media} onChange={chooseMedia} />
         </Form.Item>
         <Form.Item name="targets" label={t("schedule.targets")} required extra={targets.length ? t("schedule.targets_hint") : t("schedule.targets_none")}>
           <Select

@@ -1,5 +1,5 @@
-// The bot's scheduled messages, soonest first: what each says, to whom, how it repeats and when it
-// goes out next ("what will be sent next"), with add, edit and delete.
+// The bot's scheduled messages, soonest first: what each says (and the picture or video it sends),
+// to whom, how it repeats and when it goes out next ("what will be sent next"), with add, edit and delete.
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { App, Button, Card, Empty, Space, Tag, Typography, type ButtonProps } from "antd";
 import { useState } from "react";
@@ -8,6 +8,7 @@ import { callTrpc, trpc } from "../../lib/trpc";
 import { useMutation } from "../../lib/use-mutation";
 import { LocalDate } from "../ui/local-date";
 import { loopLabel } from "./schedule-labels";
+import { ScheduleMediaThumb } from "./schedule-media-field";
 import { ScheduleModal } from "./schedule-modal";
 import type { TScheduleView, TTargetView } from "./types";
 
@@ -54,7 +55,7 @@ export function SchedulesCard({
   const remove = (s: TScheduleView) =>
     modal.confirm({
       title: t("schedule.delete_confirm"),
-      content: s.content.slice(0, 80),
+      content: (s.content || s.media?.name || "").slice(0, 80),
       okButtonProps: { danger: true, "data-testid": "schedule-delete-ok" } as ButtonProps,
       onOk: () => removeNow.run(s),
     });
@@ -80,9 +81,19 @@ export function SchedulesCard({
           {schedules.map((s) => (
             <li key={s.id} className="bots-list__item" data-testid="schedule-row" data-schedule-id={s.id} data-loop={s.loop}>
               <div className="bots-list__main">
-                <div className="bots-list__content" data-testid="schedule-content-text">
-                  {s.content}
-                </div>
+                {s.content && (
+                  <div className="bots-list__content" data-testid="schedule-content-text">
+                    {s.content}
+                  </div>
+                )}
+                {s.media && (
+                  <div className="bots-media__chosen bots-media__chosen--row" data-testid="schedule-row-media" data-item-id={s.media.id}>
+                    <ScheduleMediaThumb media={s.media} className="bots-media__thumb bots-media__thumb--small" />
+                    <span className="bots-media__name" title={s.media.name}>
+                      {s.media.name}
+                    </span>
+                  </div>
+                )}
                 <div className="bots-list__targets">
                   {s.targets.map((x) => (
                     <TargetTag key={`${x.kind}:${x.id}`} target={x} />

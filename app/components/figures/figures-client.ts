@@ -19,6 +19,9 @@ export const figuresApi = {
   remove: (id: string) => callTrpc(() => trpc.digitalFigures.remove.mutate({ id })),
   saveKey: (id: string, key: TKeySettings) => callTrpc(() => trpc.digitalFigures.saveKey.mutate({ id, ...key })),
   orderTraining: (id: string) => callTrpc(() => trpc.digitalFigures.orderTraining.mutate({ id })),
+  setSale: (id: string, priceMicro: number | null) => callTrpc(() => trpc.digitalFigures.setSale.mutate({ id, priceMicro })),
+  shop: (page: number) => callTrpc(() => trpc.digitalFigures.shop.query({ page })),
+  buy: (id: string, priceMicro: number) => callTrpc(() => trpc.digitalFigures.buy.mutate({ id, priceMicro })),
 };
 
 /** The early check of a chosen filming or greeting video: an errors-namespace key, or null. */

@@ -24,7 +24,8 @@ function TrainingStatus({ figure }: { figure: TFigureView }) {
   let text: string;
   if (training.state === "training")
     text = training.orderedAt ? t("train.training_since", { date: date(training.orderedAt), days: TRAINING_WORKING_DAYS }) : t("train.training");
-  else if (training.state === "trained") text = t("train.trained");
+  else if (training.state === "trained") text = t(figure.purchased ? "train.trained_purchased" : "train.trained");
+  else if (figure.purchased) text = t("train.purchased");
   else if (training.state === "failed")
     text = t("train.failed", { reason: te(training.errorCode ?? "training_failed", { defaultValue: te("training_failed") }) });
   else if (figure.state === "checking" || figure.state === "check_failed") text = t("train.not_checked");

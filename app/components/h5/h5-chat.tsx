@@ -20,6 +20,8 @@ import { H5PlanSheet } from "./h5-plan-sheet";
 import { useToast } from "./h5-toast";
 import { H5Variables, useH5Variables } from "./h5-variables";
 import { useSpeechPlayer } from "./use-voice";
+import { H5Stage } from "./h5-stage";
+import { useDigitalStage } from "./use-digital-stage";
 import { copyText } from "../../lib/clipboard";
 
 type TMenuNote = { at: number; item: TH5MenuItem; key: number };
@@ -43,6 +45,7 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   const listRef = useRef<HTMLDivElement>(null);
   const scroll = useAutoscroll(listRef, messages);
   const vars = useH5Variables(app.variables, app.id);
+  const stage = useDigitalStage(app.id, app.stage);
 
   // The free uses left today: read at first and again after every reply.
   useEffect(() => {
@@ -60,11 +63,15 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
   // server spoke it already); a reply that came without one stays silent until tapped.
   const lastSpoken = useRef<string | null>(null);
   const lastReply = [...messages].reverse().find((m) => m.role === "assistant");
+  // A digital human speaks every reply itself (its clip, or its audio over the idle loop).
+  const speakOnStage = stage.speak;
   useEffect(() => {
-    if (!speaks || !app.autoPlay || !lastReply || lastReply.status !== "done" || !lastReply.id || lastSpoken.current === lastReply.id) return;
+    if (!(app.stage || (speaks && app.autoPlay)) || !lastReply || lastReply.status !== "done" || !lastReply.id || lastSpoken.current === lastReply.id) return;
     lastSpoken.current = lastReply.id;
-    if (lastReply.audio) void speech.play(lastReply.key, lastReply.content, lastReply.audio);
-  }, [speaks, app.autoPlay, lastReply, speech]);
+    if (!lastReply.audio) return;
+    if (app.stage) void speakOnStage(lastReply.id, lastReply.audio);
+    else void speech.play(lastReply.key, lastReply.content, lastReply.audio);
+  }, [speaks, app.autoPlay, app.stage, lastReply, speech, speakOnStage]);
 
   const chatSend = chat.send;
   const commitVariables = vars.commit;
@@ -147,11 +154,12 @@ export function H5Chat({ app, viewerId }: { app: TH5App; viewerId: string | null
 
   return (
     <div
-      className={`h5-chat${qa ? " h5-chat--qa" : ""}`}
+      className={`h5-chat${qa ? " h5-chat--qa" : ""}${app.stage ? ` h5-chat--digital h5-chat--digital-${app.stage.orientation}` : ""}`}
       style={app.backgroundUrl ? { backgroundImage: `url("${app.backgroundUrl.replace(/"/g, "%22")}")` } : undefined}
       data-testid="h5-chat"
       data-style={app.style}
     >
+      {app.stage && <H5Stage stage={app.stage} state={stage} />}
       <header className="h5-chat__head">
         <AppLink to={`/mobi/intro?app=${encodeURIComponent(app.id)}`} className="h5-chat__title" aria-label={t("chat.about")}>
           <img src={app.iconUrl} alt="" width={32} height={32} onError={(e) => (e.currentTarget.style.visibility = "hidden")} />

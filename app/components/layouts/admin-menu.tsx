@@ -5,6 +5,7 @@
 import {
   ApiOutlined,
   AuditOutlined,
+  CloudServerOutlined,
   FundProjectionScreenOutlined,
   MessageOutlined,
   PayCircleOutlined,
@@ -36,6 +37,7 @@ const ADMIN_SCREENS: TAdminScreen[] = [
   { key: "/admin/app_categories", icon: <TagsOutlined />, label: "admin.app_categories.menu" },
   { key: "/admin/carousel", icon: <FundProjectionScreenOutlined />, label: "admin.carousel.menu" },
   { key: "/admin/sensitive_words", icon: <StopOutlined />, label: "content:admin.menu" },
+  { key: "/admin/digital_instances", icon: <CloudServerOutlined />, label: "instances:admin.menu" },
 ];
 /** Only while the development SMS provider is in use; otherwise the page is not found. */
 const DEV_SMS_SCREEN: TAdminScreen = { key: "/dev/sms", icon: <MessageOutlined />, label: "admin_menu.dev_sms" };

@@ -44,7 +44,7 @@ import { ShoppingOutlined } from "@ant-design/icons";
 import { useAdminMenuGroup } from "./admin-menu";
 import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
-export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content", "generation", "figures", "digital", "voices"] };
+export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content", "generation", "figures", "digital", "voices", "instances"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);

@@ -12,9 +12,11 @@ import { listAgents } from "../../../server/agents/agents.service";
 import { listDeliveries, listSchedules, listTargets } from "../../../server/bots/bot-schedules.service";
 import { getBot, getBotPackageQuote, listBots, listEvents } from "../../../server/bots/bots.service";
 import { getEnv } from "../../../server/env";
+import "../../components/media/media.css";
 import "../../components/bots/bots.css";
 
-export const handle = { i18n: ["bots", "payments"] };
+// media: the library picker of the schedule form.
+export const handle = { i18n: ["bots", "payments", "media"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);

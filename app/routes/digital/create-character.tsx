@@ -40,7 +40,7 @@ function Editor({ figure }: { figure: TFigureView }) {
     <div className="figures-editor" data-testid="key-editor" data-id={figure.id}>
       <div className="figures-editor__preview">
         <KeyPreview
-          src={figure.loopUrl ?? figure.sourceUrl}
+          src={figure.loopUrl ?? figure.sourceUrl ?? ""}
           settings={settings}
           background={background}
           onPick={(color) => setSettings((s) => ({ ...s, color }))}
