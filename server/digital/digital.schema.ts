@@ -25,6 +25,8 @@ export const FILMING_LIMITS: Record<TFilmingPurpose, { maxBytes: number; minMs: 
   figure: { maxBytes: 100 * MB, minMs: 10_000, maxMs: 10 * 60_000, minShortSide: 720, minFps: 24 },
   greeting: { maxBytes: 20 * MB, minMs: 1_000, maxMs: 60_000, minShortSide: 480, minFps: 20 },
 };
+/** The person's consent clip for an avatar training order: a short video, read from the page's statement. */
+export const CONSENT_LIMITS = { maxBytes: 20 * MB } as const;
 /** A figure trained by a provider needs this much filmed talk (the advice's 3-4 minutes, with a margin). */
 export const TRAINING_MIN_MS = 2 * 60_000;
 /** At least this share of a sampled frame's border must be the key colour for a green-screen figure. */

@@ -25,6 +25,7 @@ export async function orderFigureTraining(account: TFigureActor, { id }: TFigure
   if (!ORDERABLE.includes(row.state) || row.kind === "trained") throw stateRefused(row.kind === "trained" ? "trained" : row.state);
   const durationMs = readFigureCheck(row.check).figure?.facts.durationMs ?? null;
   if (durationMs === null || durationMs < TRAINING_MIN_MS) throw new AppError("figure_footage_too_short");
+  if (!row.consentFileKey) throw new AppError("figure_consent_missing");
 
   const before = { state: row.state, errorCode: row.errorCode, trainingJobId: row.trainingJobId };
   if (!(await repo.updateFigureFrom(id, ORDERABLE, { state: "training", errorCode: null, trainingJobId: null }, { ownerAccountId: account.id }))) {
@@ -32,7 +33,13 @@ export async function orderFigureTraining(account: TFigureActor, { id }: TFigure
   }
   let order: { jobId: string; holdMicro: number };
   try {
-    order = await submitAvatarTraining({ ownerAccountId: account.id, figureId: id, footageKey: row.sourceFileKey, name: row.name });
+    order = await submitAvatarTraining({
+      ownerAccountId: account.id,
+      figureId: id,
+      footageKey: row.sourceFileKey,
+      consentKey: row.consentFileKey,
+      name: row.name,
+    });
   } catch (err) {
     await repo.updateFigureFrom(id, ["training"], before, { ownerAccountId: account.id });
     throw err;

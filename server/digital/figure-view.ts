@@ -30,6 +30,7 @@ function trainingOf(row: TFigureRow, orderedAt: Date | null, durationMs: number 
     errorCode: row.state === "train_failed" ? row.errorCode : null,
     canOrder: (row.state === "ready" || row.state === "train_failed") && row.kind !== "trained" && !tooShort && !row.purchasedFromId,
     tooShort,
+    consentUrl: row.consentFileKey ? toPublicFileUrl(row.consentFileKey) : null,
   };
 }
 

@@ -15,6 +15,7 @@ const FIGURE = {
   state: true,
   sourceFileKey: true,
   greetingFileKey: true,
+  consentFileKey: true,
   check: true,
   orientation: true,
   keyColor: true,
@@ -92,6 +93,7 @@ export async function updateFigureFrom(
     provider?: string | null;
     providerAvatarId?: string | null;
     errorCode?: string | null;
+    consentFileKey?: string | null;
   },
   opts: { ownerAccountId?: string } = {},
   tx: TDbOrTx = getDb(),

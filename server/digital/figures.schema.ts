@@ -55,6 +55,8 @@ export const ZFigureTraining = z.object({
   canOrder: z.boolean(),
   /** The filming clip is shorter than a provider needs (TRAINING_MIN_MS). */
   tooShort: z.boolean(),
+  /** The person's consent clip, which an order needs first. */
+  consentUrl: z.string().nullable(),
 });
 
 /** A figure as the pages see it: never its file keys, only the URLs its files are served at. */

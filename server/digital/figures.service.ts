@@ -13,7 +13,7 @@ import { AppError, isAppError } from "../errors/app-error";
 import { logger } from "../lib/logger";
 import type { TUploadedFile } from "../uploads/multipart";
 import { acceptVideo, deleteFiles, storeFile, type TAcceptedVideo } from "../uploads/uploads.service";
-import { FIGURE_NAME_MAX, FILMING_LIMITS, type TFilmingPurpose } from "./digital.schema";
+import { CONSENT_LIMITS, FIGURE_NAME_MAX, FILMING_LIMITS, type TFilmingPurpose } from "./digital.schema";
 import { releaseFigureFiles } from "./figure-files";
 import { requestFigureMeasure, requestFigurePrepare } from "./figure-work.service";
 import { keyOf, toFigureView, USABLE_STATES } from "./figure-view";
@@ -88,6 +88,34 @@ export async function uploadFigure(
     throw new AppError("system_busy", { cause: err });
   }
   return toFigureView(row);
+}
+
+/** States in which a consent clip may be given or replaced: not while a training that uses it runs. */
+const CONSENT_STATES = ["ready", "train_failed"] as const;
+
+/**
+ * The person's consent clip for an avatar training order (POST /api/v1/digital/figures/:id/consent):
+ * a video of them reading the page's statement, kept beside the figure's files. A bought figure is
+ * not trained, so it takes none; one given again replaces the last.
+ */
+export async function uploadConsent(account: TFigureActor, id: string, files: { file?: TUploadedFile }): Promise<TFigureView> {
+  const row = await findOwnFigure(account, id);
+  if (row.purchasedFromId) throw new AppError("figure_purchased_refused");
+  if (!(CONSENT_STATES as readonly string[]).includes(row.state) || row.kind === "trained") throw stateRefused(row.kind === "trained" ? "trained" : row.state);
+  let video: TAcceptedVideo;
+  try {
+    video = acceptVideo(files.file?.bytes, CONSENT_LIMITS);
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    throw new AppError(err.code, { params: err.params, data: { ...(err.data as object | null), field: "file" }, cause: err });
+  }
+  const key = await storeFile(`media/${account.id}/figures`, video);
+  if (!(await repo.updateFigureFrom(id, CONSENT_STATES, { consentFileKey: key }, { ownerAccountId: account.id }))) {
+    await deleteFiles([key]);
+    throw stateRefused((await findOwnFigure(account, id)).state);
+  }
+  if (row.consentFileKey) await deleteFiles([row.consentFileKey]);
+  return getFigure(account, { id });
 }
 
 async function viewOf(row: repo.TFigureRow) {

@@ -179,6 +179,8 @@ export const ERROR_CODES = {
   figure_own: { status: 421605, http: 409 },
   figure_price_changed: { status: 421606, http: 409 },
   figure_purchased_refused: { status: 421607, http: 409 },
+  // An avatar training order needs the person's consent clip first.
+  figure_consent_missing: { status: 421608, http: 422 },
   // Digital-human videos: a render needs a keyed figure of the owner's, a script of 1 to SCRIPT_MAX
   // characters and a voice that can speak; a render that failed on our side (the composite).
   digital_figure_not_ready: { status: 421801, http: 422 },

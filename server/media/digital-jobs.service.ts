@@ -6,7 +6,7 @@
 //
 // What a lip-sync job's params hold:
 //   { input, files: { video: {fileKey, durationMs}, audio: {fileKey, durationMs} }, avatar, payer, videoId? }
-// a training's: { input, files: { footage | sample: {fileKey} }, name, payer, figureId | voiceId },
+// a training's: { input, files: { footage, consent | sample: {fileKey} }, name, payer, figureId | voiceId },
 // and once a training is done, `result` (the provider's ids: {avatarId} or {voiceId}, with the
 // provider and the model key), which the hooks read as TEndedJob.result.
 import crypto from "node:crypto";
@@ -45,7 +45,7 @@ export type TSubmitLipsyncInput = {
   instanceId?: string;
 };
 
-export type TSubmitAvatarTrainingInput = { ownerAccountId: string; figureId: string; footageKey: string; name: string };
+export type TSubmitAvatarTrainingInput = { ownerAccountId: string; figureId: string; footageKey: string; consentKey: string | null; name: string };
 export type TSubmitVoiceCloneInput = { ownerAccountId: string; voiceId: string; sampleKey: string; name: string; priceMicro: number };
 export type TSubmittedDigitalJob = { jobId: string; holdMicro: number };
 
@@ -91,7 +91,7 @@ export async function submitAvatarTraining(input: TSubmitAvatarTrainingInput): P
     priceMicro: AVATAR_TRAINING_PRICE_MICRO,
     params: {
       input: { name: input.name },
-      files: { footage: { fileKey: input.footageKey } },
+      files: { footage: { fileKey: input.footageKey }, ...(input.consentKey ? { consent: { fileKey: input.consentKey } } : {}) },
       name: input.name,
       figureId: input.figureId,
       payer: input.ownerAccountId,

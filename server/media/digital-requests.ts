@@ -16,7 +16,7 @@ export const isDigitalKind = (kind: string) => (DIGITAL_KINDS as readonly string
 
 type TKeyed = { fileKey: string; durationMs?: number | null };
 export type TDigitalParams = {
-  files: { video?: TKeyed; audio?: TKeyed; footage?: TKeyed; sample?: TKeyed };
+  files: { video?: TKeyed; audio?: TKeyed; footage?: TKeyed; consent?: TKeyed; sample?: TKeyed };
   avatar?: { provider: string; avatarId: string } | null;
   name?: string;
   payer?: string;
@@ -42,7 +42,10 @@ export function buildDigitalRequest(job: { kind: TMediaJobKind; params: unknown 
     const avatarId = params.avatar?.avatarId;
     return { kind: "lipsync", model: upstreamModel, video: fileOf(params, "video"), audio: fileOf(params, "audio"), ...(avatarId ? { avatarId } : {}) };
   }
-  if (job.kind === "avatar_training") return { kind: "avatar_training", model: upstreamModel, name, footage: { url: fileOf(params, "footage").url } };
+  if (job.kind === "avatar_training") {
+    const consent = params.files?.consent?.fileKey ? { url: fileOf(params, "consent").url } : null;
+    return { kind: "avatar_training", model: upstreamModel, name, footage: { url: fileOf(params, "footage").url }, consent };
+  }
   if (job.kind === "voice_clone") return { kind: "voice_clone", model: upstreamModel, name, sample: { url: fileOf(params, "sample").url } };
   throw new ProviderError("bad_request", `${job.kind} is no digital-human job`);
 }

@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotsTo, toast } from "../helpers/browser";
 import { makeE2eAccount, signedInContext } from "../helpers/e2e-accounts";
+import { sql } from "../helpers/e2e-db";
 
 let browser: Browser;
 const run = crypto.randomBytes(3).toString("hex");
@@ -171,6 +172,26 @@ describe("figures", () => {
     expect(await page.getByTestId("training-order").count()).toBe(0);
     expect(await scrollsSideways(page)).toBe(false);
     await shot(page, "figure-train-phone");
+
+    // Filmed long enough (as if 3 minutes): the order waits for the person's consent clip, read from the page.
+    const [row] = await sql('SELECT "check" FROM digital_figure WHERE id = $1', [id]);
+    const check = row.check as { figure: { facts: { durationMs: number } } };
+    check.figure.facts.durationMs = 3 * 60_000;
+    await sql('UPDATE digital_figure SET "check" = $2 WHERE id = $1', [id, JSON.stringify(check)]);
+    await page.reload();
+    const consent = page.locator(`[data-testid=training-item][data-id="${id}"] [data-testid=training-consent]`);
+    await consent.waitFor();
+    expect(await consent.getAttribute("data-done")).toBe("false");
+    expect(await consent.textContent()).toContain(`Phone ${run}`);
+    expect(await page.getByTestId("training-order").count()).toBe(0);
+    expect(await scrollsSideways(page)).toBe(false);
+    await shot(page, "figure-train-consent-phone");
+    await page.getByTestId("training-consent-input").setInputFiles(clip);
+    await expect.poll(() => consent.getAttribute("data-done"), { timeout: 20_000 }).toBe("true");
+    await page.getByTestId("training-order").waitFor();
+    expect((await sql("SELECT consent_file_key FROM digital_figure WHERE id = $1", [id]))[0].consent_file_key).toMatch(/^media\//);
+    expect(await scrollsSideways(page)).toBe(false);
+    await shot(page, "figure-train-consent-done-phone");
     await context.close();
   });
 });

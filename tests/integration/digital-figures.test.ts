@@ -235,7 +235,7 @@ const greenDistance = (hex: string) => {
 };
 
 /** A ready figure made straight in the database, with the check a clip of `durationMs` would have. */
-async function makeReadyFigure(ownerAccountId: string, durationMs: number, state: "ready" | "checking" = "ready") {
+async function makeReadyFigure(ownerAccountId: string, durationMs: number, state: "ready" | "checking" = "ready", o: { consent?: boolean } = {}) {
   const facts: TFilmingFacts = { durationMs, width: 1280, height: 720, fps: 25, hasAudio: true, faceFound: true, greenShare: 1, keyColor: "#00ff00" };
   const check = { stage: "done", figure: { facts, problems: [] }, greeting: null, preparedAt: new Date().toISOString() };
   return getDb().digitalFigure.create({
@@ -246,6 +246,7 @@ async function makeReadyFigure(ownerAccountId: string, durationMs: number, state
       sourceFileKey: `media/${ownerAccountId}/figures/src${n}.mp4`,
       loopFileKey: `media/${ownerAccountId}/figures/src${n}.loop.mp4`,
       posterFileKey: `media/${ownerAccountId}/figures/src${n}.keyed.png`,
+      consentFileKey: o.consent === false ? null : `media/${ownerAccountId}/figures/consent${n}.mp4`,
       check: check as never,
     },
   });
@@ -317,6 +318,44 @@ describe("the figure's verbs", () => {
   });
 });
 
+describe("the consent clip", () => {
+  const consentPath = (id: string) => `/api/v1/digital/figures/${id}/consent`;
+
+  it("keeps the person's consent video for an order, replacing an earlier one, and refuses what is no video", async () => {
+    const user = await makeUser();
+    const figure = await makeReadyFigure(user.id, TRAINING_MIN_MS + 30_000, "ready", { consent: false });
+    const first = await user.browser.upload(consentPath(figure.id), { files: { file: { bytes: clips.short, filename: "consent.mp4", type: "video/mp4" } } });
+    expect(first.body.status).toBe(200);
+    const url = first.body.data.training.consentUrl as string;
+    expect(url).toMatch(new RegExp(`^/files/media/${user.id}/figures/`));
+    expect((await fetchFile(url)).bytes.equals(clips.short)).toBe(true);
+
+    const again = await user.browser.upload(consentPath(figure.id), { files: { file: { bytes: clips.green, filename: "again.mp4", type: "video/mp4" } } });
+    const second = again.body.data.training.consentUrl as string;
+    expect(second).not.toBe(url);
+    expect((await fetchFile(url)).http).toBe(404);
+
+    for (const bytes of [Buffer.from("not a video at all"), Buffer.alloc(0)]) {
+      const r = await user.browser.upload(consentPath(figure.id), { files: { file: { bytes, filename: "x.mp4", type: "video/mp4" } } });
+      expect(r.http).toBeLessThan(500);
+      expect(r.body.status).not.toBe(200);
+    }
+    expect((await user.caller.digitalFigures.get({ id: figure.id })).training.consentUrl).toBe(second);
+  });
+
+  it("takes none for another account's figure, a bought one, or one in training", async () => {
+    const ada = await makeUser();
+    const bob = await makeUser();
+    const figure = await makeReadyFigure(ada.id, TRAINING_MIN_MS + 30_000, "ready", { consent: false });
+    const file = { file: { bytes: clips.short, filename: "consent.mp4", type: "video/mp4" } };
+    expect((await bob.browser.upload(consentPath(figure.id), { files: file })).body.status).toBe(ERROR_CODES.not_found.status);
+    expect((await bob.browser.upload(consentPath("no-such-figure"), { files: file })).body.status).toBe(ERROR_CODES.not_found.status);
+    await getDb().digitalFigure.update({ where: { id: figure.id }, data: { state: "training" } });
+    expect((await ada.browser.upload(consentPath(figure.id), { files: file })).body.status).toBe(ERROR_CODES.figure_state_refused.status);
+    expect((await figureRow(figure.id)).consentFileKey).toBeNull();
+  });
+});
+
 describe("training orders", () => {
   it("refuses an order with no provider, a short clip or an unchecked figure, writing nothing and charging nothing", async () => {
     const user = await makeUser();
@@ -338,6 +377,9 @@ describe("training orders", () => {
     expect((await user.caller.digitalFigures.get({ id: short.id })).training).toMatchObject({ canOrder: false, tooShort: true, state: "none" });
     const checking = await makeReadyFigure(user.id, TRAINING_MIN_MS + 30_000, "checking");
     expect((await refusal(user.caller.digitalFigures.orderTraining({ id: checking.id }))).code).toBe("figure_state_refused");
+    const unconsented = await makeReadyFigure(user.id, TRAINING_MIN_MS + 30_000, "ready", { consent: false });
+    expect((await refusal(user.caller.digitalFigures.orderTraining({ id: unconsented.id }))).code).toBe("figure_consent_missing");
+    expect((await user.caller.digitalFigures.get({ id: unconsented.id })).training.consentUrl).toBeNull();
 
     expect(await getDb().mediaJob.count({ where: { ownerAccountId: user.id } })).toBe(0);
     expect(await balance()).toEqual(before);

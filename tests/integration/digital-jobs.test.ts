@@ -90,7 +90,9 @@ describe("with no provider for the kind", () => {
     const user = await makeMediaUser(300_000_000);
     const before = await balanceOf(user.id);
     expect((await refusalIn(lipsyncOf(user.id))).code).toBe("media_model_unavailable");
-    const training = await refusalIn(submitAvatarTraining({ ownerAccountId: user.id, figureId: "fig_1", footageKey: "media/x/f.mp4", name: "Ada" }));
+    const training = await refusalIn(
+      submitAvatarTraining({ ownerAccountId: user.id, figureId: "fig_1", footageKey: "media/x/f.mp4", consentKey: "media/x/c.mp4", name: "Ada" }),
+    );
     expect([training.code, training.envelope.description]).toEqual([
       "digital_training_unavailable",
       "No provider can train figures yet: an administrator adds one",
@@ -186,11 +188,15 @@ describe("with providers", () => {
       ownerAccountId: user.id,
       figureId: "fig_ada",
       footageKey: `media/${user.id}/figures/ada.mp4`,
+      consentKey: `media/${user.id}/figures/ada-consent.mp4`,
       name: "Ada",
     });
     expect(holdMicro).toBe(AVATAR_TRAINING_PRICE_MICRO);
     const row = await runJobToEnd(jobId);
-    const avatarId = [...heygen.jobs.values()].find((j) => j.body.callback_id === jobId)!.id;
+    const sent = [...heygen.jobs.values()].find((j) => j.body.callback_id === jobId)!;
+    // HeyGen is given the person's consent clip beside the footage.
+    expect(String(sent.body.video_consent_url)).toMatch(new RegExp(`/files/media/${user.id}/figures/ada-consent\\.mp4$`));
+    const avatarId = sent.id;
     const result = { avatarId, provider: "heygen", modelKey: heygenModel };
     expect([row.state, row.outputs, (row.params as { result?: unknown }).result]).toEqual(["done", [], result]);
     expect(ended.find((j) => j.id === jobId)).toMatchObject({ state: "done", kind: "avatar_training", result, params: { figureId: "fig_ada" } });
@@ -200,7 +206,13 @@ describe("with providers", () => {
   it("a training takes no running place: a lip-sync starts beside it with one place per account", async () => {
     const user = await makeMediaUser(300_000_000);
     heygen.behave({ pollsUntilDone: 5 });
-    const training = await submitAvatarTraining({ ownerAccountId: user.id, figureId: "fig_bo", footageKey: `media/${user.id}/figures/bo.mp4`, name: "Bo" });
+    const training = await submitAvatarTraining({
+      ownerAccountId: user.id,
+      figureId: "fig_bo",
+      footageKey: `media/${user.id}/figures/bo.mp4`,
+      consentKey: `media/${user.id}/figures/bo-consent.mp4`,
+      name: "Bo",
+    });
     await handleMediaDispatch();
     expect((await jobRow(training.jobId)).state).toBe("generating");
     const { jobId } = await lipsyncOf(user.id);

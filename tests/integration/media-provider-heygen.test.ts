@@ -23,6 +23,7 @@ const training = (): TAvatarTrainingRequest => ({
   model: "heygen-v2",
   name: "Ada",
   footage: { url: "https://zelin.example/files/media/a/figures/ada.mp4" },
+  consent: { url: "https://zelin.example/files/media/a/figures/ada-consent.mp4" },
 });
 
 beforeAll(async () => {
@@ -103,7 +104,7 @@ describe("HeyGen avatar training", () => {
     const sent = fake.requests.find((r) => r.path === "/v2/video_avatar")!;
     expect(sent.body).toEqual({
       training_footage_url: "https://zelin.example/files/media/a/figures/ada.mp4",
-      video_consent_url: "https://zelin.example/files/media/a/figures/ada.mp4",
+      video_consent_url: "https://zelin.example/files/media/a/figures/ada-consent.mp4",
       avatar_name: "Ada",
       callback_id: ctx.jobId,
     });

@@ -136,6 +136,7 @@ const CASES: Record<string, TCase[]> = {
   "POST /api/v1/digital/voices": [own(() => ({ path: "/api/v1/digital/voices", multipart: true }))],
   // A filming upload names nothing of anyone's: Bob's own upload, refused for its file.
   "POST /api/v1/digital/figures": [own(() => ({ path: "/api/v1/digital/figures", multipart: true }))],
+  "POST /api/v1/digital/figures/:id/consent": [refused((ids) => ({ path: `/api/v1/digital/figures/${ids.figure}/consent`, multipart: true }))],
   "GET /api/v1/media/jobs/events": [refused((ids) => at(`/api/v1/media/jobs/events?ids=${ids.mediaJob},${ids.failedMediaJob}`))],
   "POST /api/v1/media/jobs/background": [refused((ids) => at("/api/v1/media/jobs/background", { ids: [ids.mediaJob] }))],
   "POST /api/v1/media/callbacks/:token": [

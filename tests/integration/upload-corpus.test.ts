@@ -43,7 +43,7 @@ import { makeAgent, makeUser, type TUser } from "../helpers/chat-runtime";
 import { readLocale } from "../helpers/locales";
 import { makePdf, makePng } from "../helpers/png";
 import { ZCreateChannelInput, ZCreateModelInput } from "../../server/models/models.schema";
-import { FILMING_LIMITS, VOICE_CUSTOM_PRICE_MICRO, VOICE_UPLOAD_MAX_BYTES } from "../../server/digital/digital.schema";
+import { CONSENT_LIMITS, FILMING_LIMITS, VOICE_CUSTOM_PRICE_MICRO, VOICE_UPLOAD_MAX_BYTES } from "../../server/digital/digital.schema";
 import { fundAccount } from "../helpers/money";
 import { makeToneWav } from "../helpers/voice-samples";
 
@@ -429,6 +429,27 @@ const ENDPOINTS: TEndpoint[] = [
   },
   figureEndpoint("file", FILMING_LIMITS.figure.maxBytes),
   figureEndpoint("greeting", FILMING_LIMITS.greeting.maxBytes),
+  {
+    route: "POST /v1/digital/figures/:id/consent",
+    field: "file",
+    maxBytes: CONSENT_LIMITS.maxBytes,
+    good: GOOD.mp4,
+    setup: async () => {
+      const u = await user();
+      const figure = await getDb().digitalFigure.create({
+        data: {
+          ownerAccountId: u.id,
+          name: "corpus",
+          state: "ready",
+          sourceFileKey: `media/${u.id}/figures/corpus.mp4`,
+          loopFileKey: `media/${u.id}/figures/corpus.loop.mp4`,
+        },
+        select: { id: true },
+      });
+      const state = async () => (await getDb().digitalFigure.findUniqueOrThrow({ where: { id: figure.id }, select: { consentFileKey: true } })).consentFileKey;
+      return { send: (file, lang) => postForm(u.browser, `/api/v1/digital/figures/${figure.id}/consent`, [{ name: "file", file }], lang), state };
+    },
+  },
   {
     route: "POST /v1/digital/voices",
     field: "file",

@@ -24,6 +24,9 @@ export const figuresApi = {
   buy: (id: string, priceMicro: number) => callTrpc(() => trpc.digitalFigures.buy.mutate({ id, priceMicro })),
 };
 
+/** Where a figure's consent clip for its training order is sent. */
+export const consentPath = (id: string) => `${FIGURE_UPLOAD_PATH}/${encodeURIComponent(id)}/consent`;
+
 /** The early check of a chosen filming or greeting video: an errors-namespace key, or null. */
 export const checkFilmingFile = (file: { size: number }, purpose: TFilmingPurpose) => checkFileSize(file, FILMING_LIMITS[purpose]);
 
@@ -33,10 +36,13 @@ export type TUploadProgress = { loaded: number; total: number };
  * Sends the form with XMLHttpRequest, reporting the bytes sent, and answers the envelope's data or
  * throws ApiError with its localized description. A proxy's own refusal page is `fallbackError`.
  */
-export function uploadFigureForm(form: FormData, opts: { fallbackError: string; onProgress: (p: TUploadProgress) => void }): Promise<TFigureView> {
+export function uploadFigureForm(
+  form: FormData,
+  opts: { fallbackError: string; onProgress: (p: TUploadProgress) => void; path?: string },
+): Promise<TFigureView> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", FIGURE_UPLOAD_PATH);
+    xhr.open("POST", opts.path ?? FIGURE_UPLOAD_PATH);
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
     const csrf = readCsrfToken();

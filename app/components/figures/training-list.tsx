@@ -1,7 +1,7 @@
 // My figures' avatar trainings on /figureTrain: not ordered (with the order button, or why not yet),
 // training since the order's date (about 7 working days), trained, or failed with its reason. An
 // order is confirmed with its price first: held when ordered, charged when the provider delivers,
-// released when it fails.
+// released when it fails. The person's consent clip comes first: providers train no one without it.
 import { ExperimentOutlined, UserOutlined } from "@ant-design/icons";
 import { App, Button, List } from "antd";
 import { useTranslation } from "react-i18next";
@@ -9,6 +9,7 @@ import { uiLocale } from "../../i18n/config";
 import { useMutation } from "../../lib/use-mutation";
 import { AVATAR_TRAINING_PRICE_MICRO, TRAINING_MIN_MS } from "../../../server/digital/digital.schema";
 import { formatZ } from "../../../server/money/money-format";
+import { ConsentUpload } from "./consent-upload";
 import { FigureStateTag } from "./figure-state-tag";
 import { figuresApi, type TFigureView } from "./figures-client";
 
@@ -82,7 +83,7 @@ export function TrainingList({
           data-testid="training-item"
           data-id={figure.id}
           actions={
-            figure.training.canOrder
+            figure.training.canOrder && figure.training.consentUrl
               ? [
                   <Button
                     key="order"
@@ -109,7 +110,12 @@ export function TrainingList({
                 <span className="figures-train__name">{figure.name}</span> <FigureStateTag figure={figure} />
               </span>
             }
-            description={<TrainingStatus figure={figure} />}
+            description={
+              <>
+                <TrainingStatus figure={figure} />
+                {figure.training.canOrder && <ConsentUpload figure={figure} onSaved={onOrdered} />}
+              </>
+            }
           />
         </List.Item>
       )}

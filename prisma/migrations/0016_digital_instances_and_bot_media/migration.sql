@@ -5,7 +5,8 @@ ALTER TABLE "bot_schedule" ADD COLUMN     "media_item_id" TEXT;
 ALTER TABLE "bot_delivery" ADD COLUMN     "media_item_id" TEXT;
 
 -- AlterTable
-ALTER TABLE "digital_figure" ADD COLUMN     "sale_price_micro" BIGINT;
+ALTER TABLE "digital_figure" ADD COLUMN     "consent_file_key" TEXT,
+ADD COLUMN     "sale_price_micro" BIGINT;
 
 -- AlterTable
 ALTER TABLE "digital_video" ADD COLUMN     "render_inputs" JSONB;

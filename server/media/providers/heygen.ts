@@ -13,7 +13,7 @@
 //   Avatar training: POST /v2/video_avatar {training_footage_url, video_consent_url, avatar_name,
 //     callback_id} answers data.avatar_id; GET /v2/video_avatar/{avatar_id} answers data.status
 //     in_progress | completed | failed (data.error). HeyGen wants the person's spoken consent on
-//     camera: the figure's filmed clip is sent as both, so the creator opens it with that consent.
+//     camera: the consent clip the creator recorded for the order.
 // Webhooks are registered per HeyGen account, not per task, so this adapter polls.
 import {
   ProviderError,
@@ -92,7 +92,12 @@ function lipsyncBody(ctx: TProviderContext, req: TLipsyncRequest) {
 }
 
 function trainingBody(ctx: TProviderContext, req: TAvatarTrainingRequest) {
-  return { training_footage_url: req.footage.url, video_consent_url: req.footage.url, avatar_name: req.name || ctx.jobId, callback_id: ctx.jobId };
+  return {
+    training_footage_url: req.footage.url,
+    video_consent_url: req.consent?.url ?? req.footage.url,
+    avatar_name: req.name || ctx.jobId,
+    callback_id: ctx.jobId,
+  };
 }
 
 function failed(error: unknown, providerState: string, fallback: string): TProviderStatus {

@@ -59,7 +59,8 @@ export type TFileByUrl = { url: string; durationMs: number | null };
 export type TLipsyncRequest = { kind: "lipsync"; model: string; video: TFileByUrl; audio: TFileByUrl; avatarId?: string };
 
 /** A provider's training of an avatar from a filmed clip (a person talking for minutes). */
-export type TAvatarTrainingRequest = { kind: "avatar_training"; model: string; name: string; footage: { url: string } };
+/** The footage an avatar is trained from, and the person's consent clip (HeyGen requires one). */
+export type TAvatarTrainingRequest = { kind: "avatar_training"; model: string; name: string; footage: { url: string }; consent: { url: string } | null };
 
 /** A voice cloned from a recording; `model` is the voice model the clone will speak with. */
 export type TVoiceCloneRequest = { kind: "voice_clone"; model: string; name: string; sample: { url: string } };
