@@ -179,8 +179,12 @@ export async function onLipsyncEnded(job: TEndedJob, tx: TTx) {
   if (row.lipsyncJobId && row.lipsyncJobId !== job.id) return;
   const ref = { id: row.id, speechJobId: row.speechJobId };
   if (!(await advanceAfterLipsync(ref, job, tx))) return;
-  // Queued a moment later: the run must see this transaction's writes, which commit after the hook.
-  await enqueueRender(ref, "composite", { delay: 1_000 }).catch((err) => logger.warn({ err, videoId }, "could not queue a render's composite"));
+  // Queued once the hook has returned, and run a moment later: the run must see this transaction's
+  // writes, and the enqueue must not wait inside it (the embedded database serves one connection at
+  // a time, so a queue write from within the transaction would wait for the transaction to end).
+  setImmediate(() => {
+    enqueueRender(ref, "composite", { delay: 1_000 }).catch((err) => logger.warn({ err, videoId }, "could not queue a render's composite"));
+  });
 }
 
 /** Registers the lip-sync hook (idempotent) in the process whose media jobs end: the worker. */
