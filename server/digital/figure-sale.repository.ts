@@ -3,6 +3,7 @@
 import { getDb, type TDbOrTx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { USABLE_STATES } from "./figure-view";
+import { FIGURE } from "./figures.repository";
 import type { TFigureCheck } from "./figures.schema";
 
 const LIVE = { deletedAt: null } as const;
@@ -73,26 +74,8 @@ export async function lockPurchase(buyerId: string, originalId: string, tx: TDbO
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`figure-sale:${buyerId}:${originalId}`}, 0))`;
 }
 
-const ORIGINAL = {
-  id: true,
-  ownerAccountId: true,
-  name: true,
-  kind: true,
-  state: true,
-  sourceFileKey: true,
-  greetingFileKey: true,
-  check: true,
-  orientation: true,
-  keyColor: true,
-  keySimilarity: true,
-  keyBlend: true,
-  loopFileKey: true,
-  posterFileKey: true,
-  provider: true,
-  providerAvatarId: true,
-  purchasedFromId: true,
-  salePriceMicro: true,
-} as const;
+/** The original a copy is made from: the figure as its own pages read it. */
+const ORIGINAL = FIGURE;
 export type TOriginalRow = Prisma.DigitalFigureGetPayload<{ select: typeof ORIGINAL }>;
 
 /**

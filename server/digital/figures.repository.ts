@@ -7,7 +7,8 @@ import type { Prisma } from "../db/generated/client";
 import type { TKeySettings, TOrientation } from "./digital.schema";
 import type { TFigureCheck, TFigureState } from "./figures.schema";
 
-const FIGURE = {
+/** Every column a figure's pages and services read (a bought copy is made from the same). */
+export const FIGURE = {
   id: true,
   ownerAccountId: true,
   name: true,
