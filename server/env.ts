@@ -121,6 +121,10 @@ export const ZEnv = z
     MEDIA_POLL_BASE_MS: z.coerce.number().int().min(50).default(2000),
     MEDIA_SWEEP_MS: z.coerce.number().int().min(200).default(15_000),
     MEDIA_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+    // Workshop runs (server/workshops/run-jobs.ts): how often runs whose worker died are handed
+    // to a live one, and how many runs one worker carries at once.
+    WORKSHOP_SWEEP_MS: z.coerce.number().int().min(200).default(30_000),
+    WORKSHOP_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
     // Uploaded files (server/uploads/file-store.ts): in DATA_DIR/files unless S3_BUCKET names an
     // S3-compatible bucket (AWS S3, MinIO, Aliyun OSS, Tencent COS...), which then needs both keys.
     S3_BUCKET: z

@@ -22,6 +22,7 @@ import { handleVoiceMeasure, registerVoiceHooks } from "../server/digital/voice-
 import { handleDigitalRender, registerRenderHooks } from "../server/digital/render.service";
 import { handleInstanceSweep, INSTANCE_SWEEP_EVERY_MS } from "../server/digital/instance-billing";
 import { handleAppClip, registerAppClipHooks } from "../server/apps/digital-clips.service";
+import { handleWorkshopCarry, handleWorkshopSweep, workshopSweepEveryMs } from "../server/workshops/run-jobs";
 
 const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: Job) => Promise<unknown> } = {
   "platform.heartbeat": handlePlatformHeartbeat,
@@ -40,10 +41,13 @@ const HANDLERS: { [J in Exclude<TJobId, TGatewayJobId>]: (payload: never, job: J
   "digital.render": handleDigitalRender,
   "digital.instances-sweep": () => handleInstanceSweep(),
   "digital.app-clip": handleAppClip,
+  "workshops.carry": handleWorkshopCarry,
+  "workshops.sweep": () => handleWorkshopSweep(),
 };
 
 /** Queues whose steps wait on providers for long: more than one at a time per worker. */
 function concurrencyOf(queue: string) {
+  if (queue === "workshops") return getEnv().WORKSHOP_WORKER_CONCURRENCY;
   return queue === "media" ? getEnv().MEDIA_WORKER_CONCURRENCY : 1;
 }
 
@@ -90,6 +94,8 @@ export async function startWorkers() {
   await scheduleRepeatingJob("media-sweep", "media.sweep", {}, getEnv().MEDIA_SWEEP_MS);
   // Digital-human instances: idle ones stopped, the next hour of busy ones charged to their apps' owners.
   await scheduleRepeatingJob("digital-instances-sweep", "digital.instances-sweep", {}, INSTANCE_SWEEP_EVERY_MS);
+  // Workshop runs whose worker died, resumed by a live one from their last finished turn.
+  await scheduleRepeatingJob("workshops-sweep", "workshops.sweep", {}, workshopSweepEveryMs());
   return workers;
 }
 

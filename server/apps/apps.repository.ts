@@ -185,3 +185,21 @@ export async function categoryExists(id: number, tx: TDbOrTx = getDb()) {
 export async function listCategories(tx: TDbOrTx = getDb()) {
   return tx.appCategory.findMany({ orderBy: { sortOrder: "asc" }, select: { id: true, slug: true, names: true } });
 }
+
+/** The owner's workshop apps that publish `workshopId`, with the version each pins. */
+export function listWorkshopApps(ownerAccountId: string, workshopId: string, tx: TDbOrTx = getDb()) {
+  return tx.app.findMany({
+    where: { ownerAccountId, type: "workshop", deletedAt: null, settings: { path: ["workshop_id"], equals: workshopId } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, name: true, state: true, settings: true },
+  });
+}
+
+export async function writeAppSettings(id: string, settings: object, tx: TDbOrTx = getDb()) {
+  await tx.app.update({ where: { id }, data: { settings } });
+}
+
+export async function replaceAppAgents(appId: string, agentIds: string[], tx: TDbOrTx) {
+  await tx.appAgent.deleteMany({ where: { appId } });
+  await tx.appAgent.createMany({ data: agentIds.map((agentId, i) => ({ appId, agentId, sortOrder: i })) });
+}

@@ -98,22 +98,13 @@ export const ZBotSettings = z.object({
   channel: z.enum(BOT_CHANNELS, "apps:validation.bot_channel"),
   greeting: z.string().max(1000, "validation.too_long").default(""),
 });
+/**
+ * A workshop app publishes one of the owner's workshops at a version the server pins (on creation,
+ * and again only when the owner syncs it by hand); a version named by the form is not taken.
+ */
 export const ZWorkshopSettings = z.object({
-  roles: z
-    .array(
-      z
-        .object({
-          name: z.string().trim().min(1, "validation.required").max(32, "validation.too_long"),
-          role_type: z.enum(["agent", "user"]),
-          agent_id: z.string().max(40).optional(),
-          hosting: z.boolean().default(false),
-          description: z.string().max(500, "validation.too_long").default(""),
-        })
-        .loose(),
-    )
-    .max(20)
-    .default([]),
-  nodes: z.array(z.record(z.string(), z.unknown())).max(50).default([]),
+  workshop_id: z.string("apps:validation.workshop").trim().min(1, "apps:validation.workshop").max(40, "apps:validation.workshop"),
+  version_id: z.string().max(40).optional(),
 });
 /**
  * A digital-human app's scene, as /CreateAppDigital edits it: the figure (a DigitalFigure of the
@@ -173,7 +164,8 @@ export const ZAppFields = z.object({
     .min(1, "apps:validation.tags")
     .max(10, "apps:validation.tags_max"),
   platform: z.enum(APP_PLATFORMS, "apps:validation.platform").default("web"),
-  agent_ids: z.array(z.string().min(1).max(40), "apps:validation.agents").min(1, "apps:validation.agents").max(20, "apps:validation.agents"),
+  /** The agents an app runs; a workshop app's are its workshop's, filled in by the server. */
+  agent_ids: z.array(z.string().min(1).max(40), "apps:validation.agents").max(20, "apps:validation.agents").default([]),
   style: z.enum(["conversation", "qa"], "apps:validation.style").default("conversation"),
   recommended_questions: z
     .array(z.string().trim().min(1, "validation.required").max(100, "validation.too_long"))
@@ -210,7 +202,8 @@ export const ZAppFields = z.object({
 /** The whole app input, with the rules that look at several fields at once. */
 export const ZAppInput = ZAppFields.superRefine((a, ctx) => {
   const dup = (list: string[]) => new Set(list).size !== list.length;
-  if (SINGLE_AGENT_TYPES.includes(a.type) && a.agent_ids.length !== 1)
+  if (a.type !== "workshop" && a.agent_ids.length === 0) ctx.addIssue({ code: "custom", path: ["agent_ids"], message: "apps:validation.agents" });
+  else if (SINGLE_AGENT_TYPES.includes(a.type) && a.agent_ids.length !== 1)
     ctx.addIssue({ code: "custom", path: ["agent_ids"], message: "apps:validation.agents_one" });
   if (dup(a.agent_ids)) ctx.addIssue({ code: "custom", path: ["agent_ids"], message: "apps:validation.agents" });
   if (dup(a.input_modes)) ctx.addIssue({ code: "custom", path: ["input_modes"], message: "apps:validation.input_modes" });

@@ -2,6 +2,7 @@
 // moves (app-lifecycle.ts), including the administrators' review.
 import { ZodError } from "zod";
 import { type TDbOrTx, withTransaction } from "../db/transaction";
+import { pinVersion } from "../workshops/workshop-versions.service";
 import { AppError } from "../errors/app-error";
 import { assertOwned, assertRole } from "../accounts/access";
 import type { TSessionAccount } from "../accounts/accounts.schema";
@@ -143,11 +144,19 @@ async function assertReferences(ownerId: string, input: TAppInput, tx: TDbOrTx) 
   if (!(await repo.categoryExists(input.category_id, tx))) throw fieldError("category_id", "apps:validation.category_unknown");
   const live = await repo.findOwnLiveAgents(ownerId, input.agent_ids, tx);
   if (live.length !== input.agent_ids.length) throw fieldError("agent_ids", "apps:validation.agent_not_live");
-  const roles = roleAgentsOf(input);
-  if (!roles.length) return;
-  const ownRoles = new Set((await repo.findOwnLiveAgents(ownerId, [...new Set(roles.map((r) => r.agentId))], tx)).map((a) => a.id));
-  const foreign = roles.find((r) => !ownRoles.has(r.agentId));
-  if (foreign) throw fieldError(`settings.roles.${foreign.index}.agent_id`, "apps:validation.agent_not_live");
+}
+
+/**
+ * A workshop app runs a version of one of its owner's workshops: pinned when the app is made or
+ * given another workshop, kept otherwise (a sync by hand moves it on). Its agents are the
+ * workshop's own agent roles. Another account's workshop reads as not found.
+ */
+async function pinWorkshop(ownerId: string, input: TAppInput, kept: Record<string, unknown> | null, tx: TDbOrTx): Promise<TAppInput> {
+  if (input.type !== "workshop") return input;
+  const settings = parseAppSettings("workshop", input.settings) as { workshop_id: string };
+  const pinned = await pinVersion(ownerId, settings.workshop_id, tx);
+  const versionId = kept?.workshop_id === settings.workshop_id && typeof kept.version_id === "string" ? kept.version_id : pinned.versionId;
+  return { ...input, agent_ids: pinned.agentIds, settings: { workshop_id: settings.workshop_id, version_id: versionId } };
 }
 
 /**
@@ -174,13 +183,6 @@ async function assertOwnDigitalParts(ownerId: string, input: TAppInput, tx: TDbO
   if ((wanted.figureId && !found.figure) || (voiceId !== null && !found.voice) || (wanted.itemId && !found.item)) throw new AppError("not_found");
 }
 
-/** The agents a workshop's roles are played by, with the role's place in the list. */
-function roleAgentsOf(input: TAppInput): Array<{ index: number; agentId: string }> {
-  if (input.type !== "workshop") return [];
-  const roles = (parseAppSettings(input.type, input.settings).roles ?? []) as Array<{ agent_id?: string }>;
-  return roles.flatMap((r, index) => (r.agent_id ? [{ index, agentId: r.agent_id }] : []));
-}
-
 /** Sub-account mode serves the owner's enterprise staff only: enterprise and education editions. */
 async function assertModeAllowed(ownerId: string, input: TAppInput) {
   if (input.mode !== "sub_account") return;
@@ -202,11 +204,13 @@ async function getView(id: string, tx?: TDbOrTx) {
   return (await toViews([row], tx))[0];
 }
 
-export async function createApp(actor: TActor, input: TAppInput): Promise<TAppView> {
+export async function createApp(actor: TActor, app: TAppInput): Promise<TAppView> {
+  let input = app;
   await assertModeAllowed(actor.id, input);
   const id = await withTransaction(async (tx) => {
     await repo.lockAccountApps(actor.id, tx);
     await assertWithinLimit(actor.id, "apps", await repo.countAppsOf(actor.id, tx), new Date(), tx);
+    input = await pinWorkshop(actor.id, input, null, tx);
     await assertReferences(actor.id, input, tx);
     const data = toData(actor, input);
     const appId = await repo.insertApp(data, input.agent_ids, toPlans(input), tx);
@@ -220,12 +224,14 @@ export async function createApp(actor: TActor, input: TAppInput): Promise<TAppVi
 }
 
 /** Saves the form. A listed app that is edited goes back to review (the form says so). */
-export async function updateApp(actor: TActor, { id, app: input }: TUpdateAppInput): Promise<TAppView> {
+export async function updateApp(actor: TActor, { id, app }: TUpdateAppInput): Promise<TAppView> {
+  let input = app;
   await withTransaction(async (tx) => {
     const found = await loadOwned(actor, id, tx);
     await repo.lockApp(id, tx);
     const row = (await repo.findAppById(id, tx))!;
     if (input.type !== row.type) throw fieldError("type", "apps:validation.type");
+    input = await pinWorkshop(found.ownerAccountId, input, row.settings as Record<string, unknown>, tx);
     await assertModeAllowed(found.ownerAccountId, input);
     await assertReferences(found.ownerAccountId, input, tx);
     const { ownerAccountId: _o, enterpriseId: _e, ...data } = toData({ id: found.ownerAccountId, enterpriseId: found.enterpriseId }, input);

@@ -187,6 +187,12 @@ export const ERROR_CODES = {
   digital_voice_not_ready: { status: 421802, http: 422 },
   digital_script_invalid: { status: 421803, http: 422 },
   digital_render_failed: { status: 421804, http: 502 },
+  // Workshops: a save over a newer draft; a draft not yet complete enough to run; the person's
+  // words when it is not their turn; a run that has ended.
+  workshop_edited_elsewhere: { status: 421901, http: 409 },
+  workshop_incomplete: { status: 421902, http: 422 },
+  workshop_not_your_turn: { status: 421903, http: 409 },
+  workshop_run_ended: { status: 421904, http: 409 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -19,6 +19,8 @@ import { createContentRouter } from "../content/content.http";
 import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../turns/chat.http";
 import { createAppChatRouter } from "../apps/app-chat.http";
+import { createWorkshopRunsRouter } from "../workshops/runs.http";
+import { createWorkshopAppRunsRouter } from "../apps/workshop-app-runs.http";
 import { createAppStageRouter } from "../apps/digital-stage.http";
 import { createAppVoiceRouter } from "../apps/app-voice.http";
 import { createDatabaseSetsRouter } from "../knowledge/database/database-sets.http";
@@ -64,6 +66,8 @@ export function createApiRouter() {
   router.use(createModelsRouter({ probeMediaChannel }));
   router.use(createChatRouter());
   router.use(createAppChatRouter());
+  router.use(createWorkshopRunsRouter());
+  router.use(createWorkshopAppRunsRouter());
   router.use(createAppStageRouter());
   router.use(createAppVoiceRouter());
   router.use(createDatabaseSetsRouter());

@@ -41,6 +41,10 @@ export const JOBS = {
   "digital.app-clip": { queue: "digital-clips", payload: z.object({ appId: z.string(), messageId: z.string() }) },
   /** Digital-human instances: idle and closed ones stopped, the next hour of busy ones charged (server/digital/instance-billing.ts). */
   "digital.instances-sweep": { queue: "digital-instances", payload: z.object({}) },
+  /** A workshop run carried turn by turn to its end or the person's turn (server/workshops/engine/run-engine.ts). */
+  "workshops.carry": { queue: "workshops", payload: z.object({ runId: z.string() }) },
+  /** Runs whose worker died (their lease lapsed) handed to a live one. */
+  "workshops.sweep": { queue: "workshops", payload: z.object({}) },
 } as const;
 
 /** Queues the bot gateway processes consume (the worker process leaves them alone). */

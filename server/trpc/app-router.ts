@@ -14,6 +14,8 @@ import { digitalVideosRouter } from "../digital/videos.router";
 import { instancesRouter } from "../digital/instances.router";
 import { platformRouter } from "../platform/platform.router";
 import { trainingSetsRouter } from "../knowledge/training-sets.router";
+import { workshopsRouter } from "../workshops/workshops.router";
+import { workshopAppsRouter } from "../apps/workshop-apps.router";
 import { router } from "./trpc";
 
 export const appRouter = router({
@@ -33,5 +35,7 @@ export const appRouter = router({
   appApiKeys: apiKeysRouter,
   apps: appsRouter,
   bots: botsRouter,
+  workshops: workshopsRouter,
+  workshopApps: workshopAppsRouter,
 });
 export type TAppRouter = typeof appRouter;

@@ -93,7 +93,7 @@ async function waitForJob(payer: string, jobId: string, sink: TTurnSink, deadlin
 export async function streamMediaTurn(turn: TTurn, kind: "image" | "video", sink: TTurnSink, lng: string | undefined) {
   // Refused before anything is charged or written: an app that does not show this kind of answer.
   if (turn.app && !turn.app.outputModes?.includes(kind)) return sink.fail(mapError(new AppError("app_output_unsupported"), lng).envelope);
-  const assistantId = newId();
+  const assistantId = turn.replyId ?? newId();
   const requestId = newId();
   const noCharges: TTurnCharges = { chat: null, use: null };
   const charging = chargeTurn(turn.bill, assistantId, turn.dialogueId);

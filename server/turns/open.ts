@@ -25,7 +25,7 @@ export async function openTurn(turn: TTurn, headStart: THeadStart | null): Promi
   // than all of it together. A round opened early was written before this turn's reading began:
   // waiting again would only put a turn of a busy event loop before the first event.
   if (!taken.round) await afterUpstreamWrite();
-  const assistantId = taken.charge?.assistantId ?? newId();
+  const assistantId = taken.charge?.assistantId ?? turn.replyId ?? newId();
   // One refused early (the money went since) is posted again under the same key on the fresh reading.
   const early = taken.charge;
   const charging = early

@@ -51,6 +51,7 @@ async function endAppTurn(turn: TTurn, end: TTurnEnd) {
 
 /** The user's message (when new) and the reply's row, "streaming" until it ends. */
 export async function writeTurnRows(turn: TTurn, assistantId: string, requestId: string) {
+  if (turn.rows) return turn.rows.write(turn, assistantId, requestId);
   const now = Date.now();
   const rows = [
     ...(turn.userMessage.isNew
@@ -99,6 +100,7 @@ export async function writeTurnRows(turn: TTurn, assistantId: string, requestId:
 
 async function storeReply(turn: TTurn, assistantId: string, r: TTurnResult) {
   try {
+    if (turn.rows) return await turn.rows.finish(assistantId, r);
     await repo.finishReply(assistantId, {
       content: r.content,
       reasoning: r.reasoning,

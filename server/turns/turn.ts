@@ -46,6 +46,29 @@ export type TTurn = {
   app?: TAppTurnPart;
   /** Who pays this reply and what: charged as it streams, returned when no reply comes. */
   bill: TTurnBill;
+  /**
+   * Where the turn's rows are kept when the channel keeps its own (a workshop's run keeps its
+   * messages); a dialogue's messages otherwise.
+   */
+  rows?: TTurnRowStore;
+  /**
+   * The reply's id when the channel names it: a workshop names each turn after its place in the
+   * run, so a turn resumed after a crash reuses its charge instead of paying again.
+   */
+  replyId?: string;
+};
+
+/** A channel's own store for a turn's rows: written as the reply starts, finished once it ended. */
+export type TTurnRowStore = {
+  write(turn: TTurn, assistantId: string, requestId: string): Promise<void>;
+  finish(assistantId: string, reply: TStoredReply): Promise<void>;
+};
+export type TStoredReply = {
+  outcome: TTurnEnd["outcome"];
+  content: string;
+  reasoning: string;
+  usage: { prompt_tokens: number; completion_tokens: number };
+  failure: unknown;
 };
 
 export type TTurnEnd = {

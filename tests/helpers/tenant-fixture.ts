@@ -23,6 +23,9 @@ import { createTestApp, validAppInput } from "./apps";
 import { makeAgent, makeUser, sendSse, type TUser } from "./chat-runtime";
 import { makePng } from "./png";
 import { createApp } from "../../server/apps/apps.service";
+import { startDebugRun } from "../../server/workshops/runs.service";
+import { createWorkshop, saveDefinition } from "../../server/workshops/workshops.service";
+import { ZDefinition } from "../../server/workshops/workshops.schema";
 
 export const MARKER = `ADA-SECRET-${crypto.randomBytes(4).toString("hex")}`;
 const VALID_ID_NUMBER = "11010519491231002X";
@@ -61,6 +64,10 @@ export type TTenant = {
     withdrawal: string;
     order: string;
     channel: string;
+    /** A workshop of Ada's (its description carries MARKER), a debug run of it and an app publishing it. */
+    workshop: string;
+    workshopRun: string;
+    workshopApp: string;
   };
   mysqlDatabase: string;
   drop: () => Promise<void>;
@@ -173,6 +180,24 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
       utc_offset_minutes: 480,
       enabled: true,
     }),
+  );
+
+  const workshop = await createWorkshop(actor, { name: `工坊 ${MARKER.slice(-6)}`, description: `Workshop of ${MARKER}`, icon_url: "" });
+  await saveDefinition(actor, {
+    id: workshop.id,
+    revision: 1,
+    definition: ZDefinition.parse({
+      roles: [
+        { name: "Mentor", type: "agent", agent_id: botAgent.id, description: `Mentor of ${MARKER}` },
+        { name: "Me", type: "user" },
+      ],
+      nodes: [{ name: "Talk", speech_mode: "sequential", roles: ["Mentor", "Me"], max_rounds: 4, max_cycles: 2 }],
+    }),
+  });
+  const workshopRun = await startDebugRun(actor, workshop.id, { topic: `Topic ${MARKER}` }, "en");
+  const workshopApp = await createApp(
+    actor,
+    await validAppInput(agent.agentId, { type: "workshop", name: `工坊 ${MARKER.slice(-6)}`, settings: { workshop_id: workshop.id } }),
   );
 
   const chat = await sendSse(h.api.base, user, { agent_id: agent.agentId, content: `Hello, my secret is ${MARKER}` });
@@ -291,6 +316,9 @@ export async function seedTenant(h: Parameters<typeof makeAgent>[0] & { api: { b
       withdrawal: withdrawal.body.data.id,
       order: order.id,
       channel: channel.id,
+      workshop: workshop.id,
+      workshopRun: workshopRun.id,
+      workshopApp: workshopApp.id,
     },
   };
 }
@@ -305,6 +333,8 @@ const OWNING_COLUMNS: Record<string, string> = {
   bot_id: "SELECT id FROM bot WHERE owner_account_id = $1",
   training_set_id: "SELECT id FROM training_set WHERE owner_account_id = $1",
   dialogue_id: "SELECT id FROM dialogue WHERE account_id = $1",
+  workshop_id: "SELECT id FROM workshop WHERE owner_account_id = $1",
+  run_id: "SELECT id FROM workshop_run WHERE owner_account_id = $1",
 };
 /** Rows that change by themselves (sessions seen, throttles, heartbeats), not by anybody's call. */
 const VOLATILE_TABLES = new Set(["session", "login_attempt", "rate_window", "process_heartbeat", "_prisma_migrations", "schema_migrations"]);

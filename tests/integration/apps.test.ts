@@ -1,5 +1,7 @@
 // Apps core: every validation rule refused with its message and nothing written, the
 // lifecycle through the service for every move, tenancy, the edition's app count, the review queue.
+import { createWorkshop, saveDefinition } from "../../server/workshops/workshops.service";
+import { ZDefinition } from "../../server/workshops/workshops.schema";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { mapError } from "../../server/errors/map-error";
@@ -203,15 +205,27 @@ describe("apps: validation (every rule, same message, nothing written)", async (
       placement: { x: 0.5, y: 0.55, scale: 0.9 },
       background_color: "#ffffff",
     });
+    const second = await makeLiveAgent(ent);
+    const workshop = await createWorkshop(ent, { name: "Panel", description: "", icon_url: "" });
+    await saveDefinition(ent, {
+      id: workshop.id,
+      revision: 1,
+      definition: ZDefinition.parse({
+        roles: [
+          { name: "Host", type: "agent", agent_id: entAgent },
+          { name: "Guest", type: "agent", agent_id: second },
+        ],
+        nodes: [{ name: "Talk", speech_mode: "sequential", roles: ["Host", "Guest"], max_rounds: 4, max_cycles: 2 }],
+      }),
+    });
+    // The form names the workshop only: the server pins its version and lists its agents.
     const ws = await apps.createApp(
       ent,
-      await validAppInput(entAgent, {
-        type: "workshop",
-        agent_ids: [entAgent, await makeLiveAgent(ent)],
-        settings: { roles: [{ name: "host", role_type: "agent" }], nodes: [{ mode: "sequential" }] },
-      }),
+      await validAppInput(entAgent, { type: "workshop", agent_ids: [], settings: { workshop_id: workshop.id, version_id: "forged" } }),
     );
-    expect(ws.agent_ids).toHaveLength(2);
+    expect(ws.agent_ids.sort()).toEqual([entAgent, second].sort());
+    expect(ws.input.settings.workshop_id).toBe(workshop.id);
+    expect(ws.input.settings.version_id).not.toBe("forged");
   });
 
   it("accepts a picture from the owner's own library as background and icon, and keeps it", async () => {

@@ -10,6 +10,7 @@ import { createBot } from "../../server/bots/bots.service";
 import { createVideo } from "../../server/digital/videos.service";
 import { OFFLINE_MODEL_KEY } from "../../server/knowledge/offline-channel";
 import { appRouter } from "../../server/trpc/app-router";
+import { createWorkshop } from "../../server/workshops/workshops.service";
 import { validAppInput } from "../helpers/apps";
 import { fundAccount } from "../helpers/money";
 import { findMarker, snapshotTenant, type TTenant } from "../helpers/tenant-fixture";
@@ -55,6 +56,14 @@ const dbForm = {
   password: "p",
   database: "d",
 };
+
+/** A workshop of Bob's own whose one role is played by `agentId`. */
+const bobWorkshop = async (bob: TBob) =>
+  (await createWorkshop({ id: bob.id, roles: [], enterpriseId: null }, { name: "Bob ws", description: "", icon_url: "" })).id;
+const workshopDraft = (agentId: string) => ({
+  roles: [{ name: "Solo", type: "agent", agent_id: agentId }],
+  nodes: [{ name: "Talk", speech_mode: "sequential", roles: ["Solo"], max_rounds: 2, max_cycles: 1 }],
+});
 
 const CASES: Record<string, TCase[]> = {
   "platform.systemConfig": [own()],
@@ -200,16 +209,26 @@ const CASES: Record<string, TCase[]> = {
   "appApiKeys.reset": [refused((ids) => ({ app_id: ids.apiApp }))],
   "appApiKeys.revoke": [refused((ids) => ({ app_id: ids.apiApp }))],
 
+  "workshops.list": [own()],
+  "workshops.get": [refused((ids) => ({ id: ids.workshop }))],
+  "workshops.create": [own(() => ({ name: "Bob ws", description: "", icon_url: "" }))],
+  "workshops.update": [refused((ids) => ({ id: ids.workshop, name: "taken", description: "", icon_url: "" }))],
+  "workshops.saveDefinition": [
+    refused((ids, bob) => ({ id: ids.workshop, revision: 2, definition: workshopDraft(bob.liveAgentId) })),
+    field(async (ids, bob) => ({ id: await bobWorkshop(bob), revision: 1, definition: workshopDraft(ids.agent) }), "another account's agent as a role"),
+  ],
+  "workshops.remove": [refused((ids) => ({ id: ids.workshop }))],
+  "workshops.agents": [own()],
+  "workshops.runs": [refused((ids) => ({ id: ids.workshop }))],
+  "workshopApps.list": [own((ids) => ({ id: ids.workshop }))],
+  "workshopApps.sync": [refused((ids) => ({ app_id: ids.workshopApp }))],
+
   "apps.list": [own(() => ({}))],
   "apps.get": [refused((ids) => ({ id: ids.app })), refused((ids) => ({ id: ids.apiApp }))],
   "apps.categories": [own()],
   "apps.create": [
     field(async (ids) => validAppInput(ids.agent), "another account's agent"),
-    field(
-      async (ids, bob) =>
-        validAppInput(bob.liveAgentId, { type: "workshop", settings: { roles: [{ name: "ada", role_type: "agent", agent_id: ids.agent }] } } as never),
-      "another account's agent as a workshop role",
-    ),
+    refused(async (ids, bob) => validAppInput(bob.liveAgentId, { type: "workshop", settings: { workshop_id: ids.workshop } })),
   ],
   "apps.update": [refused(async (ids, bob) => ({ id: ids.app, app: await validAppInput(bob.liveAgentId) }))],
   "apps.submit": [refused((ids) => ({ id: ids.app }))],

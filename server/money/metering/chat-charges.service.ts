@@ -229,6 +229,27 @@ export function billConsoleTurn(t: {
   return bill;
 }
 
+/**
+ * A workshop turn's bill: the workshop's developer pays each reply's fee, in their own debug runs
+ * and in their apps' runs alike (the run's price is charged apart, once per run).
+ */
+export function billWorkshopTurn(t: {
+  payer: string;
+  wallet: TBalances;
+  agent: { agentId: string; name: string };
+  app: { id: string; name: string } | null;
+}): TTurnBill {
+  const bill: TTurnBill = {
+    payer: t.payer,
+    refusal: "balance_insufficient",
+    known: t.wallet,
+    memo: { agentId: t.agent.agentId, agentName: t.agent.name, ...(t.app ? { appId: t.app.id, appName: t.app.name } : {}) },
+    agentUse: null,
+  };
+  assertMayPay(bill);
+  return bill;
+}
+
 /** An app's bill: its owner pays the fee for every consumer (H5, API, bots); consumers pay plans. */
 export function billAppTurn(t: {
   ownerAccountId: string;

@@ -1,0 +1,202 @@
+// The engine: carries a run turn by turn, in the worker, as the job `workshops.carry`. Each step
+// reads the run and its messages afresh, so the state is what the rows say: a worker killed in the
+// middle of a turn leaves that turn's message "streaming", and whichever worker takes the run next
+// (its lease lapsed) answers that same message again. The turn's reply id is the message's id, so
+// its charge is the same posting, taken once. Who speaks is decided by next-speaker.ts; only an
+// on-demand node asks its host (host.ts). A run ends on its rounds or cycles (in its last node),
+// the host's END, a stop, its time or turn budget, the developer's money, nobody eligible, a loop,
+// or a failure, and records which.
+import { toChatAgent } from "../../agents/agents.service";
+import { codeForStatus } from "../../errors/codes";
+import { getCachedRouting } from "../../models/gateway.service";
+import { getWallet } from "../../money/ledger.service";
+import { billWorkshopTurn } from "../../money/metering/chat-charges.service";
+import { AppError, isAppError } from "../../errors/app-error";
+import { logger } from "../../lib/logger";
+import { mapError } from "../../errors/map-error";
+import { runTurn } from "../../turns/index";
+import * as runs from "../runs.repository";
+import * as repo from "../workshops.repository";
+import { HOST_END, ZDefinition, type TDefinition, type TEndReason, type TNode, type TRole } from "../workshops.schema";
+import { askHost } from "./host";
+import { decideNextStep, type TNextStep } from "./next-speaker";
+import { notifiedRoles, type TRunMessage } from "./role-view";
+import { buildRoleTurn } from "./role-turn";
+import { createRunSink, runRowStore } from "./run-sink";
+
+const LEASE_MS = 60_000;
+const LEASE_RENEW_MS = 15_000;
+/** A job carries at most this many steps before handing the run to a fresh job. */
+const STEPS_PER_JOB = 400;
+
+type TStepResult = "continue" | "waiting" | "ended" | "idle";
+type TRun = runs.TRunRow & { def: TDefinition };
+
+/** Carries the run as far as it goes now: to its end, or to the person's turn. */
+export async function carryRun(runId: string, workerId: string): Promise<TStepResult | "busy"> {
+  const now = new Date();
+  if (!(await runs.leaseRun(runId, workerId, now, new Date(now.getTime() + LEASE_MS)))) return "busy";
+  const renew = setInterval(() => {
+    const at = new Date();
+    runs.leaseRun(runId, workerId, at, new Date(at.getTime() + LEASE_MS)).catch(() => undefined);
+  }, LEASE_RENEW_MS);
+  try {
+    for (let i = 0; i < STEPS_PER_JOB; i++) {
+      const result = await step(runId);
+      if (result !== "continue") return result;
+    }
+    return "continue";
+  } finally {
+    clearInterval(renew);
+    await runs.releaseRun(runId, workerId).catch(() => undefined);
+  }
+}
+
+async function step(runId: string): Promise<TStepResult> {
+  const row = await runs.findRun(runId);
+  if (!row || row.status !== "running") return "idle";
+  const run: TRun = { ...row, def: ZDefinition.parse(row.definition) };
+  if (run.stopRequested) return end(run, "user");
+  if (Date.now() > deadlineOf(run)) return end(run, "time");
+  const messages = await runs.listMessages(runId);
+  if (messages.some((m) => m.status === "waiting")) return (await runs.setRunStatus(runId, "running", "waiting_user")) ? "waiting" : "idle";
+  const pending = messages.find((m) => m.status === "streaming");
+  if (pending) return speak(run, pending, messages);
+  if (messages.filter((m) => m.kind !== "topic").length >= run.def.limits.max_turns) return end(run, "budget");
+
+  const node = run.def.nodes[run.nodeIndex];
+  const spoken = messages
+    .filter((m) => m.nodeIndex === run.nodeIndex && m.kind !== "topic" && (m.status === "done" || m.status === "stopped" || m.status === "censored"))
+    .map((m) => ({ role: m.roleName, content: m.content }));
+  const chosen = await choose(run, node, decideNextStep(node, spoken), messages);
+  if (chosen.kind === "end") return endNode(run, chosen.reason);
+  const role = run.def.roles.find((r) => r.name === chosen.role)!;
+  const seq = messages[messages.length - 1].seq + 1;
+  const waits = role.type === "user" && !role.hosting;
+  const message = await runs.upsertTurnMessage({
+    id: runs.messageIdOf(runId, seq),
+    runId,
+    seq,
+    nodeIndex: run.nodeIndex,
+    roleName: role.name,
+    kind: role.type === "user" ? "user" : "agent",
+    instruction: chosen.instruction,
+    hostCalls: chosen.hostCalls,
+    visibleTo: [],
+    status: waits ? "waiting" : "streaming",
+  });
+  if (waits) return (await runs.setRunStatus(runId, "running", "waiting_user")) ? "waiting" : "idle";
+  return speak(run, message, [...messages, message]);
+}
+
+type TChosen = { kind: "end"; reason: TEndReason } | { kind: "speak"; role: string; instruction: string; hostCalls: number };
+
+/** The step decided: on-demand speech asks the host, and its END or its choice (else the fallback) stands. */
+async function choose(run: TRun, node: TNode, next: TNextStep, messages: runs.TMessageRow[]): Promise<TChosen> {
+  if (next.kind === "end") return next;
+  if (next.kind === "speak") return { ...next, instruction: "", hostCalls: 0 };
+  const hostRole = run.def.roles.find((r) => r.name === node.host)!;
+  const host = await loadAgent(run, hostRole);
+  const controller = new AbortController();
+  const { decision, calls } = await askHost({
+    host,
+    hostRole: hostRole.name,
+    ownerId: run.ownerAccountId,
+    definition: run.def,
+    node,
+    messages: toRunMessages(messages),
+    eligible: next.eligible,
+    signal: controller.signal,
+  });
+  await runs.addHostCalls(run.id, calls);
+  if (decision?.next === HOST_END) return { kind: "end", reason: "host" };
+  return { kind: "speak", role: decision?.next ?? next.fallback, instruction: decision?.instruction ?? "", hostCalls: calls };
+}
+
+/** One role's turn through the chat pipeline, into its message. */
+async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessageRow[]): Promise<TStepResult> {
+  const role = run.def.roles.find((r) => r.name === message.roleName);
+  const node = run.def.nodes[message.nodeIndex];
+  if (!role || !node) return failTurn(run, message.id, new Error("role missing"));
+  const control = createRunSink(run.id, message.id, deadlineOf(run));
+  let ran: Promise<void>;
+  try {
+    const [owner, agent] = await Promise.all([runs.findActor(run.ownerAccountId), loadAgent(run, role)]);
+    if (!owner) return end(run, "failed");
+    const wallet = await getWallet(owner.id);
+    const bill = billWorkshopTurn({
+      payer: owner.id,
+      wallet,
+      agent: { agentId: agent.agentId, name: agent.name },
+      app: run.appId ? { id: run.appId, name: "" } : null,
+    });
+    const m = (await getCachedRouting(agent.config.model_key, owner.id)).model;
+    const model = m ? { key: m.key, kind: m.kind, supportsTools: m.supportsTools, contextWindow: m.contextWindow, enabled: m.enabled } : null;
+    const prior = messages.filter((x) => x.seq < message.seq && x.status !== "waiting" && x.status !== "streaming");
+    const turn = await buildRoleTurn({
+      owner,
+      definition: run.def,
+      node,
+      role,
+      agent,
+      messages: toRunMessages(prior),
+      instruction: message.instruction,
+      ctx: { model, bill },
+      runId: run.id,
+      replyId: message.id,
+      rows: runRowStore((content) => notifiedRoles(node, run.def.roles, role.name, content)),
+    });
+    ran = runTurn(turn, control.sink, run.language);
+  } catch (err) {
+    control.sink.fail(mapError(err, run.language).envelope);
+    return failTurn(run, message.id, err);
+  }
+  const outcome = await control.outcome(ran);
+  await runs.touchRun(run.id);
+  if (outcome.kind === "failed") return failTurn(run, message.id, outcome.error);
+  if (outcome.kind === "cancelled" || (outcome.kind === "finished" && outcome.stopped)) return end(run, Date.now() > deadlineOf(run) ? "time" : "user");
+  return "continue";
+}
+
+/** A turn that could not be given: the developer's money ran out (budget), else the run failed. */
+async function failTurn(run: TRun, messageId: string, err: unknown): Promise<TStepResult> {
+  await runs.finishMessage(messageId, { content: "", status: "failed", promptTokens: 0, completionTokens: 0 }).catch(() => undefined);
+  const code = isAppError(err)
+    ? err.code
+    : typeof (err as { status?: unknown })?.status === "number"
+      ? codeForStatus((err as { status: number }).status)
+      : undefined;
+  if (code === "balance_insufficient" || code === "app_owner_balance_insufficient") return end(run, "budget");
+  const description = (err as { description?: string; message?: string })?.description ?? (err as Error)?.message ?? String(err);
+  if (!code) logger.warn({ err, runId: run.id }, "a workshop turn failed");
+  return end(run, "failed", code ?? description.slice(0, 300));
+}
+
+/** A node's end moves the run to the next node; the last node's end is the run's. */
+async function endNode(run: TRun, reason: TEndReason): Promise<TStepResult> {
+  if (run.nodeIndex + 1 < run.def.nodes.length) {
+    await runs.advanceNode(run.id, run.nodeIndex, reason);
+    return "continue";
+  }
+  return end(run, reason);
+}
+
+async function end(run: TRun, reason: TEndReason, error: string | null = null): Promise<TStepResult> {
+  await runs.endRun(run.id, reason, new Date(), error);
+  return "ended";
+}
+
+const deadlineOf = (run: TRun) => run.createdAt.getTime() + run.def.limits.max_minutes * 60_000;
+
+/** The role's agent at its live version, as the developer runs it: another's agent runs only from the shelf. */
+async function loadAgent(run: TRun, role: TRole) {
+  const [[row], owner] = await Promise.all([repo.findRoleAgents([role.agent_id]), runs.findActor(run.ownerAccountId)]);
+  if (!owner) throw new AppError("not_found");
+  return toChatAgent(owner, row ?? null, row?.versions[0] ?? null, "live");
+}
+
+function toRunMessages(rows: runs.TMessageRow[]): TRunMessage[] {
+  return rows
+    .filter((m) => m.kind === "topic" || m.status === "done" || m.status === "stopped")
+    .map((m) => ({ seq: m.seq, role: m.roleName, kind: m.kind, content: m.content, visibleTo: m.visibleTo }));
+}
