@@ -16,6 +16,7 @@ import { printMobiBundle } from "./mobi-bundle";
 import { runRetrievalBench } from "./retrieval";
 import { runTtftBench } from "./ttft";
 import { runTtftFloorBench } from "./ttft-floor";
+import { runWorkshopBench } from "./workshop";
 
 // `npm run bench -- ttft`: only the chat time-to-first-token figures (on DATABASE_URL when set).
 // The pages are not measured there, so any existing build will do for the web process.
@@ -68,6 +69,16 @@ if (process.argv.includes("ledger")) {
   if (host) process.env.ZELIN_EMBEDDED_DB = "1";
   await applyMigrations(url);
   await runLedgerBench(url);
+  await host?.close();
+  process.exit(0);
+}
+// `npm run bench -- workshop`: only the workshop engine's figures (on DATABASE_URL when set).
+if (process.argv.includes("workshop")) {
+  const host = process.env.DATABASE_URL ? null : await startEmbeddedHost();
+  const url = process.env.DATABASE_URL ?? host!.url;
+  if (host) process.env.ZELIN_EMBEDDED_DB = "1";
+  await applyMigrations(url);
+  await runWorkshopBench(url);
   await host?.close();
   process.exit(0);
 }

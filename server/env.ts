@@ -125,6 +125,8 @@ export const ZEnv = z
     // to a live one, and how many runs one worker carries at once.
     WORKSHOP_SWEEP_MS: z.coerce.number().int().min(200).default(30_000),
     WORKSHOP_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(8),
+    // How long a worker's hold on a run lasts unrenewed: a dead worker's runs are taken over after it.
+    WORKSHOP_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     // Uploaded files (server/uploads/file-store.ts): in DATA_DIR/files unless S3_BUCKET names an
     // S3-compatible bucket (AWS S3, MinIO, Aliyun OSS, Tencent COS...), which then needs both keys.
     S3_BUCKET: z

@@ -25,7 +25,8 @@ function toView(k: TKeyRow): TApiKeyView {
 async function loadOwnedApiApp(actor: TOwnerActor, appId: string) {
   const app = await repo.findAppOwnerAndType(appId);
   assertOwned(app ? { ...app, accountId: app.ownerAccountId } : null, actor);
-  if (app!.type !== "api") throw new AppError("not_found");
+  // API apps, and workshop apps, whose runs the API starts and follows (/api/v2/app/workshop/runs).
+  if (app!.type !== "api" && app!.type !== "workshop") throw new AppError("not_found");
   return app!;
 }
 

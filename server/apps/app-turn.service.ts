@@ -39,6 +39,8 @@ export async function prepareAppTurn(
   const now = opts.now ?? new Date();
   const { consumer } = caller;
   const app = await loadOpenableApp(input.app_id, consumer, caller.source);
+  // A workshop app is a conversation of several agents, run by the workshop's engine, never one agent's chat.
+  if (app.type === "workshop") throw new AppError("not_found");
   // Before anything heavier: a consumer past their count reads nothing more and asks nobody.
   await assertMayUse(app, consumer, now);
   const imageKeys = assertTurnImages(app, input.images ?? []);

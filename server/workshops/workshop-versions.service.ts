@@ -14,7 +14,7 @@ export async function pinVersion(ownerAccountId: string, workshopId: string, tx?
   if (!row || row.ownerAccountId !== ownerAccountId) throw new AppError("not_found");
   const parsed = ZDefinition.safeParse(row.definition);
   if (!parsed.success) throw new AppError("workshop_incomplete");
-  await assertUsableAgents({ id: ownerAccountId, roles: [], enterpriseId: null }, parsed.data);
+  await assertUsableAgents({ id: ownerAccountId, roles: [], enterpriseId: null }, parsed.data, tx);
   const agentIds = await ownRoleAgents(ownerAccountId, parsed.data, tx);
   const latest = await repo.findLatestVersion(workshopId, tx);
   if (latest && latest.revision === row.revision) return { versionId: latest.id, number: latest.number, agentIds };

@@ -6,6 +6,7 @@
 import { ZodError } from "zod";
 import type { TActor } from "../accounts/accounts.schema";
 import { assertOwned } from "../accounts/access";
+import type { TDbOrTx } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../turns/turn";
 import * as repo from "./workshops.repository";
@@ -70,36 +71,36 @@ export async function listUsableAgents(actor: TActor): Promise<TUsableAgent[]> {
  * Every agent the definition names may be used by the developer, and picture or video agents
  * speak only in the last node with agents. A refused agent is told as not usable, whoever owns it.
  */
-export async function assertUsableAgents(actor: TActor, d: TDefinition) {
+export async function assertUsableAgents(actor: TActor, d: TDefinition, tx?: TDbOrTx) {
   const ids = [...new Set(d.roles.filter(isPlayedByAgent).map((r) => r.agent_id))];
-  const rows = new Map((await repo.findRoleAgents(ids)).map((a) => [a.id, a]));
+  const rows = new Map((await repo.findRoleAgents(ids, tx)).map((a) => [a.id, a]));
   const issues: { path: (string | number)[]; message: string }[] = [];
   for (const [i, role] of d.roles.entries()) {
     if (!isPlayedByAgent(role)) continue;
     const row = rows.get(role.agent_id);
-    if (!row || !(await mayUse(actor, row))) issues.push({ path: ["definition", "roles", i, "agent_id"], message: "workshops:validation.agent_unusable" });
+    if (!row || !(await mayUse(actor, row, tx))) issues.push({ path: ["definition", "roles", i, "agent_id"], message: "workshops:validation.agent_unusable" });
   }
   if (issues.length) throw issuesError(issues);
-  const kinds = await kindsOf([...rows.values()]);
+  const kinds = await kindsOf([...rows.values()], tx);
   const media = mediaNodeIssues(d, (id) => kinds.get(id));
   if (media.length) throw issuesError(media.map((m) => ({ ...m, path: ["definition", ...m.path] })));
 }
 
 /** The developer's own live agent; or another's on the shelf, bought outright or free of any price. */
-async function mayUse(actor: TActor, a: repo.TRoleAgentRow) {
+async function mayUse(actor: TActor, a: repo.TRoleAgentRow, tx?: TDbOrTx) {
   const version = a.versions[0];
   if (!version) return false;
   if (a.ownerAccountId === actor.id) return true;
   if (version.state !== "on_shelf") return false;
   const config = version.config as { use_price_micro?: number; purchase_price_micro?: number };
   if (!config.use_price_micro && !config.purchase_price_micro) return true;
-  return repo.hasAgentBuyout(actor.id, a.id);
+  return repo.hasAgentBuyout(actor.id, a.id, tx);
 }
 
 /** Each agent's model kind (text, image, video...), by agent id, from the model registry. */
-async function kindsOf(rows: repo.TRoleAgentRow[]) {
+async function kindsOf(rows: repo.TRoleAgentRow[], tx?: TDbOrTx) {
   const keyOf = (a: repo.TRoleAgentRow) => (a.versions[0]?.config as { model_key?: string } | undefined)?.model_key ?? "";
-  const kinds = await repo.findModelKinds([...new Set(rows.map(keyOf).filter(Boolean))]);
+  const kinds = await repo.findModelKinds([...new Set(rows.map(keyOf).filter(Boolean))], tx);
   return new Map(rows.map((a) => [a.id, kinds.get(keyOf(a)) ?? "text"]));
 }
 

@@ -7,6 +7,7 @@
 // the host's END, a stop, its time or turn budget, the developer's money, nobody eligible, a loop,
 // or a failure, and records which.
 import { toChatAgent } from "../../agents/agents.service";
+import { getEnv } from "../../env";
 import { codeForStatus } from "../../errors/codes";
 import { getCachedRouting } from "../../models/gateway.service";
 import { getWallet } from "../../money/ledger.service";
@@ -24,8 +25,6 @@ import { notifiedRoles, type TRunMessage } from "./role-view";
 import { buildRoleTurn } from "./role-turn";
 import { createRunSink, runRowStore } from "./run-sink";
 
-const LEASE_MS = 60_000;
-const LEASE_RENEW_MS = 15_000;
 /** A job carries at most this many steps before handing the run to a fresh job. */
 const STEPS_PER_JOB = 400;
 
@@ -34,15 +33,17 @@ type TRun = runs.TRunRow & { def: TDefinition };
 
 /** Carries the run as far as it goes now: to its end, or to the person's turn. */
 export async function carryRun(runId: string, workerId: string): Promise<TStepResult | "busy"> {
+  const leaseMs = getEnv().WORKSHOP_LEASE_MS;
   const now = new Date();
-  if (!(await runs.leaseRun(runId, workerId, now, new Date(now.getTime() + LEASE_MS)))) return "busy";
+  if (!(await runs.leaseRun(runId, workerId, now, new Date(now.getTime() + leaseMs)))) return "busy";
+  // Renewed well before it lapses, so a live worker never loses a run it is carrying.
   const renew = setInterval(() => {
     const at = new Date();
-    runs.leaseRun(runId, workerId, at, new Date(at.getTime() + LEASE_MS)).catch(() => undefined);
-  }, LEASE_RENEW_MS);
+    runs.leaseRun(runId, workerId, at, new Date(at.getTime() + leaseMs)).catch(() => undefined);
+  }, leaseMs / 4);
   try {
     for (let i = 0; i < STEPS_PER_JOB; i++) {
-      const result = await step(runId);
+      const result = await stepRun(runId);
       if (result !== "continue") return result;
     }
     return "continue";
@@ -52,7 +53,8 @@ export async function carryRun(runId: string, workerId: string): Promise<TStepRe
   }
 }
 
-async function step(runId: string): Promise<TStepResult> {
+/** One step of the run: one turn (or the decision that ends a node or waits for the person). The caller holds the run. */
+export async function stepRun(runId: string): Promise<TStepResult> {
   const row = await runs.findRun(runId);
   if (!row || row.status !== "running") return "idle";
   const run: TRun = { ...row, def: ZDefinition.parse(row.definition) };
