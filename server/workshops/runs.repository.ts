@@ -190,10 +190,6 @@ export function listStalledRuns(now: Date, tx: TDbOrTx = getDb()) {
   });
 }
 
-export async function touchRun(runId: string, tx: TDbOrTx = getDb()) {
-  await tx.workshopRun.updateMany({ where: { id: runId, status: { not: "ended" } }, data: { updatedAt: new Date() } });
-}
-
 /** The developer as the turn pipeline knows an actor. */
 export function findActor(accountId: string, tx: TDbOrTx = getDb()) {
   return tx.account.findUnique({ where: { id: accountId }, select: { id: true, roles: true, enterpriseId: true } });
@@ -207,4 +203,8 @@ export async function setVisibleTo(id: string, visibleTo: string[], tx: TDbOrTx 
 export async function fillWaitingMessage(id: string, content: string, visibleTo: string[], tx: TDbOrTx = getDb()) {
   const r = await tx.workshopMessage.updateMany({ where: { id, status: "waiting" }, data: { content, visibleTo, status: "done" } });
   return r.count === 1;
+}
+
+export function findMessage(id: string, tx: TDbOrTx = getDb()) {
+  return tx.workshopMessage.findUnique({ where: { id }, select: MESSAGE });
 }

@@ -42,8 +42,9 @@ export async function carryRun(runId: string, workerId: string): Promise<TStepRe
     runs.leaseRun(runId, workerId, at, new Date(at.getTime() + leaseMs)).catch(() => undefined);
   }, leaseMs / 4);
   try {
+    const carried = newCarry();
     for (let i = 0; i < STEPS_PER_JOB; i++) {
-      const result = await stepRun(runId);
+      const result = await stepRun(runId, carried);
       if (result !== "continue") return result;
     }
     return "continue";
@@ -53,50 +54,69 @@ export async function carryRun(runId: string, workerId: string): Promise<TStepRe
   }
 }
 
+/**
+ * What a worker keeps of a run between two of its steps while it holds the run: the messages as
+ * they were (only the holder writes them, except the person's, which come while no one holds it),
+ * and the one its last turn finished, to be read again.
+ */
+export type TCarry = { messages: runs.TMessageRow[] | null; changed: string | null };
+export const newCarry = (): TCarry => ({ messages: null, changed: null });
+
+/** The run's messages: all of them on a first step, else the kept ones with the last turn's read again. */
+async function readMessages(runId: string, carried: TCarry) {
+  if (!carried.messages) return runs.listMessages(runId);
+  const fresh = carried.changed ? await runs.findMessage(carried.changed) : null;
+  return carried.messages.map((m) => (fresh && m.id === fresh.id ? fresh : m));
+}
+
 /** One step of the run: one turn (or the decision that ends a node or waits for the person). The caller holds the run. */
-export async function stepRun(runId: string): Promise<TStepResult> {
-  const row = await runs.findRun(runId);
+export async function stepRun(runId: string, carried: TCarry = newCarry()): Promise<TStepResult> {
+  const [row, messages] = await Promise.all([runs.findRun(runId), readMessages(runId, carried)]);
+  carried.messages = null;
   if (!row || row.status !== "running") return "idle";
-  const run: TRun = { ...row, def: ZDefinition.parse(row.definition) };
+  const run: TRun = { ...row, def: definitionOf(row) };
   if (run.stopRequested) return end(run, "user");
   if (Date.now() > deadlineOf(run)) return end(run, "time");
-  const messages = await runs.listMessages(runId);
   if (messages.some((m) => m.status === "waiting")) return (await runs.setRunStatus(runId, "running", "waiting_user")) ? "waiting" : "idle";
   const pending = messages.find((m) => m.status === "streaming");
-  if (pending) return speak(run, pending, messages);
+  if (pending) return speak(run, pending, messages, await readSpeaker(run, pending.roleName), carried);
   if (messages.filter((m) => m.kind !== "topic").length >= run.def.limits.max_turns) return end(run, "budget");
 
   const node = run.def.nodes[run.nodeIndex];
   const spoken = messages
     .filter((m) => m.nodeIndex === run.nodeIndex && m.kind !== "topic" && (m.status === "done" || m.status === "stopped" || m.status === "censored"))
     .map((m) => ({ role: m.roleName, content: m.content }));
-  const chosen = await choose(run, node, decideNextStep(node, spoken), messages);
+  const next = decideNextStep(node, spoken);
+  const chosen = next.kind === "speak" ? { ...next, instruction: "", hostCalls: 0 } : await choose(run, node, next, messages);
   if (chosen.kind === "end") return endNode(run, chosen.reason);
   const role = run.def.roles.find((r) => r.name === chosen.role)!;
   const seq = messages[messages.length - 1].seq + 1;
   const waits = role.type === "user" && !role.hosting;
-  const message = await runs.upsertTurnMessage({
-    id: runs.messageIdOf(runId, seq),
-    runId,
-    seq,
-    nodeIndex: run.nodeIndex,
-    roleName: role.name,
-    kind: role.type === "user" ? "user" : "agent",
-    instruction: chosen.instruction,
-    hostCalls: chosen.hostCalls,
-    visibleTo: [],
-    status: waits ? "waiting" : "streaming",
-  });
-  if (waits) return (await runs.setRunStatus(runId, "running", "waiting_user")) ? "waiting" : "idle";
-  return speak(run, message, [...messages, message]);
+  // The turn's message and what its speaker needs are written and read at once.
+  const [message, speaker] = await Promise.all([
+    runs.upsertTurnMessage({
+      id: runs.messageIdOf(runId, seq),
+      runId,
+      seq,
+      nodeIndex: run.nodeIndex,
+      roleName: role.name,
+      kind: role.type === "user" ? "user" : "agent",
+      instruction: chosen.instruction,
+      hostCalls: chosen.hostCalls,
+      visibleTo: [],
+      status: waits ? "waiting" : "streaming",
+    }),
+    waits ? null : readSpeaker(run, role.name),
+  ]);
+  if (!speaker) return (await runs.setRunStatus(runId, "running", "waiting_user")) ? "waiting" : "idle";
+  return speak(run, message, [...messages, message], speaker, carried);
 }
 
 type TChosen = { kind: "end"; reason: TEndReason } | { kind: "speak"; role: string; instruction: string; hostCalls: number };
 
 /** The step decided: on-demand speech asks the host, and its END or its choice (else the fallback) stands. */
-async function choose(run: TRun, node: TNode, next: TNextStep, messages: runs.TMessageRow[]): Promise<TChosen> {
+async function choose(run: TRun, node: TNode, next: Exclude<TNextStep, { kind: "speak" }>, messages: runs.TMessageRow[]): Promise<TChosen> {
   if (next.kind === "end") return next;
-  if (next.kind === "speak") return { ...next, instruction: "", hostCalls: 0 };
   const hostRole = run.def.roles.find((r) => r.name === node.host)!;
   const host = await loadAgent(run, hostRole);
   const controller = new AbortController();
@@ -115,17 +135,30 @@ async function choose(run: TRun, node: TNode, next: TNextStep, messages: runs.TM
   return { kind: "speak", role: decision?.next ?? next.fallback, instruction: decision?.instruction ?? "", hostCalls: calls };
 }
 
+type TSpeaker = { owner: Awaited<ReturnType<typeof runs.findActor>>; agentRow: repo.TRoleAgentRow | null; wallet: Awaited<ReturnType<typeof getWallet>> };
+
+/** The developer, the role's agent and the developer's balances, read together. */
+async function readSpeaker(run: TRun, roleName: string): Promise<TSpeaker> {
+  const role = run.def.roles.find((r) => r.name === roleName);
+  const [owner, rows, wallet] = await Promise.all([
+    runs.findActor(run.ownerAccountId),
+    role ? repo.findRoleAgents([role.agent_id]) : [],
+    getWallet(run.ownerAccountId),
+  ]);
+  return { owner, agentRow: rows[0] ?? null, wallet };
+}
+
 /** One role's turn through the chat pipeline, into its message. */
-async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessageRow[]): Promise<TStepResult> {
+async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessageRow[], speaker: TSpeaker, carried: TCarry): Promise<TStepResult> {
   const role = run.def.roles.find((r) => r.name === message.roleName);
   const node = run.def.nodes[message.nodeIndex];
   if (!role || !node) return failTurn(run, message.id, new Error("role missing"));
   const control = createRunSink(run.id, message.id, deadlineOf(run));
   let ran: Promise<void>;
   try {
-    const [owner, agent] = await Promise.all([runs.findActor(run.ownerAccountId), loadAgent(run, role)]);
+    const { owner, agentRow, wallet } = speaker;
     if (!owner) return end(run, "failed");
-    const wallet = await getWallet(owner.id);
+    const agent = toChatAgent(owner, agentRow, agentRow?.versions[0] ?? null, "live");
     const bill = billWorkshopTurn({
       payer: owner.id,
       wallet,
@@ -154,9 +187,11 @@ async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessa
     return failTurn(run, message.id, err);
   }
   const outcome = await control.outcome(ran);
-  await runs.touchRun(run.id);
   if (outcome.kind === "failed") return failTurn(run, message.id, outcome.error);
   if (outcome.kind === "cancelled" || (outcome.kind === "finished" && outcome.stopped)) return end(run, Date.now() > deadlineOf(run) ? "time" : "user");
+  // The next step reads this turn's message again and keeps the rest as they are.
+  carried.messages = messages;
+  carried.changed = message.id;
   return "continue";
 }
 
@@ -186,6 +221,17 @@ async function endNode(run: TRun, reason: TEndReason): Promise<TStepResult> {
 async function end(run: TRun, reason: TEndReason, error: string | null = null): Promise<TStepResult> {
   await runs.endRun(run.id, reason, new Date(), error);
   return "ended";
+}
+
+/** Runs' frozen definitions, parsed once per process: a run's definition never changes. */
+const definitions = new Map<string, TDefinition>();
+function definitionOf(row: runs.TRunRow) {
+  let def = definitions.get(row.id);
+  if (!def) {
+    if (definitions.size >= 500) definitions.clear();
+    definitions.set(row.id, (def = ZDefinition.parse(row.definition)));
+  }
+  return def;
 }
 
 const deadlineOf = (run: TRun) => run.createdAt.getTime() + run.def.limits.max_minutes * 60_000;
