@@ -193,6 +193,10 @@ export const ERROR_CODES = {
   workshop_incomplete: { status: 421902, http: 422 },
   workshop_not_your_turn: { status: 421903, http: 409 },
   workshop_run_ended: { status: 421904, http: 409 },
+  // A node's content from a file: of a kind it cannot be, unreadable, or longer than contents may be.
+  workshop_content_type_not_allowed: { status: 421905, http: 422 },
+  workshop_content_unreadable: { status: 421906, http: 422 },
+  workshop_content_too_long: { status: 421907, http: 422 },
 } as const satisfies Record<string, { status: number; http: number }>;
 
 export type TErrorCode = keyof typeof ERROR_CODES;

@@ -20,6 +20,7 @@ import { createModelsRouter } from "../models/models.http";
 import { createChatRouter } from "../turns/chat.http";
 import { createAppChatRouter } from "../apps/app-chat.http";
 import { createWorkshopRunsRouter } from "../workshops/runs.http";
+import { createWorkshopContentsRouter } from "../workshops/contents.http";
 import { createWorkshopAppRunsRouter } from "../apps/workshop-app-runs.http";
 import { createAppStageRouter } from "../apps/digital-stage.http";
 import { createAppVoiceRouter } from "../apps/app-voice.http";
@@ -67,6 +68,7 @@ export function createApiRouter() {
   router.use(createChatRouter());
   router.use(createAppChatRouter());
   router.use(createWorkshopRunsRouter());
+  router.use(createWorkshopContentsRouter());
   router.use(createWorkshopAppRunsRouter());
   router.use(createAppStageRouter());
   router.use(createAppVoiceRouter());

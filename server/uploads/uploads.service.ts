@@ -101,6 +101,13 @@ export function acceptTextFile(bytes: Buffer | null | undefined, limits: TFileLi
   return describeFile(bytes, kind);
 }
 
+/** A text file or a spreadsheet (txt, docx, pdf or xlsx; a workshop node's content), within limits. */
+export function acceptTextOrSheetFile(bytes: Buffer | null | undefined, limits: TFileLimits): TAcceptedFile<TTextFileKind | "xlsx"> {
+  checkBytes(bytes, limits.maxBytes);
+  if (sniffType(bytes) === "xlsx") return describeFile(bytes, "xlsx");
+  return acceptTextFile(bytes, limits);
+}
+
 /** A picture or a video (the multimedia library): each by its own limits. */
 export function acceptMedia(bytes: Buffer | null | undefined, limits: { image: TImageLimits; video: TFileLimits }): TAcceptedImage | TAcceptedVideo {
   checkBytes(bytes, Math.max(limits.image.maxBytes, limits.video.maxBytes));

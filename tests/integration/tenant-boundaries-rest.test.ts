@@ -13,7 +13,8 @@ import { findMarker, MARKER, snapshotTenant, type TTenant } from "../helpers/ten
 import { useTenantHarness } from "../helpers/tenant-harness";
 
 type TIds = TTenant["ids"];
-type TRequest = { path: string; body?: unknown; multipart?: boolean };
+/** `fileText`: what the uploaded file says, for a route that answers with the file's own text. */
+type TRequest = { path: string; body?: unknown; multipart?: boolean; fileText?: string };
 /**
  * `refused`: not found or no access (or one of `codes`, a refusal of the route's own, such as "not
  * for sale"); `own`: an answer about Bob himself that carries nothing of Ada's; `signed`: a call a
@@ -116,6 +117,8 @@ const CASES: Record<string, TCase[]> = {
   "GET /api/v2/app/entitlement": [refused((ids) => at(`/api/v2/app/entitlement?app_id=${ids.app}`))],
   "POST /api/v2/app/transcribe": [refused((ids) => ({ path: `/api/v2/app/transcribe?app_id=${ids.app}`, multipart: true }))],
   // A digital human's stage and a reply's lip-synced clip: only for a digital-human app one may open, and one's own reply.
+  // It answers with the uploaded file's own text: Bob's file says nothing of Ada's.
+  "POST /api/v1/workshop/contents": [own(() => ({ path: "/api/v1/workshop/contents", multipart: true, fileText: "Bob's own notes" }))],
   "POST /api/v1/workshop/runs": [refused((ids) => at("/api/v1/workshop/runs", { workshop_id: ids.workshop, topic: "mine" }))],
   "GET /api/v1/workshop/runs/:id": [refused((ids) => at(`/api/v1/workshop/runs/${ids.workshopRun}`))],
   "GET /api/v1/workshop/runs/:id/events": [refused((ids) => at(`/api/v1/workshop/runs/${ids.workshopRun}/events`))],
@@ -244,7 +247,7 @@ async function send(browser: Browser, method: string, req: TRequest) {
   let body: BodyInit | undefined;
   if (req.multipart) {
     const form = new FormData();
-    form.append("file", new Blob([Buffer.from(`note of ${MARKER}`)], { type: "text/plain" }), "note.txt");
+    form.append("file", new Blob([Buffer.from(req.fileText ?? `note of ${MARKER}`)], { type: "text/plain" }), "note.txt");
     body = form;
   } else if (req.body !== undefined) {
     headers["content-type"] = "application/json";

@@ -33,6 +33,7 @@ import {
   CERTIFICATION_IMAGE_LIMITS,
   MEDIA_IMAGE_LIMITS,
   MEDIA_VIDEO_LIMITS,
+  TEXT_FILE_LIMITS,
   TRAINING_FILE_LIMITS,
 } from "../../server/uploads/upload-limits";
 import { startFakeOpenai } from "../fakes/fake-openai";
@@ -61,6 +62,8 @@ const TYPE_REFUSALS: TErrorCode[] = [
   "document_type_not_readable",
   "qa_import_unreadable",
   "file_type_mismatch",
+  "workshop_content_type_not_allowed",
+  "workshop_content_unreadable",
 ];
 
 // --- The server, with /healthz, its files in a folder of this test's own, and a fake upstream ---
@@ -296,6 +299,25 @@ const ENDPOINTS: TEndpoint[] = [
     setup: async () => {
       const u = await user();
       return { send: (file, lang) => postForm(u.browser, "/api/v1/uploads/image", [{ name: "file", file }], lang), state: async () => null };
+    },
+  },
+  {
+    route: "POST /v1/workshop/contents",
+    field: "file",
+    maxBytes: TEXT_FILE_LIMITS.maxBytes,
+    good: GOOD.text,
+    setup: async () => {
+      const u = await user();
+      // Nothing is stored: the answer (the content read from the file) is what an accepted upload leaves.
+      let read: unknown = null;
+      return {
+        send: async (file, lang) => {
+          const res = await postForm(u.browser, "/api/v1/workshop/contents", [{ name: "file", file }], lang);
+          if (res.body?.status === 200) read = res.body.data;
+          return res;
+        },
+        state: async () => read,
+      };
     },
   },
   {
