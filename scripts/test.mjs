@@ -1,7 +1,7 @@
 // `npm test`: the type check, ESLint and the format check, then unit, integration and end-to-end
 // tests, in that order. End-to-end tests need a Chromium (/usr/bin/chromium or CHROMIUM_PATH);
 // without one they are skipped with one loud line, unless E2E_REQUIRED=1, when that is a failure.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,16 +24,17 @@ let failed = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 if (!only.length) {
-  // The checks that need no database first: types, the house rules (ESLint), the formatting.
+  // The checks that need no database first, all three at once (each prints when it is done): types,
+  // the house rules (ESLint), the formatting.
   const checks = [
     ["typecheck", "node_modules/typescript/bin/tsc", ["--noEmit"]],
     ["lint", "node_modules/eslint/bin/eslint.js", ["."]],
     ["format", "node_modules/prettier/bin/prettier.cjs", ["--check", "--log-level", "warn", "."]],
   ];
-  for (const [name, bin, args] of checks) {
-    console.log(`\n=== ${name} ===`);
-    const r = spawnSync(process.execPath, [path.join(root, bin), ...args], { cwd: root, stdio: "inherit" });
-    if (r.status !== 0) {
+  const results = await Promise.all(checks.map(([name, bin, args]) => runCaptured(name, path.join(root, bin), args)));
+  for (const { name, status, output } of results) {
+    console.log(`\n=== ${name} ===\n${output}`);
+    if (status !== 0) {
       failed = true;
       failures.push(`${name}: see its output above`);
     }
@@ -68,6 +69,17 @@ for (const project of only.length ? only : projects) {
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(failed ? 1 : 0);
+
+/** Runs a check with its output kept, so that three at once do not interleave their lines. */
+function runCaptured(name, bin, args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("close", (status) => resolve({ name, status, output }));
+  });
+}
 
 function firstLine(message) {
   return (

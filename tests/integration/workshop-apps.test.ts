@@ -12,7 +12,6 @@ import { ZDefinition, type TDefinitionInput } from "../../server/workshops/works
 import { Browser } from "../helpers/api-client";
 import { createTestApp } from "../helpers/apps";
 import { makeUser, useChatHarness, type TUser } from "../helpers/chat-runtime";
-import { fundAccount } from "../helpers/money";
 import { carryToRest, makeRoleAgent, makeWorkshopOf, runRow } from "../helpers/workshops";
 
 const h = useChatHarness();
@@ -112,16 +111,14 @@ describe("a workshop app's consumer", () => {
   });
 
   it("an owner who cannot pay the run turns the consumer away, and the use is given back", async () => {
-    const owner = await makeUser(h.api.base);
+    const owner = await makeUser(h.api.base, { funded: false });
     const { appId } = await workshopApp(owner);
-    await getDb().ledgerAccount.updateMany({ where: { id: { in: [`gift:${owner.id}`, `spendable:${owner.id}`] } }, data: { balanceMicro: 0n } });
     const v = visitor();
     const uses = await getDb().appUse.count({ where: { appId } });
     const refused = await v.call("/api/v2/app/workshop/runs", { body: { app_id: appId, topic: "anyone?" } });
     expect(refused.body.status).toBe(420811);
     expect(await getDb().appUse.count({ where: { appId } })).toBe(uses);
     expect(await getDb().workshopRun.count({ where: { appId } })).toBe(0);
-    await fundAccount(owner.id);
   });
 
   it("is not an agent chat: the app's chat stream refuses it", async () => {
