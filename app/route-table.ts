@@ -95,6 +95,12 @@ export const ROUTE_TABLE: TRouteEntry[] = [
   { id: "my_app", path: "/my_app", file: "routes/apps/my-app.tsx", layout: "console" },
   { id: "del_app", path: "/del_app", file: "routes/apps/del-app.tsx", layout: "console" },
   { id: "admin_app_review", path: "/admin/app_review", file: "routes/admin/app-review.tsx", layout: "console" },
+  // Workshops: my workshops, a workshop's information, its roles-and-nodes editor; and the run page
+  // (a developer's debug run, ?id=, or a workshop app's consumer, ?app=), lean for phones.
+  { id: "workshop_list", path: "/workshopList", file: "routes/workshops/workshop-list.tsx", layout: "console" },
+  { id: "create_work", path: "/createWork", file: "routes/workshops/create-work.tsx", layout: "console" },
+  { id: "created_workshop", path: "/CreatedWorkshop", file: "routes/workshops/created-workshop.tsx", layout: "console" },
+  { id: "workshop", path: "/workshop", file: "routes/workshops/workshop.tsx", layout: "lean" },
   // Bots: my bots, the create form (?new=1) and a bot's page (?bot_id=).
   { id: "create_bot", path: "/create_bot", file: "routes/bots/create-bot.tsx", layout: "console" },
   // Payments: every payment order; the sandbox's cashier page, where its payer pays or cancels.

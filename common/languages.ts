@@ -40,6 +40,7 @@ export const NAMESPACES = [
   "figures",
   "digital",
   "instances",
+  "workshops",
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 

@@ -17,6 +17,8 @@ export type TH5MenuItem = { title: string; replyType: "text" | "link" | "picture
 /** The public view of an app: no plans, keys or owner internals. */
 export type TH5App = {
   id: string;
+  /** A workshop app runs on its own page (/workshop?app=), not in the chat. */
+  type: string;
   name: string;
   nameEn: string;
   iconUrl: string;
@@ -78,6 +80,7 @@ function readCategoryName(names: unknown, slug: string): string {
 export function toH5App(row: TH5AppRow, isOwner: boolean, variables: TVariable[] = [], stage: TH5Stage | null = null): TH5App {
   return {
     id: row.id,
+    type: row.type,
     name: row.name,
     nameEn: row.nameEn,
     iconUrl: row.iconUrl,

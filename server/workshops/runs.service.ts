@@ -117,6 +117,8 @@ export async function listDebugRuns(actor: TActor, workshopId: string) {
 
 /** The consumer's runs of an app, newest first. */
 export async function listConsumerRuns(consumer: TRunViewer, appId: string) {
+  // Nobody to match (no account, no visitor): nothing, never everyone's anonymous runs.
+  if (!consumer.account && !consumer.visitorId) return [];
   const rows = await runs.listRuns(
     consumer.account ? { appId, consumerAccountId: consumer.account.id } : { appId, visitorId: consumer.visitorId, consumerAccountId: null },
   );

@@ -54,6 +54,10 @@ const QUERIES: Record<string, (ids: TIds) => string> = {
   create_digital: (i) => `id=${i.figure}`,
   create_character: (i) => `id=${i.figure}`,
   figure_train: (i) => `id=${i.figure}`,
+  // A workshop's information, its roles and nodes, and its run view.
+  create_work: (i) => `id=${i.workshop}`,
+  created_workshop: (i) => `id=${i.workshop}`,
+  workshop: (i) => `id=${i.workshop}`,
 };
 
 async function signedInContext(accountId: string) {
@@ -84,13 +88,42 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** Requests each page has in flight, so a measure can wait for its lists to arrive. */
+const inFlight = new WeakMap<Page, Set<unknown>>();
+function trackRequests(page: Page) {
+  const open = new Set<unknown>();
+  inFlight.set(page, open);
+  page.on("request", (r) => open.add(r));
+  page.on("requestfinished", (r) => open.delete(r));
+  page.on("requestfailed", (r) => open.delete(r));
+  return page;
+}
+
+/**
+ * Waits until the page has had no request in flight for QUIET_MS, or MAX_WAIT_MS passed. Lists load
+ * after hydration; a page that keeps polling is quiet between two polls; one that keeps a stream
+ * open is measured as it stands after the longest wait. (Playwright's "networkidle" waits 500 ms of
+ * no connection at all, and its full timeout on every page that polls or streams.)
+ */
+async function waitForQuiet(page: Page) {
+  const open = inFlight.get(page)!;
+  const deadline = Date.now() + MAX_WAIT_MS;
+  let quietSince = open.size === 0 ? Date.now() : 0;
+  while (Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    if (open.size > 0) quietSince = 0;
+    else if (!quietSince) quietSince = Date.now();
+    else if (Date.now() - quietSince >= QUIET_MS) return;
+  }
+}
+const QUIET_MS = 250;
+const MAX_WAIT_MS = 2_500;
+
 /** The page's width once it has rendered and fetched what it shows, and what sticks out if too wide. */
 async function measure(page: Page, path: string) {
   const res = await page.goto(path, { waitUntil: "load", timeout: 60_000 });
   await page.waitForSelector("html[data-hydrated]", { timeout: 20_000 }).catch(() => undefined);
-  // Lists load after hydration; a page that keeps polling is measured as it stands after the wait.
-  await page.waitForLoadState("networkidle", { timeout: 3_000 }).catch(() => undefined);
-  await page.waitForTimeout(200);
+  await waitForQuiet(page);
   const measured = await page.evaluate((width) => {
     const scrollWidth = document.documentElement.scrollWidth;
     if (scrollWidth <= width) return { scrollWidth, culprits: [] as string[] };
@@ -142,7 +175,7 @@ describe(`every page at ${WIDTH} px`, () => {
     // A few pages at once: each waits mostly on the platform's answer and the browser's scripts.
     const worker = async () => {
       const pages = Object.fromEntries(
-        await Promise.all((["visitor", "user", "admin"] as const).map(async (who) => [who, await contexts[who].newPage()] as const)),
+        await Promise.all((["visitor", "user", "admin"] as const).map(async (who) => [who, trackRequests(await contexts[who].newPage())] as const)),
       );
       for (let job = jobs.shift(); job; job = jobs.shift()) {
         let who: "visitor" | "user" | "admin" = job.entry.layout === "console" ? "user" : "visitor";

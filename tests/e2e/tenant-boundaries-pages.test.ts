@@ -16,7 +16,22 @@ let ada: TTenant;
 let bobCookie = "";
 
 /** The query names pages read ids from. */
-const ID_PARAMS = ["id", "agent_id", "app_id", "bot_id", "dialogue_id", "set_id", "training_set_id", "export_id", "order_id", "appId", "botId", "touser"];
+const ID_PARAMS = [
+  "id",
+  "agent_id",
+  "app_id",
+  "bot_id",
+  "dialogue_id",
+  "set_id",
+  "training_set_id",
+  "export_id",
+  "order_id",
+  "appId",
+  "botId",
+  "touser",
+  "app",
+  "run",
+];
 
 beforeAll(async () => {
   fake = await startFakeOpenai();
@@ -65,8 +80,30 @@ describe("pages across tenants", () => {
         withdrawal,
         media,
         channel,
+        workshop,
+        workshopRun,
+        workshopApp,
       } = ada.ids;
-      const ids = [account, agent, draftAgent, app, apiApp, bot, qaSet, smartSet, databaseSet, dialogue, exportId, order, withdrawal, media, channel];
+      const ids = [
+        account,
+        agent,
+        draftAgent,
+        app,
+        apiApp,
+        bot,
+        qaSet,
+        smartSet,
+        databaseSet,
+        dialogue,
+        exportId,
+        order,
+        withdrawal,
+        media,
+        channel,
+        workshop,
+        workshopRun,
+        workshopApp,
+      ];
       const failures: string[] = [];
       for (const path of pages) {
         const queries = ["", ...ids.map((id) => `?${ID_PARAMS.map((p) => `${p}=${id}`).join("&")}`)];

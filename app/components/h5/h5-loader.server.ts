@@ -5,6 +5,8 @@ import { redirect } from "@remix-run/node";
 import { lookupH5App, type TH5App } from "../../../server/apps/h5-view.service";
 import { ensureVisitorId } from "../../../server/apps/visitor";
 import { getSessionAccount } from "../../lib/auth.server";
+import { isMobiPath } from "../../route-table";
+import { workshopAppPath } from "../workshops/workshop-links";
 
 export type TH5PageData = { app: TH5App; viewerId: string | null };
 
@@ -16,7 +18,15 @@ export function toH5ErrorPath(reason: string, url: URL, extra: Record<string, st
   return `/mobi/error?${q}`;
 }
 
-export async function loadH5Page(request: Request): Promise<{ data: TH5PageData; headers: Headers }> {
+/** `workshopPage`: the caller is the workshop run page itself, which the other pages send workshop apps to. */
+/** The workshop run page of a workshop app, on the phone paths when the link was, keeping touser. */
+function toWorkshopAppPath(appId: string, url: URL) {
+  const touser = url.searchParams.get("touser");
+  const path = workshopAppPath(appId, isMobiPath(url.pathname));
+  return touser ? `${path}&touser=${encodeURIComponent(touser)}` : path;
+}
+
+export async function loadH5Page(request: Request, opts: { workshopPage?: boolean } = {}): Promise<{ data: TH5PageData; headers: Headers }> {
   const url = new URL(request.url);
   const account = await getSessionAccount(request);
   const found = await lookupH5App(url.searchParams.get("app"), account ? { id: account.id, enterpriseId: account.enterpriseId ?? null } : null);
@@ -24,6 +34,8 @@ export async function loadH5Page(request: Request): Promise<{ data: TH5PageData;
     if (found.reason === "login_required") throw redirect(`/mobi/login?redirect=${encodeURIComponent(url.pathname + url.search)}`);
     throw redirect(toH5ErrorPath(found.reason, url, found.removedReason ? { detail: found.removedReason.slice(0, 200) } : {}));
   }
+  // A workshop app runs on its own page, wherever its link led (the share link, the chat, the intro).
+  if (found.app.type === "workshop" && !opts.workshopPage) throw redirect(toWorkshopAppPath(found.app.id, url));
   const headers = new Headers();
   if (!account) setVisitorCookie(request, headers);
   return { data: { app: found.app, viewerId: account?.id ?? null }, headers };

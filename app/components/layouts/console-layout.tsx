@@ -1,5 +1,6 @@
 // The console: every signed-in page shares this frame. Areas add their menu entries.
 import {
+  ApartmentOutlined,
   CommentOutlined,
   CrownOutlined,
   AppstoreOutlined,
@@ -44,7 +45,9 @@ import { ShoppingOutlined } from "@ant-design/icons";
 import { useAdminMenuGroup } from "./admin-menu";
 import { isDevSmsActive } from "../../../server/auth/sms/dev-sms-provider";
 
-export const handle = { i18n: ["auth", "metering", "payments", "purchases", "content", "generation", "figures", "digital", "voices", "instances"] };
+export const handle = {
+  i18n: ["auth", "metering", "payments", "purchases", "content", "generation", "figures", "digital", "voices", "instances", "workshops"],
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const account = await requireSessionAccount(request);
@@ -66,6 +69,7 @@ const MENU: TMenuEntry[] = [
   { key: "/history_qa", icon: <HistoryOutlined />, label: "console.menu.history_qa" },
   { key: "/train", icon: <ReadOutlined />, label: "console.menu.train" },
   { key: "/my_app", icon: <AppstoreOutlined />, label: "console.menu.my_app" },
+  { key: "/workshopList", icon: <ApartmentOutlined />, label: "workshops:menu.list" },
   { key: "/create_bot", icon: <CommentOutlined />, label: "console.menu.create_bot" },
   { key: "/model", icon: <ClusterOutlined />, label: "console.menu.model" },
   {
@@ -125,6 +129,8 @@ const MENU_PARENT: Record<string, string> = {
   "/create_app": "/my_app",
   "/create_api": "/my_app",
   "/del_app": "/my_app",
+  "/createWork": "/workshopList",
+  "/CreatedWorkshop": "/workshopList",
 };
 
 /** The menu groups holding a page's entry. */

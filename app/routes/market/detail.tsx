@@ -20,6 +20,7 @@ import { listComments } from "../../../server/market/social.service";
 import { getOffer } from "../../../server/money/purchases/purchases.service";
 import { BuyPanel } from "../../components/purchases/buy-panel";
 import type { TMarketLanguage } from "../../../server/market/market.schema";
+import { workshopAppPath } from "../../components/workshops/workshop-links";
 import "../../components/market/market.css";
 
 export const handle = { i18n: ["market", "purchases", "payments"] };
@@ -96,8 +97,8 @@ export default function Detail() {
               {head.intro || t("card.no_introduction")}
             </p>
             <div className="mk-actions">
-              {isApp && detail.app.type === "h5" && detail.app.state === "on_shelf" && (
-                <a href={`/share?app=${detail.app.id}`}>
+              {isApp && (detail.app.type === "h5" || detail.app.type === "workshop") && detail.app.state === "on_shelf" && (
+                <a href={detail.app.type === "workshop" ? workshopAppPath(detail.app.id) : `/share?app=${detail.app.id}`}>
                   <Button type="primary" data-testid="open-app">
                     {t("detail.open_app")}
                   </Button>

@@ -6,10 +6,16 @@ import { useTranslation } from "react-i18next";
 import { AppLink, useAppNavigate } from "../../app-link";
 import type { TAppType, TAppView } from "../../../../server/apps/apps.schema";
 import { AppForm, type TAppFormOptions } from "./app-form";
-import { emptyFormValues, toFormValues, type TAppFormValues } from "./form-values";
+import { emptyFormValues, toFormValues, withWorkshop, type TAppFormValues, type TWorkshopChoice } from "./form-values";
 import { MEDIA_SLOTS, type TChosenMedia } from "./chosen-media";
 
-export type TAppEditorData = TAppFormOptions & { type: TAppType; app: TAppView | null; chosen?: TChosenMedia | null };
+export type TAppEditorData = TAppFormOptions & {
+  type: TAppType;
+  app: TAppView | null;
+  chosen?: TChosenMedia | null;
+  /** A new workshop app publishing this workshop (/create_app?type=workshop&workshop_id=). */
+  workshop?: TWorkshopChoice | null;
+};
 
 /** The form starts with the chosen picture in its field; it is only kept when the form is saved. */
 function withChosenMedia(values: TAppFormValues, chosen: TChosenMedia | null | undefined): TAppFormValues {
@@ -27,7 +33,8 @@ export function AppEditorPage({ data }: { data: TAppEditorData }) {
   const { t } = useTranslation("apps");
   const navigate = useAppNavigate();
   const [created, setCreated] = useState<TAppView | null>(null);
-  const initial = withChosenMedia(data.app ? toFormValues(data.app.input) : emptyFormValues(data.type), data.chosen);
+  const blank = data.workshop ? withWorkshop(emptyFormValues(data.type), data.workshop) : emptyFormValues(data.type);
+  const initial = withChosenMedia(data.app ? toFormValues(data.app.input) : blank, data.chosen);
   const title = data.app ? t("editor.edit_title", { type: t(`type.${data.type}`) }) : t("editor.create_title", { type: t(`type.${data.type}`) });
 
   if (created && created.type === "api")

@@ -1,12 +1,15 @@
-// The app form's sections after the basics: the H5 chat page, type settings, access and money,
-// and the input-content function.
+// The app form's sections after the basics: the H5 chat page, type settings (a bot's channel, a
+// digital human's scene, a workshop app's workshop), access and money, and the input-content function.
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { Button, Card, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Switch } from "antd";
+import { Link } from "@remix-run/react";
+import { Button, Card, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch } from "antd";
 import { useTranslation } from "react-i18next";
 import type { TAppType } from "../../../../server/apps/apps.schema";
 import { ImageField } from "./image-field";
 import { SpeakerField } from "./speaker-field";
 import { AppSceneSummary } from "../../digital-editor/app-scene-summary";
+import { WORKSHOP_LIST_PATH, newWorkshopPath, useWorkshopHref } from "../../workshops/workshop-links";
+import type { TWorkshopOption } from "./app-form";
 
 const tagsSelect = (testId: string) => <Select mode="tags" open={false} suffixIcon={null} data-testid={testId} />;
 
@@ -106,7 +109,36 @@ export function ChatSection() {
   );
 }
 
-export function TypeSettingsSection({ type }: { type: TAppType }) {
+/**
+ * A workshop app publishes one of the developer's workshops, as it stands when the app is saved;
+ * later edits reach the app when it is synced in the workshop's editor.
+ */
+function WorkshopPicker({ workshops }: { workshops: TWorkshopOption[] }) {
+  const { t } = useTranslation("apps");
+  const href = useWorkshopHref();
+  const options = workshops.map((w) => {
+    const ready = w.roleCount > 0 && w.nodeCount > 0;
+    return {
+      value: w.id,
+      disabled: !ready,
+      label: `${w.name} · ${ready ? t("form.workshop_counts", { roles: w.roleCount, nodes: w.nodeCount }) : t("form.workshop_incomplete")}`,
+    };
+  });
+  return (
+    <>
+      <Form.Item name={["settings", "workshop_id"]} label={t("form.workshop")} required extra={t("form.workshop_hint")}>
+        <Select options={options} placeholder={t("form.choose")} notFoundContent={t("form.workshop_none")} data-testid="app-workshop" />
+      </Form.Item>
+      <Space wrap>
+        {!workshops.length && <span className="app-form__muted">{t("form.workshop_none")}</span>}
+        <Link to={href(newWorkshopPath())}>{t("form.workshop_create")}</Link>
+        <Link to={href(WORKSHOP_LIST_PATH)}>{t("form.workshop_list")}</Link>
+      </Space>
+    </>
+  );
+}
+
+export function TypeSettingsSection({ type, workshops }: { type: TAppType; workshops: TWorkshopOption[] }) {
   const { t } = useTranslation("apps");
   if (type === "h5" || type === "api") return null;
   return (
@@ -122,46 +154,7 @@ export function TypeSettingsSection({ type }: { type: TAppType }) {
         </>
       )}
       {type === "digital_human" && <AppSceneSummary />}
-      {type === "workshop" && (
-        <Form.List name={["settings", "roles"]}>
-          {(fields, { add, remove }) => (
-            <>
-              {fields.map((field) => (
-                <Row key={field.key} gutter={8}>
-                  <Col xs={11} md={8}>
-                    <Form.Item name={[field.name, "name"]} label={t("form.role_name")}>
-                      <Input maxLength={32} />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={11} md={8}>
-                    <Form.Item name={[field.name, "role_type"]} label={t("form.role_type")}>
-                      <Select
-                        options={[
-                          { value: "agent", label: t("role_type.agent") },
-                          { value: "user", label: t("role_type.user") },
-                        ]}
-                      />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={2}>
-                    <Button
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      onClick={() => remove(field.name)}
-                      aria-label={t("form.remove")}
-                      className="app-form__remove"
-                    />
-                  </Col>
-                </Row>
-              ))}
-              <Button icon={<PlusOutlined />} onClick={() => add({ name: "", role_type: "agent" })}>
-                {t("form.role_add")}
-              </Button>
-            </>
-          )}
-        </Form.List>
-      )}
+      {type === "workshop" && <WorkshopPicker workshops={workshops} />}
     </Card>
   );
 }

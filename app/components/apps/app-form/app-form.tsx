@@ -16,9 +16,13 @@ import { useLeaveGuard } from "../../agent-editor/use-leave-guard";
 import type { TAgentVariableNote } from "../../../../server/apps/agent-variables.service";
 import "./app-form.css";
 
+export type TWorkshopOption = { id: string; name: string; roleCount: number; nodeCount: number };
+
 export type TAppFormOptions = {
   categories: Array<{ id: number; names: Record<string, string> }>;
   agents: Array<{ id: string; name: string; variables?: TAgentVariableNote[] }>;
+  /** A workshop app's choices: the account's workshops. */
+  workshops?: TWorkshopOption[];
 };
 
 /** A schema path (plans.0.price_micro) as the form's field name (plans, 0, price). */
@@ -94,6 +98,8 @@ export function AppForm({
   const categoryOptions = options.categories.map((c) => ({ value: c.id, label: c.names[i18n.language] ?? c.names.en ?? String(c.id) }));
   const agentOptions = options.agents.map((a) => ({ value: a.id, label: a.name }));
   const single = type !== "workshop";
+  // A workshop app runs its workshop's agents: it picks a workshop instead.
+  const picksAgents = type !== "workshop";
 
   return (
     <Form
@@ -112,7 +118,7 @@ export function AppForm({
       {state === "on_shelf" && (
         <Alert type="warning" showIcon className="app-form__notice" message={t("form.listed_edit_notice")} data-testid="app-form-listed-notice" />
       )}
-      {!options.agents.length && <Alert type="info" showIcon className="app-form__notice" message={t("form.no_live_agents")} />}
+      {picksAgents && !options.agents.length && <Alert type="info" showIcon className="app-form__notice" message={t("form.no_live_agents")} />}
       <Card title={t("form.sections.basics")} className="app-form__card">
         <Form.Item name="name" label={t("form.name")} required>
           <Input maxLength={29} showCount data-testid="app-name" />
@@ -135,10 +141,14 @@ export function AppForm({
         <Form.Item name="tags" label={t("form.tags")} required extra={t("form.tags_hint")}>
           <Select mode="tags" tokenSeparators={[",", "，"]} open={false} suffixIcon={null} data-testid="app-tags" />
         </Form.Item>
-        <Form.Item name="agent_ids" label={t("form.agents")} required>
-          <Select mode={single ? undefined : "multiple"} options={agentOptions} placeholder={t("form.choose")} data-testid="app-agent" />
-        </Form.Item>
-        <AgentVariablesNote agents={options.agents} type={type} />
+        {picksAgents && (
+          <>
+            <Form.Item name="agent_ids" label={t("form.agents")} required>
+              <Select mode={single ? undefined : "multiple"} options={agentOptions} placeholder={t("form.choose")} data-testid="app-agent" />
+            </Form.Item>
+            <AgentVariablesNote agents={options.agents} type={type} />
+          </>
+        )}
         {type !== "api" && (
           <Form.Item name="platform" label={t("form.platform")}>
             <Select
@@ -148,10 +158,11 @@ export function AppForm({
           </Form.Item>
         )}
       </Card>
-      {h5Like && <ChatSection />}
-      <TypeSettingsSection type={type} />
+      {/* A workshop app's page is the workshop's run page: no chat page to set up. */}
+      {h5Like && picksAgents && <ChatSection />}
+      <TypeSettingsSection type={type} workshops={options.workshops ?? []} />
       <AccessSection h5Like={h5Like} />
-      <InputContentSection />
+      {picksAgents && <InputContentSection />}
       <Space className="app-form__actions">
         <Button type="primary" htmlType="submit" loading={saving} data-testid="app-save">
           {appId ? t("form.save") : t("form.create")}

@@ -19,13 +19,7 @@ export function toFormValues(input: TAppInput): TAppFormValues {
 
 export function emptyFormValues(type: TAppType): TAppFormValues {
   const settings =
-    type === "bot"
-      ? { channel: "wechat", greeting: "" }
-      : type === "digital_human"
-        ? { figure_id: "", voice_id: "", orientation: "vertical" }
-        : type === "workshop"
-          ? { roles: [], nodes: [] }
-          : {};
+    type === "bot" ? { channel: "wechat", greeting: "" } : type === "digital_human" ? { figure_id: "", voice_id: "", orientation: "vertical" } : {};
   return {
     type,
     name: "",
@@ -58,9 +52,24 @@ export function emptyFormValues(type: TAppType): TAppFormValues {
   };
 }
 
+/** The workshop a new workshop app publishes, and its name, icon and description to start from. */
+export type TWorkshopChoice = { id: string; name: string; iconUrl: string; description: string };
+
+export function withWorkshop(values: TAppFormValues, w: TWorkshopChoice): TAppFormValues {
+  return {
+    ...values,
+    name: values.name || w.name.slice(0, 29),
+    icon_url: values.icon_url || w.iconUrl,
+    introduction: values.introduction || w.description,
+    settings: { ...values.settings, workshop_id: w.id },
+  };
+}
+
 /** What is sent: a missing number stays missing so the schema names the field. */
 export function fromFormValues(v: TAppFormValues): Record<string, unknown> {
-  const agentIds = Array.isArray(v.agent_ids) ? v.agent_ids : v.agent_ids ? [v.agent_ids as unknown as string] : [];
+  // A workshop app's agents are its workshop's: the server fills them in.
+  const picked = Array.isArray(v.agent_ids) ? v.agent_ids : v.agent_ids ? [v.agent_ids as unknown as string] : [];
+  const agentIds = v.type === "workshop" ? [] : picked;
   return {
     ...v,
     category_id: v.category_id ?? undefined,
