@@ -41,7 +41,8 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/helpers/e2e-global-setup.ts"],
           setupFiles: ["tests/helpers/e2e-setup.ts"],
-          testTimeout: 60_000,
+          // A test that takes a minute here can take a minute and a half on a slower CI machine.
+          testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

@@ -107,8 +107,13 @@ export async function streamSse(path: string, opts: TStreamOptions): Promise<voi
     deliver({ event: "error", data: text || JSON.stringify({ status: res.status, description: res.statusText, data: null }) });
     return;
   }
-  const parser = createSseParser(deliver);
-  const reader = res.body.getReader();
+  await readSseBody(res.body, deliver);
+}
+
+/** Reads an event stream's body to its end, handing each event to `onEvent`. */
+export async function readSseBody(body: ReadableStream<Uint8Array>, onEvent: (e: TSseEvent) => void) {
+  const parser = createSseParser(onEvent);
+  const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -50,6 +50,8 @@ describe("accounts", () => {
     expect(await page.locator("[data-testid=nickname]").inputValue()).toBe(account);
     expect((await sql("SELECT uses FROM invitation_code WHERE code = $1", [invite]))[0].uses).toBe(1);
 
+    // The menu opens once the page has hydrated: a click on the server-rendered button does nothing.
+    await page.waitForSelector("html[data-hydrated]");
     await page.locator("[data-testid=account-menu]").click();
     await page.locator("[data-testid=logout]").click();
     await page.waitForURL(/\/login/);

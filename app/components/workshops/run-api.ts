@@ -3,7 +3,7 @@
 // a run, read from its server-sent event stream (`status`, `message`, `close`).
 import { ApiError, apiRequest, getBrowserEnv, handlePlatformStatus } from "../../lib/api-client";
 import { withTouser } from "../../lib/carry-query";
-import { createSseParser, readErrorEnvelope } from "../../lib/sse-client";
+import { readErrorEnvelope, readSseBody } from "../../lib/sse-client";
 import type { TRunMessageView, TRunView } from "../../../server/workshops/workshops.schema";
 
 /** Whose run: the developer's debug run of a workshop, or a consumer's run of a workshop app. */
@@ -47,18 +47,11 @@ export async function followRun(mode: TRunMode, runId: string, events: TRunEvent
     throw new ApiError(envelope.status, envelope.description, envelope.data);
   }
   let closed = false;
-  const parser = createSseParser((e) => {
+  await readSseBody(res.body, (e) => {
     if (e.event === "close") closed = (JSON.parse(e.data) as { status?: string }).status === "ended";
     else if (e.event === "status") events.onStatus(JSON.parse(e.data) as TRunHead);
     else if (e.event === "message") events.onMessage(JSON.parse(e.data) as TRunMessageView);
   });
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.push(value);
-  }
-  parser.end();
   return closed;
 }
 
