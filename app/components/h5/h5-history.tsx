@@ -1,9 +1,10 @@
 // The consumer's earlier dialogues with this app, in a sheet over the chat.
-import { CloseOutlined, PlusOutlined } from "@ant-design/icons";
+import { PlusOutlined } from "@ant-design/icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchDialogues, type TAppDialogue } from "./h5-api";
 import { uiLocale } from "../../i18n/config";
+import { H5Sheet } from "./h5-sheet";
 
 type TProps = { appId: string; currentId: string | null; onPick: (id: string) => void; onNew: () => void; onClose: () => void };
 
@@ -28,37 +29,28 @@ export function H5History({ appId, currentId, onPick, onNew, onClose }: TProps) 
   };
 
   return (
-    <div className="h5-sheet" role="dialog" aria-modal="true" aria-label={t("history.title")} data-testid="h5-history">
-      <button type="button" className="h5-sheet__backdrop" aria-label={t("history.close")} onClick={onClose} />
-      <section className="h5-sheet__panel">
-        <header className="h5-sheet__head">
-          <h2>{t("history.title")}</h2>
-          <button type="button" className="h5-icon-btn" aria-label={t("history.close")} onClick={onClose}>
-            <CloseOutlined />
-          </button>
-        </header>
-        <button type="button" className="h5-btn h5-btn--block" onClick={onNew} data-testid="h5-new-dialogue">
-          <PlusOutlined /> {t("history.new")}
-        </button>
-        {failed ? (
-          <p className="h5-muted">{t("history.failed")}</p>
-        ) : !list ? (
-          <p className="h5-muted">{t("history.loading")}</p>
-        ) : list.length === 0 ? (
-          <p className="h5-muted">{t("history.empty")}</p>
-        ) : (
-          <ul className="h5-history">
-            {list.map((d) => (
-              <li key={d.id}>
-                <button type="button" className={d.id === currentId ? "is-current" : undefined} onClick={() => onPick(d.id)}>
-                  <span>{d.title || t("history.untitled")}</span>
-                  <small>{when(d)}</small>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </div>
+    <H5Sheet title={t("history.title")} closeLabel={t("history.close")} testId="h5-history" onClose={onClose}>
+      <button type="button" className="h5-btn h5-btn--block" onClick={onNew} data-testid="h5-new-dialogue">
+        <PlusOutlined /> {t("history.new")}
+      </button>
+      {failed ? (
+        <p className="h5-muted">{t("history.failed")}</p>
+      ) : !list ? (
+        <p className="h5-muted">{t("history.loading")}</p>
+      ) : list.length === 0 ? (
+        <p className="h5-muted">{t("history.empty")}</p>
+      ) : (
+        <ul className="h5-history">
+          {list.map((d) => (
+            <li key={d.id}>
+              <button type="button" className={d.id === currentId ? "is-current" : undefined} onClick={() => onPick(d.id)}>
+                <span>{d.title || t("history.untitled")}</span>
+                <small>{when(d)}</small>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </H5Sheet>
   );
 }
