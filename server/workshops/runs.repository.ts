@@ -76,15 +76,6 @@ export function listMessages(runId: string, tx: TDbOrTx = getDb()) {
   return tx.workshopMessage.findMany({ where: { runId }, orderBy: { seq: "asc" }, select: MESSAGE });
 }
 
-/** Messages after `afterSeq`, and any still changing at or before it (a reply still streaming). */
-export function listMessagesSince(runId: string, afterSeq: number, streamingFrom: number, tx: TDbOrTx = getDb()) {
-  return tx.workshopMessage.findMany({
-    where: { runId, OR: [{ seq: { gt: afterSeq } }, { seq: { gte: streamingFrom } }] },
-    orderBy: { seq: "asc" },
-    select: MESSAGE,
-  });
-}
-
 /** A turn's message, "streaming" until it ends; the one already there when the turn is resumed. */
 export function upsertTurnMessage(
   m: {
@@ -193,10 +184,6 @@ export function listStalledRuns(now: Date, tx: TDbOrTx = getDb()) {
 /** The developer as the turn pipeline knows an actor. */
 export function findActor(accountId: string, tx: TDbOrTx = getDb()) {
   return tx.account.findUnique({ where: { id: accountId }, select: { id: true, roles: true, enterpriseId: true } });
-}
-
-export async function setVisibleTo(id: string, visibleTo: string[], tx: TDbOrTx = getDb()) {
-  await tx.workshopMessage.update({ where: { id }, data: { visibleTo } });
 }
 
 /** The person's words fill the message that waited for them; false when it no longer waits. */
