@@ -1,46 +1,58 @@
 // The only queries of workshop runs and their messages. A turn's message is inserted under an id
 // made from the run and its place in it, so a resumed run finds the turn it was in the middle of;
-// a run's status moves by conditional updates naming the status expected.
+// a run's status moves by conditional updates naming the status expected. What the engine reads
+// and writes on every turn (the run, its messages, the turn's message) goes straight through
+// node-postgres (direct-pool.ts): Prisma's engine would cost each of those statements a millisecond.
 import { getDb, type TDbOrTx } from "../db/client";
+import { executeDirect, queryDirect } from "../db/direct-pool";
 import type { Prisma } from "../db/generated/client";
 
-const RUN = {
-  id: true,
-  workshopId: true,
-  versionId: true,
-  definition: true,
-  ownerAccountId: true,
-  appId: true,
-  consumerAccountId: true,
-  visitorId: true,
-  source: true,
-  topic: true,
-  status: true,
-  endReason: true,
-  nodeIndex: true,
-  nodeEnds: true,
-  stopRequested: true,
-  hostCalls: true,
-  language: true,
-  createdAt: true,
-  endedAt: true,
-} as const;
-export type TRunRow = Prisma.WorkshopRunGetPayload<{ select: typeof RUN }>;
+export type TRunRow = {
+  id: string;
+  workshopId: string;
+  versionId: string | null;
+  definition: Prisma.JsonValue;
+  ownerAccountId: string;
+  appId: string | null;
+  consumerAccountId: string | null;
+  visitorId: string | null;
+  source: string;
+  topic: string;
+  status: string;
+  endReason: string | null;
+  nodeIndex: number;
+  nodeEnds: string[];
+  stopRequested: boolean;
+  hostCalls: number;
+  language: string;
+  createdAt: Date;
+  endedAt: Date | null;
+};
 
-const MESSAGE = {
-  id: true,
-  seq: true,
-  nodeIndex: true,
-  roleName: true,
-  kind: true,
-  content: true,
-  instruction: true,
-  visibleTo: true,
-  status: true,
-  hostCalls: true,
-  updatedAt: true,
-} as const;
-export type TMessageRow = Prisma.WorkshopMessageGetPayload<{ select: typeof MESSAGE }>;
+const RUN_COLUMNS = `id, workshop_id AS "workshopId", version_id AS "versionId", definition, owner_account_id AS "ownerAccountId",
+  app_id AS "appId", consumer_account_id AS "consumerAccountId", visitor_id AS "visitorId", source, topic, status,
+  end_reason AS "endReason", node_index AS "nodeIndex", coalesce(node_ends, '{}') AS "nodeEnds", stop_requested AS "stopRequested",
+  host_calls AS "hostCalls", language, created_at AS "createdAt", ended_at AS "endedAt"`;
+
+export type TMessageRow = {
+  id: string;
+  seq: number;
+  nodeIndex: number;
+  roleName: string;
+  kind: string;
+  content: string;
+  instruction: string;
+  visibleTo: string[];
+  status: string;
+  hostCalls: number;
+  updatedAt: Date;
+};
+
+const MESSAGE_COLUMNS = `id, seq, node_index AS "nodeIndex", role_name AS "roleName", kind, content, instruction,
+  coalesce(visible_to, '{}') AS "visibleTo", status, host_calls AS "hostCalls", updated_at AS "updatedAt"`;
+
+/** Now as the timestamp columns keep it (UTC wall time, as Prisma writes it). */
+const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
 
 export type TNewRun = {
   id: string;
@@ -68,16 +80,20 @@ export async function createRun(r: TNewRun, tx: TDbOrTx = getDb()) {
 
 export const messageIdOf = (runId: string, seq: number) => `${runId}_${seq}`;
 
-export function findRun(id: string, tx: TDbOrTx = getDb()) {
-  return tx.workshopRun.findUnique({ where: { id }, select: RUN });
+export async function findRun(id: string, tx?: TDbOrTx): Promise<TRunRow | null> {
+  const [row] = await queryDirect<TRunRow>({ name: "zl_ws_run", text: `SELECT ${RUN_COLUMNS} FROM workshop_run WHERE id = $1`, values: [id] }, tx);
+  return row ?? null;
 }
 
-export function listMessages(runId: string, tx: TDbOrTx = getDb()) {
-  return tx.workshopMessage.findMany({ where: { runId }, orderBy: { seq: "asc" }, select: MESSAGE });
+export function listMessages(runId: string, tx?: TDbOrTx) {
+  return queryDirect<TMessageRow>(
+    { name: "zl_ws_messages", text: `SELECT ${MESSAGE_COLUMNS} FROM workshop_message WHERE run_id = $1 ORDER BY seq`, values: [runId] },
+    tx,
+  );
 }
 
 /** A turn's message, "streaming" until it ends; the one already there when the turn is resumed. */
-export function upsertTurnMessage(
+export async function upsertTurnMessage(
   m: {
     id: string;
     runId: string;
@@ -89,11 +105,22 @@ export function upsertTurnMessage(
     hostCalls: number;
     visibleTo: string[];
     status: string;
-    content?: string;
   },
-  tx: TDbOrTx = getDb(),
-) {
-  return tx.workshopMessage.upsert({ where: { id: m.id }, create: m, update: {}, select: MESSAGE });
+  tx?: TDbOrTx,
+): Promise<TMessageRow> {
+  // The no-op update makes RETURNING give the row already there.
+  const [row] = await queryDirect<TMessageRow>(
+    {
+      name: "zl_ws_turn_message",
+      text: `INSERT INTO workshop_message (id, run_id, seq, node_index, role_name, kind, instruction, host_calls, visible_to, status, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text[], $10, ${NOW_UTC}, ${NOW_UTC})
+        ON CONFLICT (id) DO UPDATE SET id = workshop_message.id
+        RETURNING ${MESSAGE_COLUMNS}`,
+      values: [m.id, m.runId, m.seq, m.nodeIndex, m.roleName, m.kind, m.instruction, m.hostCalls, m.visibleTo, m.status],
+    },
+    tx,
+  );
+  return row;
 }
 
 export async function writeMessageContent(id: string, content: string, tx: TDbOrTx = getDb()) {
@@ -102,10 +129,18 @@ export async function writeMessageContent(id: string, content: string, tx: TDbOr
 
 export async function finishMessage(
   id: string,
-  data: { content: string; status: string; promptTokens: number; completionTokens: number; visibleTo?: string[] },
-  tx: TDbOrTx = getDb(),
+  d: { content: string; status: string; promptTokens: number; completionTokens: number; visibleTo?: string[] },
+  tx?: TDbOrTx,
 ) {
-  await tx.workshopMessage.update({ where: { id }, data });
+  await executeDirect(
+    {
+      name: "zl_ws_finish_message",
+      text: `UPDATE workshop_message SET content = $2, status = $3, prompt_tokens = $4, completion_tokens = $5,
+        visible_to = coalesce($6::text[], visible_to), updated_at = ${NOW_UTC} WHERE id = $1`,
+      values: [id, d.content, d.status, d.promptTokens, d.completionTokens, d.visibleTo ?? null],
+    },
+    tx,
+  );
 }
 
 /** A finished node: the next one starts (its end recorded). */
@@ -192,6 +227,10 @@ export async function fillWaitingMessage(id: string, content: string, visibleTo:
   return r.count === 1;
 }
 
-export function findMessage(id: string, tx: TDbOrTx = getDb()) {
-  return tx.workshopMessage.findUnique({ where: { id }, select: MESSAGE });
+export async function findMessage(id: string, tx?: TDbOrTx): Promise<TMessageRow | null> {
+  const [row] = await queryDirect<TMessageRow>(
+    { name: "zl_ws_message", text: `SELECT ${MESSAGE_COLUMNS} FROM workshop_message WHERE id = $1`, values: [id] },
+    tx,
+  );
+  return row ?? null;
 }

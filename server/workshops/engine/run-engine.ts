@@ -10,14 +10,13 @@ import { toChatAgent } from "../../agents/agents.service";
 import { getEnv } from "../../env";
 import { codeForStatus } from "../../errors/codes";
 import { getCachedRouting } from "../../models/gateway.service";
-import { getWallet } from "../../money/ledger.service";
 import { billWorkshopTurn } from "../../money/metering/chat-charges.service";
 import { AppError, isAppError } from "../../errors/app-error";
 import { logger } from "../../lib/logger";
 import { mapError } from "../../errors/map-error";
-import { runTurn } from "../../turns/index";
+import { runTurn, type TActor } from "../../turns/index";
 import * as runs from "../runs.repository";
-import * as repo from "../workshops.repository";
+import { readSpeaker as readSpeakerRow, type TSpeakerReading } from "../speaker.repository";
 import { HOST_END, ZDefinition, type TDefinition, type TEndReason, type TNode, type TRole } from "../workshops.schema";
 import { askHost } from "./host";
 import { decideNextStep, type TNextStep } from "./next-speaker";
@@ -135,30 +134,23 @@ async function choose(run: TRun, node: TNode, next: Exclude<TNextStep, { kind: "
   return { kind: "speak", role: decision?.next ?? next.fallback, instruction: decision?.instruction ?? "", hostCalls: calls };
 }
 
-type TSpeaker = { owner: Awaited<ReturnType<typeof runs.findActor>>; agentRow: repo.TRoleAgentRow | null; wallet: Awaited<ReturnType<typeof getWallet>> };
-
 /** The developer, the role's agent and the developer's balances, read together. */
-async function readSpeaker(run: TRun, roleName: string): Promise<TSpeaker> {
+function readSpeaker(run: TRun, roleName: string): Promise<TSpeakerReading> {
   const role = run.def.roles.find((r) => r.name === roleName);
-  const [owner, rows, wallet] = await Promise.all([
-    runs.findActor(run.ownerAccountId),
-    role ? repo.findRoleAgents([role.agent_id]) : [],
-    getWallet(run.ownerAccountId),
-  ]);
-  return { owner, agentRow: rows[0] ?? null, wallet };
+  return readSpeakerRow(run.ownerAccountId, role?.agent_id ?? "");
 }
 
 /** One role's turn through the chat pipeline, into its message. */
-async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessageRow[], speaker: TSpeaker, carried: TCarry): Promise<TStepResult> {
+async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessageRow[], speaker: TSpeakerReading, carried: TCarry): Promise<TStepResult> {
   const role = run.def.roles.find((r) => r.name === message.roleName);
   const node = run.def.nodes[message.nodeIndex];
   if (!role || !node) return failTurn(run, message.id, new Error("role missing"));
   const control = createRunSink(run.id, message.id, deadlineOf(run));
   let ran: Promise<void>;
   try {
-    const { owner, agentRow, wallet } = speaker;
+    const { owner, wallet } = speaker;
     if (!owner) return end(run, "failed");
-    const agent = toChatAgent(owner, agentRow, agentRow?.versions[0] ?? null, "live");
+    const agent = toChatAgent(toActor(owner), speaker.agent, speaker.version, "live");
     const bill = billWorkshopTurn({
       payer: owner.id,
       wallet,
@@ -238,10 +230,12 @@ const deadlineOf = (run: TRun) => run.createdAt.getTime() + run.def.limits.max_m
 
 /** The role's agent at its live version, as the developer runs it: another's agent runs only from the shelf. */
 async function loadAgent(run: TRun, role: TRole) {
-  const [[row], owner] = await Promise.all([repo.findRoleAgents([role.agent_id]), runs.findActor(run.ownerAccountId)]);
-  if (!owner) throw new AppError("not_found");
-  return toChatAgent(owner, row ?? null, row?.versions[0] ?? null, "live");
+  const speaker = await readSpeakerRow(run.ownerAccountId, role.agent_id);
+  if (!speaker.owner) throw new AppError("not_found");
+  return toChatAgent(toActor(speaker.owner), speaker.agent, speaker.version, "live");
 }
+
+const toActor = (owner: NonNullable<TSpeakerReading["owner"]>): TActor => ({ ...owner, roles: owner.roles as TActor["roles"] });
 
 function toRunMessages(rows: runs.TMessageRow[]): TRunMessage[] {
   return rows
