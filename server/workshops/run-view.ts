@@ -1,5 +1,6 @@
 // A run as the run view shows it: its status and why it ended, the roles with their agents' names
-// and avatars, and the messages in order. The host's instructions are the developer's to see.
+// and avatars, and the messages in order. The host's instructions to agents are the developer's to
+// see; one to the person, for the turn they are asked to take, is theirs.
 import type * as runs from "./runs.repository";
 import type * as repo from "./workshops.repository";
 import type { TDefinition, TEndReason, TRunMessageView, TRunStatus, TRunView } from "./workshops.schema";
@@ -17,6 +18,7 @@ export function toRunView(run: runs.TRunRow, def: TDefinition, messages: runs.TM
     endReason: (run.endReason as TEndReason | null) ?? null,
     nodeIndex: run.nodeIndex,
     waitingFor: run.status === "waiting_user" ? (waiting?.roleName ?? null) : null,
+    waitingInstruction: run.status === "waiting_user" ? waiting?.instruction || null : null,
     roles: def.roles.map((r) => {
       const agent = r.agent_id ? byId.get(r.agent_id) : undefined;
       return { name: r.name, type: r.type, hosting: r.hosting, avatarUrl: agent?.avatarUrl ?? null, agentName: agent?.name ?? null };

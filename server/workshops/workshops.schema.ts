@@ -255,6 +255,8 @@ export type TRunView = {
   nodeIndex: number;
   /** The role whose turn it is while the run waits for the person. */
   waitingFor: string | null;
+  /** What the host asked of the person for that turn (on-demand speech): addressed to them, so theirs to read. */
+  waitingInstruction: string | null;
   roles: { name: string; type: TRoleType; hosting: boolean; avatarUrl: string | null; agentName: string | null }[];
   nodes: { name: string; speechMode: TSpeechMode }[];
   messages: TRunMessageView[];

@@ -151,6 +151,8 @@ async function runThrough(page: Page, answer: string, shots: string) {
   const turn = page.locator("[data-testid=run-your-turn]");
   await turn.waitFor({ timeout: 30_000 });
   expect(await turn.innerText()).toContain("It's your turn as Bob");
+  // What the host asked of the person is theirs to read, a consumer's too.
+  expect(await page.locator("[data-testid=run-your-instruction]").innerText()).toBe("The host asks you: Say which plan you prefer");
   await shot(page, `${shots}-your-turn`);
   await page.locator("[data-testid=run-say]").fill(answer);
   await page.locator("[data-testid=run-say]").press("Enter");

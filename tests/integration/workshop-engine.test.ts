@@ -216,6 +216,31 @@ describe("the person's turn, stops and money", () => {
     await expect(postRunMessage(viewer, id, "late")).rejects.toMatchObject({ code: "workshop_run_ended" });
   });
 
+  it("shows the person what the host asked of them, and only for their own turn", async () => {
+    const owner = await makeUser(h.api.base);
+    const a = await threeAgents(owner, (body) =>
+      eligibleIn(body).includes("Me") ? '{"next": "Me", "instruction": "Tell us your budget"}' : '{"next": "Alice", "instruction": "Answer the person"}',
+    );
+    const ws = await makeWorkshopOf(owner, {
+      roles: [...roles({ host: a.host.agentId, alice: a.alice.agentId, bob: a.bob.agentId }), { name: "Me", type: "user" }],
+      nodes: [{ name: "Desk", speech_mode: "on_demand", roles: ["Alice", "Me"], host: "Host", max_rounds: 4, max_cycles: 2 }],
+    });
+    const viewer = { account: owner.actor, visitorId: null };
+    const { id } = await startDebugRun(owner.actor, ws, { topic: "Plan a trip" }, "en");
+    expect(await carryToRest(id)).toBe("waiting");
+    expect(await getRunView(viewer, id)).toMatchObject({ waitingFor: "Me", waitingInstruction: "Tell us your budget" });
+    await postRunMessage(viewer, id, "About 500");
+    expect(await carryToRest(id)).toBe("waiting");
+    const view = await getRunView(viewer, id);
+    expect(view.messages.map((m) => m.role)).toEqual(["Me", "Me", "Alice"]);
+    // The person is the only one left who may speak: no host was asked, so nothing is asked of them.
+    expect(view).toMatchObject({ waitingFor: "Me", waitingInstruction: null });
+    // Once answered, the person's instruction is the developer's note on their message like any other.
+    expect(view.messages[1]).toMatchObject({ content: "About 500", instruction: "Tell us your budget" });
+    await stopRun(viewer, id);
+    expect(await getRunView(viewer, id)).toMatchObject({ status: "ended", waitingInstruction: null });
+  });
+
   it("a hosted person's role is played by its agent", async () => {
     const owner = await makeUser(h.api.base);
     const a = await threeAgents(owner);

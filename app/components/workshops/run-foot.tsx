@@ -145,6 +145,11 @@ export function RunFoot({ runId, head, busy, topic, refused, onStart, onSend, on
   if (head.status === "waiting_user" && head.waitingFor)
     return (
       <div className="wsr-turnbox" data-testid="run-your-turn">
+        {head.waitingInstruction && (
+          <p className="wsr-turnbox__ask" data-testid="run-your-instruction">
+            {t("run.host_asks_you", { instruction: head.waitingInstruction })}
+          </p>
+        )}
         <TextBox
           key={`say-${runId}`}
           label={t("run.your_turn", { role: head.waitingFor })}
