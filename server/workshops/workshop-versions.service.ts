@@ -6,7 +6,7 @@ import type { TDbOrTx } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import * as repo from "./workshops.repository";
 import { assertUsableAgents } from "./workshops.service";
-import { ZDefinition, type TDefinition, type TDefinitionChanges } from "./workshops.schema";
+import { isSameDefinition, ZDefinition, type TDefinition, type TDefinitionChanges } from "./workshops.schema";
 
 /** The version an app pins now: the latest, when it is of the current draft, else a new one. */
 export async function pinVersion(ownerAccountId: string, workshopId: string, tx?: TDbOrTx) {
@@ -35,7 +35,9 @@ export async function compareWithDraft(ownerAccountId: string, workshopId: strin
   const pinned = version && version.workshopId === workshopId ? ZDefinition.safeParse(version.definition) : null;
   const draft = ZDefinition.safeParse(row.definition);
   const changes = diffDefinitions(pinned?.success ? pinned.data : null, draft.success ? draft.data : null);
-  return { versionNumber: version?.number ?? null, inSync: Boolean(version && version.revision === row.revision), changes };
+  // Edits undone since the pin leave the app in sync: what its consumers run is the draft.
+  const inSync = Boolean(version && (version.revision === row.revision || (pinned?.success && isSameDefinition(row.definition, pinned.data))));
+  return { versionNumber: version?.number ?? null, inSync, changes };
 }
 
 /** Roles and nodes added, removed or changed (by name) from `before` to `after`, and whether the run limits changed. */

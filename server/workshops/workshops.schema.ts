@@ -146,6 +146,12 @@ export const isPlayedByAgent = (role: Pick<TRole, "type" | "hosting">) => role.t
  * the last node that has agents speaking may use them. `kindOf` tells an agent's model kind (the
  * editor knows it from its agent list, the server reads it).
  */
+/** Whether a stored definition says the same as `d`, as the schema reads both: saving it again changes nothing. */
+export function isSameDefinition(stored: unknown, d: TDefinition) {
+  const parsed = ZDefinition.safeParse(stored);
+  return parsed.success && JSON.stringify(parsed.data) === JSON.stringify(d);
+}
+
 export function mediaNodeIssues(d: Pick<TDefinition, "roles" | "nodes">, kindOf: (agentId: string) => string | undefined) {
   const byName = new Map(d.roles.map((r) => [r.name, r]));
   const agentOf = (name: string) => {

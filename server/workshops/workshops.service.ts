@@ -13,6 +13,7 @@ import * as repo from "./workshops.repository";
 import {
   ZDefinition,
   isPlayedByAgent,
+  isSameDefinition,
   mediaNodeIssues,
   type TDefinition,
   type TSaveDefinitionInput,
@@ -48,8 +49,10 @@ export async function updateWorkshop(actor: TActor, input: TWorkshopInput & { id
 }
 
 export async function saveDefinition(actor: TActor, input: TSaveDefinitionInput) {
-  await loadOwn(actor, input.id);
+  const row = await loadOwn(actor, input.id);
   await assertUsableAgents(actor, input.definition);
+  // A save that changes nothing keeps the revision: published apps stay in sync with it.
+  if (row.revision === input.revision && isSameDefinition(row.definition, input.definition)) return { revision: input.revision };
   if (!(await repo.saveDefinition(input.id, input.revision, input.definition))) throw new AppError("workshop_edited_elsewhere");
   return { revision: input.revision + 1 };
 }

@@ -143,6 +143,9 @@ describe("publishing and syncing by hand", () => {
     const { ws, appId, mentor, definition } = await workshopApp(owner);
     const [before] = await listWorkshopApps(owner.actor, ws);
     expect(before).toMatchObject({ appId, versionNumber: 1, inSync: true });
+    // Saving the draft unchanged is no edit: the revision stays and the app stays in sync.
+    expect(await saveDefinition(owner.actor, { id: ws, revision: 2, definition: ZDefinition.parse(definition) })).toEqual({ revision: 2 });
+    expect((await listWorkshopApps(owner.actor, ws))[0]).toMatchObject({ inSync: true });
 
     const critic = await makeRoleAgent(h, owner, () => "Critic objects.");
     const edited = ZDefinition.parse({
@@ -150,7 +153,14 @@ describe("publishing and syncing by hand", () => {
       roles: [...definition.roles, { name: "Critic", type: "agent", agent_id: critic.agentId }],
       nodes: [{ ...definition.nodes[0], roles: ["Mentor", "Critic", "Me"] }],
     });
-    await saveDefinition(owner.actor, { id: ws, revision: 2, definition: edited });
+    // An edit undone leaves the app in sync again, though the revision moved on twice.
+    const limitsEdited = ZDefinition.parse({ ...definition, limits: { ...definition.limits, max_turns: 7 } });
+    expect(await saveDefinition(owner.actor, { id: ws, revision: 2, definition: limitsEdited })).toEqual({ revision: 3 });
+    expect((await listWorkshopApps(owner.actor, ws))[0]).toMatchObject({ inSync: false, changes: { limits: true } });
+    expect(await saveDefinition(owner.actor, { id: ws, revision: 3, definition: ZDefinition.parse(definition) })).toEqual({ revision: 4 });
+    expect((await listWorkshopApps(owner.actor, ws))[0]).toMatchObject({ inSync: true, changes: { limits: false } });
+
+    await saveDefinition(owner.actor, { id: ws, revision: 4, definition: edited });
     const [changed] = await listWorkshopApps(owner.actor, ws);
     expect(changed).toMatchObject({
       versionNumber: 1,
