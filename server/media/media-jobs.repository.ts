@@ -57,6 +57,11 @@ export function insertMediaJob(data: TNewMediaJob, tx: TDbOrTx = getDb()) {
   return tx.mediaJob.create({ data: { ...data, holdMicro: BigInt(data.holdMicro) }, select: JOB });
 }
 
+/** The payer's job a turn (by its reply's id) submitted, of the origins a chat turn uses. */
+export function findTurnJob(ownerAccountId: string, originRef: string, tx: TDbOrTx = getDb()) {
+  return tx.mediaJob.findFirst({ where: { ownerAccountId, originRef, origin: { in: ["agent", "app"] } }, orderBy: { createdAt: "asc" }, select: { id: true } });
+}
+
 export function findOwnMediaJob(ownerAccountId: string, id: string, tx: TDbOrTx = getDb()) {
   return tx.mediaJob.findFirst({ where: { id, ownerAccountId, hiddenAt: null }, select: JOB });
 }

@@ -265,6 +265,11 @@ export async function listMediaJobs(actor: TJobActor, { kind, page, pageSize }: 
   return { items: await toJobViews(rows), total, page, pageSize };
 }
 
+/** The job a chat turn already submitted under its reply's id (a resumed turn waits for it again), else null. */
+export async function findTurnJobId(actor: TJobActor, replyId: string): Promise<string | null> {
+  return (await repo.findTurnJob(actor.id, replyId))?.id ?? null;
+}
+
 export async function getMediaJob(actor: TJobActor, { id }: { id: string }): Promise<TMediaJob> {
   const row = await repo.findOwnMediaJob(actor.id, id);
   if (!row) throw new AppError("not_found");

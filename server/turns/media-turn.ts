@@ -11,7 +11,7 @@ import { mapError } from "../errors/map-error";
 import { getEnv } from "../env";
 import { logger } from "../lib/logger";
 import { isFinishedJobState, PROMPT_MAX, type TMediaJob } from "../media/generation.schema";
-import { getMediaJob, JOB_DEADLINE_MS, submitAgentVideoJob, submitImageJob, type TJobOrigin } from "../media/media-jobs.service";
+import { findTurnJobId, getMediaJob, JOB_DEADLINE_MS, submitAgentVideoJob, submitImageJob, type TJobOrigin } from "../media/media-jobs.service";
 import { getFileStore } from "../uploads/file-store";
 import { readImageSize } from "../uploads/sniff";
 import { PUBLIC_FILES_PATH } from "../uploads/uploads.service";
@@ -125,9 +125,12 @@ export async function streamMediaTurn(turn: TTurn, kind: "image" | "video", sink
   sink.begin({ messageId: assistantId, dialogueId: turn.dialogueId, showsReasoning: false });
   const origin: TJobOrigin = { origin: turn.app ? "app" : "agent", originRef: assistantId, appId: turn.app?.appId ?? null };
   try {
-    const submitted = await submit(turn, kind, origin);
+    // A turn resumed under its reply's id (a workshop turn whose worker died) waits for the job it
+    // had submitted: submitting again would make and charge the picture twice.
+    const earlier = turn.replyId ? await findTurnJobId({ id: turn.bill.payer }, assistantId) : null;
+    const jobId = earlier ?? (await submit(turn, kind, origin)).id;
     // The job's own deadline ends it (its hold released) before this wait gives up.
-    const job = await waitForJob(turn.bill.payer, submitted.id, sink, Date.now() + JOB_DEADLINE_MS[kind] + 2 * 60_000);
+    const job = await waitForJob(turn.bill.payer, jobId, sink, Date.now() + JOB_DEADLINE_MS[kind] + 2 * 60_000);
     if (job.state !== "done") {
       if (!isFinishedJobState(job.state)) {
         // The reader left (the job goes on to the gallery), or the job outlived its own deadline's sweep.

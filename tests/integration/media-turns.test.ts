@@ -2,7 +2,8 @@
 // H5 app whose output modes include the kind, its reply is a generation job on the loopback Kling,
 // with progress as `media_generate` function events and the results on close (`media`, `image`)
 // and in the stored reply. An app that does not show pictures refuses before anything is charged.
-// The worker's steps run in this process while the chat waits.
+// A workshop's picture turn resumed after its worker died waits for the job it had ordered. The
+// worker's steps run in this process while the chat waits.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +15,11 @@ import { startFakeKling, type TFakeKling } from "../fakes/fake-kling";
 import { createTestApp } from "../helpers/apps";
 import { dataOf, makeAgent, makeUser, sendSse, useChatHarness } from "../helpers/chat-runtime";
 import { addMediaModel, balanceOf, runMediaWorkerSteps } from "../helpers/media-jobs";
+import { carryToRest, makeRoleAgent, makeWorkshopOf } from "../helpers/workshops";
+import { submitImageJob } from "../../server/media/media-jobs.service";
+import { stepRun } from "../../server/workshops/engine/run-engine";
+import { startDebugRun } from "../../server/workshops/runs.service";
+import { messageIdOf, upsertTurnMessage } from "../../server/workshops/runs.repository";
 
 const h = useChatHarness();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "zl-media-turns-"));
@@ -98,5 +104,51 @@ describe("an agent that draws", () => {
     const job = await getDb().mediaJob.findFirstOrThrow({ where: { ownerAccountId: owner.id }, orderBy: { createdAt: "desc" } });
     expect(job.state).toBe("failed_review");
     expect(Number(job.chargedMicro)).toBe(0);
+  });
+});
+
+describe("a workshop's picture turn", () => {
+  it("resumed after its worker died, waits for the picture it had ordered instead of ordering and paying again", async () => {
+    kling.behave({ pollsUntilDone: 2 });
+    const owner = await makeUser(h.api.base);
+    const writer = await makeRoleAgent(h, owner, () => "A heron at dawn, please.");
+    const painter = await makeAgent(h, owner, { config: { model_key: imageModel }, publish: true });
+    const ws = await makeWorkshopOf(owner, {
+      roles: [
+        { name: "Writer", type: "agent", agent_id: writer.agentId },
+        { name: "Painter", type: "agent", agent_id: painter.agentId },
+      ],
+      nodes: [{ name: "Studio", speech_mode: "sequential", roles: ["Writer", "Painter"], max_rounds: 2, max_cycles: 1 }],
+    });
+    const { id } = await startDebugRun(owner.actor, ws, { topic: "Draw a bird" }, "en");
+    // The writer speaks; then the painter's turn is cut off by a dead worker after it ordered the picture.
+    expect(await stepRun(id)).toBe("continue");
+    const turnId = messageIdOf(id, 2);
+    await upsertTurnMessage({
+      id: turnId,
+      runId: id,
+      seq: 2,
+      nodeIndex: 0,
+      roleName: "Painter",
+      kind: "agent",
+      instruction: "",
+      hostCalls: 0,
+      visibleTo: [],
+      status: "streaming",
+    });
+    await submitImageJob(
+      { id: owner.id },
+      { model: imageModel, prompt: "A heron at dawn", aspectRatio: "1:1", quality: "standard", count: 1 },
+      { origin: "agent", originRef: turnId },
+    );
+
+    expect(await carryToRest(id)).toBe("ended");
+    const jobs = await getDb().mediaJob.findMany({ where: { originRef: turnId } });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].state).toBe("done");
+    expect(kling.requests.filter((q) => q.method === "POST" && q.body?.prompt?.includes("A heron at dawn"))).toHaveLength(1);
+    const painted = await getDb().workshopMessage.findUniqueOrThrow({ where: { id: turnId } });
+    expect(painted.status).toBe("done");
+    expect(painted.content).toMatch(/!\[[^\]]*\]\(\/files\//);
   });
 });
