@@ -40,15 +40,6 @@ type TRow = {
   edition_expires_at: Date | null;
   enterprise_id: string | null;
   language: string;
-  agent_id: string | null;
-  agent_owner_id: string;
-  agent_enterprise_id: string | null;
-  agent_name: string;
-  agent_avatar_url: string | null;
-  version_id: string | null;
-  version_state: string;
-  version_config: unknown;
-  version_updated_at: Date;
   d_id: string | null;
   d_account_id: string;
   d_agent_id: string | null;
@@ -67,7 +58,33 @@ type TRow = {
   u_buyout: boolean | null;
   u_first_use_at: Date | null;
   u_trial_uses: number | null;
+} & TAgentVersionColumns;
+
+/** The agent (`g`) and the version (`v`) a turn runs, as columns of a reading. */
+export type TAgentVersionColumns = {
+  agent_id: string | null;
+  agent_owner_id: string;
+  agent_enterprise_id: string | null;
+  agent_name: string;
+  agent_avatar_url: string | null;
+  version_id: string | null;
+  version_state: string;
+  version_config: unknown;
+  version_updated_at: Date;
 };
+
+export const AGENT_VERSION_SELECT = `g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
+      v.id AS version_id, v.state::text AS version_state, v.config AS version_config, v.updated_at AS version_updated_at`;
+
+/** The agent and its version as the turn's services take them (null when the reading found none). */
+export function toAgentVersion(r: TAgentVersionColumns): Pick<TTurnReading, "agent" | "version"> {
+  return {
+    agent: r.agent_id
+      ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url }
+      : null,
+    version: r.version_id ? { id: r.version_id, state: r.version_state, config: r.version_config, updatedAt: r.version_updated_at } : null,
+  };
+}
 
 /**
  * The version a chat runs, as agents.service's classify picks it: debug runs the newest draft, else
@@ -116,8 +133,7 @@ function turnContextText(mode: TQuery["mode"], withDialogue: boolean) {
     SELECT s.id AS session_id, s.last_seen_at,
       a.id, a.account, a.nickname, a.avatar_url, a.phone, coalesce(a.roles::text[], '{}') AS roles, a.edition::text AS edition,
       a.edition_expires_at, a.enterprise_id, a.language,
-      g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
-      v.id AS version_id, v.state::text AS version_state, v.config AS version_config, v.updated_at AS version_updated_at,
+      ${AGENT_VERSION_SELECT},
       d.id AS d_id, d.account_id AS d_account_id, d.agent_id AS d_agent_id, d.agent_version_id AS d_agent_version_id, d.app_id AS d_app_id,
       d.title AS d_title, d.variables AS d_variables, d.document_id AS d_document_id, d.last_message_at AS d_last_message_at, d.created_at AS d_created_at,${moneyColumns(mode, withDialogue ? "$5" : "$4")}
     FROM session s
@@ -160,10 +176,7 @@ export async function readTurnContext(q: TQuery, tx?: TDbOrTx): Promise<TTurnRea
       enterpriseId: r.enterprise_id,
       language: r.language,
     },
-    agent: r.agent_id
-      ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url }
-      : null,
-    version: r.version_id ? { id: r.version_id, state: r.version_state, config: r.version_config, updatedAt: r.version_updated_at } : null,
+    ...toAgentVersion(r),
     dialogue: r.d_id
       ? {
           id: r.d_id,

@@ -54,20 +54,10 @@ const MESSAGE_COLUMNS = `id, seq, node_index AS "nodeIndex", role_name AS "roleN
 /** Now as the timestamp columns keep it (UTC wall time, as Prisma writes it). */
 const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
 
-export type TNewRun = {
-  id: string;
-  workshopId: string;
-  versionId: string | null;
-  definition: object;
-  ownerAccountId: string;
-  appId: string | null;
-  consumerAccountId: string | null;
-  visitorId: string | null;
-  source: string;
-  topic: string;
-  language: string;
-  topicRole: string;
-};
+export type TNewRun = Pick<
+  TRunRow,
+  "id" | "workshopId" | "versionId" | "ownerAccountId" | "appId" | "consumerAccountId" | "visitorId" | "source" | "topic" | "language"
+> & { definition: object; topicRole: string };
 
 /** The run and its opening message (the topic, as the user's first message). */
 export async function createRun(r: TNewRun, tx: TDbOrTx = getDb()) {

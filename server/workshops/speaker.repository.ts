@@ -3,6 +3,7 @@
 // turn's bill is decided on them before the model is asked, as a chat turn's is).
 import type { TDbOrTx } from "../db/client";
 import { queryDirect } from "../db/direct-pool";
+import { AGENT_VERSION_SELECT, toAgentVersion, type TAgentVersionColumns } from "../turns/turn-context.repository";
 
 export type TSpeakerReading = {
   owner: { id: string; roles: string[]; enterpriseId: string | null } | null;
@@ -15,26 +16,16 @@ type TRow = {
   id: string | null;
   roles: string[] | null;
   enterprise_id: string | null;
-  agent_id: string | null;
-  agent_owner_id: string;
-  agent_enterprise_id: string | null;
-  agent_name: string;
-  agent_avatar_url: string | null;
-  version_id: string | null;
-  version_state: string;
-  version_config: unknown;
-  version_updated_at: Date;
   w_gift: string | null;
   w_spendable: string | null;
-};
+} & TAgentVersionColumns;
 
 /** $1 the developer, $2 the role's agent (another's agent is the services' to refuse). */
 const SPEAKER = {
   name: "zl_ws_speaker",
   text: `
     SELECT a.id, coalesce(a.roles::text[], '{}') AS roles, a.enterprise_id,
-      g.id AS agent_id, g.owner_account_id AS agent_owner_id, g.enterprise_id AS agent_enterprise_id, g.name AS agent_name, g.avatar_url AS agent_avatar_url,
-      v.id AS version_id, v.state::text AS version_state, v.config AS version_config, v.updated_at AS version_updated_at,
+      ${AGENT_VERSION_SELECT},
       (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'gift:' || a.id) AS w_gift,
       (SELECT w.balance_micro::text FROM ledger_account w WHERE w.id = 'spendable:' || a.id) AS w_spendable
     FROM (SELECT 1) one
@@ -50,10 +41,7 @@ export async function readSpeaker(ownerId: string, agentId: string, tx?: TDbOrTx
   const [r] = await queryDirect<TRow>({ ...SPEAKER, values: [ownerId, agentId] }, tx);
   return {
     owner: r.id ? { id: r.id, roles: r.roles ?? [], enterpriseId: r.enterprise_id } : null,
-    agent: r.agent_id
-      ? { id: r.agent_id, ownerAccountId: r.agent_owner_id, enterpriseId: r.agent_enterprise_id, name: r.agent_name, avatarUrl: r.agent_avatar_url }
-      : null,
-    version: r.version_id ? { id: r.version_id, state: r.version_state, config: r.version_config, updatedAt: r.version_updated_at } : null,
+    ...toAgentVersion(r),
     wallet: { gift: Number(r.w_gift ?? 0), spendable: Number(r.w_spendable ?? 0) },
   };
 }
