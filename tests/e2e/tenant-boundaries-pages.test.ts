@@ -36,6 +36,10 @@ const ID_PARAMS = [
 beforeAll(async () => {
   fake = await startFakeOpenai();
   ada = await seedTenant({ fake, api: { base: baseURL } });
+  // An app waiting for review opens by its own link under the "listing" policy (the embedded
+  // install's default), as it should: Ada's apps are ones an administrator removed and she sent
+  // back for review, which stay closed to others under either policy.
+  await getDb().app.updateMany({ where: { id: { in: [ada.ids.app, ada.ids.apiApp, ada.ids.workshopApp] } }, data: { removedAt: new Date() } });
   const bob = await getDb().account.create({
     data: { account: `pages${crypto.randomBytes(4).toString("hex")}`, nickname: "Bob", edition: "flagship", language: "en" },
     select: { id: true },
