@@ -206,11 +206,6 @@ export function listStalledRuns(now: Date, tx: TDbOrTx = getDb()) {
   });
 }
 
-/** The developer as the turn pipeline knows an actor. */
-export function findActor(accountId: string, tx: TDbOrTx = getDb()) {
-  return tx.account.findUnique({ where: { id: accountId }, select: { id: true, roles: true, enterpriseId: true } });
-}
-
 /** The person's words fill the message that waited for them; false when it no longer waits. */
 export async function fillWaitingMessage(id: string, content: string, visibleTo: string[], tx: TDbOrTx = getDb()) {
   const r = await tx.workshopMessage.updateMany({ where: { id, status: "waiting" }, data: { content, visibleTo, status: "done" } });

@@ -14,7 +14,7 @@ import { billWorkshopTurn } from "../../money/metering/chat-charges.service";
 import { AppError, isAppError } from "../../errors/app-error";
 import { logger } from "../../lib/logger";
 import { mapError } from "../../errors/map-error";
-import { runTurn, type TActor } from "../../turns/index";
+import { runTurn } from "../../turns/index";
 import * as runs from "../runs.repository";
 import { readSpeaker as readSpeakerRow, type TSpeakerReading } from "../speaker.repository";
 import { HOST_END, ZDefinition, type TDefinition, type TEndReason, type TNode, type TRole } from "../workshops.schema";
@@ -150,7 +150,7 @@ async function speak(run: TRun, message: runs.TMessageRow, messages: runs.TMessa
   try {
     const { owner, wallet } = speaker;
     if (!owner) return end(run, "failed");
-    const agent = toChatAgent(toActor(owner), speaker.agent, speaker.version, "live");
+    const agent = toChatAgent(owner, speaker.agent, speaker.version, "live");
     const bill = billWorkshopTurn({
       payer: owner.id,
       wallet,
@@ -232,10 +232,8 @@ const deadlineOf = (run: TRun) => run.createdAt.getTime() + run.def.limits.max_m
 async function loadAgent(run: TRun, role: TRole) {
   const speaker = await readSpeakerRow(run.ownerAccountId, role.agent_id);
   if (!speaker.owner) throw new AppError("not_found");
-  return toChatAgent(toActor(speaker.owner), speaker.agent, speaker.version, "live");
+  return toChatAgent(speaker.owner, speaker.agent, speaker.version, "live");
 }
-
-const toActor = (owner: NonNullable<TSpeakerReading["owner"]>): TActor => ({ ...owner, roles: owner.roles as TActor["roles"] });
 
 function toRunMessages(rows: runs.TMessageRow[]): TRunMessage[] {
   return rows
